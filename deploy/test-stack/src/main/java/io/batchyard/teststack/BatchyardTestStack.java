@@ -1,0 +1,43 @@
+package io.batchyard.teststack;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The one test resource every service uses. It gives the application a fresh database of its own (named by the
+ * {@code database} init arg) on the shared PostgreSQL, and the shared Kafka broker. Where those come from is decided
+ * once per JVM by {@link Infrastructure}.
+ *
+ * <pre>{@code @QuarkusTest @WithTestResource(value = BatchyardTestStack.class,
+ *     initArgs = @ResourceArg(name = "database", value = "registry"))}</pre>
+ */
+public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
+
+    private String database = "batchyard";
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        database = initArgs.getOrDefault("database", database);
+    }
+
+    @Override
+    public Map<String, String> start() {
+        Infrastructure infra = Infrastructure.get();
+        Infrastructure.Database db = infra.database(database);
+        Map<String, String> config = new HashMap<>();
+        config.put("quarkus.datasource.jdbc.url", db.jdbcUrl());
+        config.put("quarkus.datasource.username", db.user());
+        config.put("quarkus.datasource.password", db.password());
+        config.put("quarkus.datasource.devservices.enabled", "false");
+        config.put("kafka.bootstrap.servers", infra.kafkaBootstrapServers());
+        config.put("quarkus.kafka.devservices.enabled", "false");
+        return config;
+    }
+
+    @Override
+    public void stop() {
+        // The infrastructure outlives one application: it is shared by every test class of the JVM and stopped by a
+        // shutdown hook.
+    }
+}

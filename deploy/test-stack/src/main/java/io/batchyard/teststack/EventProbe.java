@@ -1,0 +1,84 @@
+package io.batchyard.teststack;
+
+import io.batchyard.schemas.kafka.EventDeserializer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads Batchyard events back from the real broker, so tests assert on what consumers would really see. It reads a
+ * topic from the beginning with its own group and keeps everything it read; tests match on their own ids.
+ */
+public final class EventProbe implements AutoCloseable {
+
+    /** A record as read: its key, the decoded event and its partition. */
+    public record Received<T>(String key, T event, int partition) {
+    }
+
+    private final KafkaConsumer<String, SpecificRecord> consumer;
+    private final List<Received<SpecificRecord>> seen = new ArrayList<>();
+
+    private EventProbe(String bootstrap, String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "probe-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        consumer = new KafkaConsumer<>(props, new StringDeserializer(), new EventDeserializer());
+        consumer.subscribe(List.of(topic));
+    }
+
+    public static EventProbe on(String bootstrap, String topic) {
+        return new EventProbe(bootstrap, topic);
+    }
+
+    /** Waits for the first event of {@code type} that matches; fails with what was seen instead. */
+    public <T extends SpecificRecord> Received<T> await(Class<T> type, Predicate<T> match, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        int checked = 0;
+        while (true) {
+            for (; checked < seen.size(); checked++) {
+                Received<SpecificRecord> r = seen.get(checked);
+                if (type.isInstance(r.event()) && match.test(type.cast(r.event()))) {
+                    return new Received<>(r.key(), type.cast(r.event()), r.partition());
+                }
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("no matching " + type.getSimpleName() + " within " + timeout + "; saw "
+                        + seen.size() + " event(s): " + seen.stream().map(r -> r.event().getClass().getSimpleName()
+                        + "(key " + r.key() + ")").toList());
+            }
+            poll(Duration.ofMillis(200));
+        }
+    }
+
+    /** Every matching event of {@code type} seen after reading for {@code quiet} with nothing new. */
+    public <T extends SpecificRecord> List<T> all(Class<T> type, Predicate<T> match, Duration quiet) {
+        int before;
+        do {
+            before = seen.size();
+            poll(quiet);
+        } while (seen.size() != before);
+        return seen.stream().map(Received::event).filter(type::isInstance).map(type::cast).filter(match).toList();
+    }
+
+    private void poll(Duration timeout) {
+        for (ConsumerRecord<String, SpecificRecord> record : consumer.poll(timeout)) {
+            seen.add(new Received<>(record.key(), record.value(), record.partition()));
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(2));
+    }
+}

@@ -1,0 +1,254 @@
+package io.batchyard.teststack;
+
+import io.batchyard.schemas.Topics;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * Where PostgreSQL and Kafka come from, decided once per JVM, for each of the two independently:
+ * <ol>
+ *   <li>URLs given in the environment ({@code BATCHYARD_TEST_PG_URL} with {@code BATCHYARD_TEST_PG_USER} /
+ *       {@code BATCHYARD_TEST_PG_PASSWORD}; {@code BATCHYARD_TEST_KAFKA_BOOTSTRAP});</li>
+ *   <li>else Testcontainers, when a Docker engine answers (and {@code BATCHYARD_TEST_DOCKER} is not {@code false});</li>
+ *   <li>else an embedded PostgreSQL (zonky binaries) and an in-process KRaft broker (KafkaClusterTestKit).</li>
+ * </ol>
+ * Every source is a real server: nothing here mocks the database or the broker.
+ */
+public final class Infrastructure {
+
+    public record Database(String jdbcUrl, String user, String password) {
+    }
+
+    private static volatile Infrastructure instance;
+
+    private final String adminJdbcUrl;
+    private final String pgUser;
+    private final String pgPassword;
+    private final String kafkaBootstrap;
+    private final String description;
+    private final Map<String, Database> databases = new ConcurrentHashMap<>();
+
+    private Infrastructure(String adminJdbcUrl, String pgUser, String pgPassword, String kafkaBootstrap,
+                           String description) {
+        this.adminJdbcUrl = adminJdbcUrl;
+        this.pgUser = pgUser;
+        this.pgPassword = pgPassword;
+        this.kafkaBootstrap = kafkaBootstrap;
+        this.description = description;
+    }
+
+    public static Infrastructure get() {
+        Infrastructure local = instance;
+        if (local == null) {
+            synchronized (Infrastructure.class) {
+                local = instance;
+                if (local == null) {
+                    local = start();
+                    instance = local;
+                }
+            }
+        }
+        return local;
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrap;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** A database private to this JVM's run of one service: fresh, so leftovers of earlier runs never leak in. */
+    public Database database(String name) {
+        return databases.computeIfAbsent(name, this::createDatabase);
+    }
+
+    private Database createDatabase(String name) {
+        String dbName = (name + "_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000)
+                .toLowerCase().replaceAll("[^a-z0-9_]", "_");
+        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+             Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + dbName);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + dbName + ": " + e.getMessage(), e);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> dropQuietly(dbName)));
+        return new Database(replaceDatabase(adminJdbcUrl, dbName), pgUser, pgPassword);
+    }
+
+    private void dropQuietly(String dbName) {
+        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+             Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + dbName + " WITH (FORCE)");
+        } catch (SQLException ignored) {
+            // the server may already be gone (embedded PostgreSQL stops in its own hook)
+        }
+    }
+
+    static String replaceDatabase(String jdbcUrl, String dbName) {
+        int schemeEnd = jdbcUrl.indexOf("//");
+        int slash = jdbcUrl.indexOf('/', schemeEnd + 2);
+        int query = jdbcUrl.indexOf('?');
+        String base = slash < 0 ? (query < 0 ? jdbcUrl : jdbcUrl.substring(0, query)) : jdbcUrl.substring(0, slash);
+        return base + "/" + dbName + (query < 0 ? "" : jdbcUrl.substring(query));
+    }
+
+    private static Infrastructure start() {
+        boolean docker = dockerAnswers();
+        String[] pg = postgres(docker);
+        String[] kafka = kafka(docker);
+        createTopics(kafka[0]);
+        String description = "PostgreSQL: " + pg[3] + "; Kafka: " + kafka[1];
+        System.out.println("[batchyard-test-stack] " + description);
+        return new Infrastructure(pg[0], pg[1], pg[2], kafka[0], description);
+    }
+
+    /** @return admin JDBC URL, user, password, description */
+    private static String[] postgres(boolean docker) {
+        String url = System.getenv("BATCHYARD_TEST_PG_URL");
+        if (url != null && !url.isBlank()) {
+            return new String[] {url, env("BATCHYARD_TEST_PG_USER", "postgres"), env("BATCHYARD_TEST_PG_PASSWORD", ""),
+                "from BATCHYARD_TEST_PG_URL " + url};
+        }
+        if (docker) {
+            PostgreSQLContainer container = new PostgreSQLContainer("postgres:15-alpine");
+            container.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+            return new String[] {container.getJdbcUrl(), container.getUsername(), container.getPassword(),
+                "Testcontainers " + container.getJdbcUrl()};
+        }
+        try {
+            Path workDir = Path.of(System.getProperty("java.io.tmpdir"), "batchyard-embedded-pg");
+            Files.createDirectories(workDir);
+            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setOverrideWorkingDirectory(workDir.toFile())
+                    .setServerConfig("max_connections", "300")
+                    .setServerConfig("fsync", "off")
+                    .start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    pg.close();
+                } catch (IOException ignored) {
+                    // best effort at JVM exit
+                }
+            }));
+            String jdbc = pg.getJdbcUrl("postgres", "postgres");
+            return new String[] {jdbc.replaceAll("[?&]user=[^&]*", ""), "postgres", "postgres",
+                "embedded PostgreSQL on port " + pg.getPort()};
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start embedded PostgreSQL", e);
+        }
+    }
+
+    /** @return bootstrap servers, description */
+    private static String[] kafka(boolean docker) {
+        String bootstrap = System.getenv("BATCHYARD_TEST_KAFKA_BOOTSTRAP");
+        if (bootstrap != null && !bootstrap.isBlank()) {
+            return new String[] {bootstrap, "from BATCHYARD_TEST_KAFKA_BOOTSTRAP " + bootstrap};
+        }
+        if (docker) {
+            KafkaContainer container = new KafkaContainer("apache/kafka:4.1.1");
+            container.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
+            return new String[] {container.getBootstrapServers(), "Testcontainers " + container.getBootstrapServers()};
+        }
+        try {
+            KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                    .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+                    .setConfigProp("offsets.topic.replication.factor", "1")
+                    .setConfigProp("offsets.topic.num.partitions", "3")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("share.coordinator.state.topic.replication.factor", "1")
+                    .setConfigProp("share.coordinator.state.topic.min.isr", "1")
+                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                    .setConfigProp("auto.create.topics.enable", "true")
+                    .build();
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    cluster.close();
+                } catch (Exception ignored) {
+                    // best effort at JVM exit
+                }
+            }));
+            return new String[] {cluster.bootstrapServers(), "in-process KRaft broker " + cluster.bootstrapServers()};
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the in-process Kafka broker", e);
+        }
+    }
+
+    private static void createTopics(String bootstrap) {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(props)) {
+            List<NewTopic> topics = Topics.ALL.stream().map(t -> new NewTopic(t, 3, (short) 1)).toList();
+            admin.createTopics(topics).values().forEach((name, future) -> {
+                try {
+                    future.get();
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + name, e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
+    private static boolean dockerAnswers() {
+        if ("false".equalsIgnoreCase(System.getenv("BATCHYARD_TEST_DOCKER"))) {
+            return false;
+        }
+        boolean needed = isBlank(System.getenv("BATCHYARD_TEST_PG_URL"))
+                || isBlank(System.getenv("BATCHYARD_TEST_KAFKA_BOOTSTRAP"));
+        if (!needed) {
+            return false;
+        }
+        // Don't even ask Testcontainers where no Docker socket or host is configured: its probe is slow and noisy.
+        if (isBlank(System.getenv("DOCKER_HOST")) && !Files.exists(Path.of("/var/run/docker.sock"))
+                && !Files.exists(Path.of(System.getProperty("user.home"), ".docker", "run", "docker.sock"))) {
+            return false;
+        }
+        try {
+            return DockerClientFactory.instance().isDockerAvailable();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return isBlank(value) ? fallback : value;
+    }
+}

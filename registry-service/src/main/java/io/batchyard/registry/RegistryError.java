@@ -1,0 +1,49 @@
+package io.batchyard.registry;
+
+import io.batchyard.api.ErrorCode;
+
+/**
+ * The registry's own validation errors (codes 201-299; 101-114 belong to the lifecycle). The reference's texts
+ * (BDRE-PT-00x) are kept in the details where the spec gives them.
+ */
+public enum RegistryError implements ErrorCode {
+    UNKNOWN_REFERENCE(201, 422, "Unknown reference"),
+    TYPE_NOT_FOR_PARENT(202, 422, "Process type not applicable for parent processes"),
+    TYPE_NOT_FOR_STEP(203, 422, "Process type not applicable for sub processes"),
+    PARENT_TYPE_MISMATCH(204, 422, "Parent process has the wrong process type"),
+    INVALID_PARENT(205, 422, "Invalid parent process"),
+    INVALID_ENQUEUER(206, 422, "Invalid enqueuing process"),
+    INVALID_NEXT(207, 422, "Invalid next process"),
+    CYCLE(208, 422, "Cycle in the process graph"),
+    STEP_ONLY_FIELD(209, 422, "Field applies to sub-processes only"),
+    DUPLICATE(210, 409, "Already exists"),
+    STILL_REFERENCED(211, 409, "Still referenced"),
+    STALE_VERSION(212, 409, "Stale version"),
+    DELETED(213, 409, "Deleted"),
+    INVALID_TEMPLATE(214, 422, "Invalid template");
+
+    private final int code;
+    private final int status;
+    private final String title;
+
+    RegistryError(int code, int status, String title) {
+        this.code = code;
+        this.status = status;
+        this.title = title;
+    }
+
+    @Override
+    public int code() {
+        return code;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public String title() {
+        return title;
+    }
+}

@@ -1,0 +1,137 @@
+package io.batchyard.registry.process;
+
+import com.fasterxml.jackson.annotation.JsonSetter;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Request and response bodies of the process API (kept apart from rows so the table can change freely). */
+public final class ProcessApi {
+
+    private ProcessApi() {
+    }
+
+    /** Body of {@code POST /processes}. {@code id} is optional: imports and fixtures may choose it. */
+    public record CreateProcess(
+            @Positive Long id,
+            @NotBlank @Size(max = 45) String name,
+            @NotBlank @Size(max = 256) String description,
+            @NotNull @Positive Long applicationId,
+            @NotNull @Positive Integer processTypeId,
+            @Positive Long parentProcessId,
+            Boolean canRecover,
+            @Size(max = 64) List<@NotNull @Positive Long> enqueuingProcessIds,
+            @Size(max = 45) String batchCutPattern,
+            @Size(max = 64) List<@NotNull @Positive Long> nextProcessIds,
+            @PositiveOrZero Integer workflowTypeId) {
+
+        ProcessDraft toDraft(Long templateId) {
+            boolean parent = parentProcessId == null;
+            return new ProcessDraft(id, name.trim(), description, applicationId, processTypeId, parentProcessId,
+                    canRecover == null || canRecover,
+                    enqueuingProcessIds == null ? List.of() : enqueuingProcessIds, batchCutPattern,
+                    nextProcessIds == null ? List.of() : nextProcessIds,
+                    workflowTypeId != null ? workflowTypeId : parent ? 1 : 0, templateId);
+        }
+    }
+
+    /**
+     * Body of {@code PATCH /processes/{id}}, with JSON merge-patch semantics: absent fields keep their value and
+     * {@code "batchCutPattern": null} clears the pattern. {@code version}, when given, must match the current one
+     * (optimistic locking). A class, not a record: a record cannot tell an absent field from an explicit null.
+     */
+    public static final class PatchProcess {
+        @Size(min = 1, max = 45)
+        public String name;
+        @Size(min = 1, max = 256)
+        public String description;
+        @Positive
+        public Long applicationId;
+        @Positive
+        public Integer processTypeId;
+        public Boolean canRecover;
+        @Size(max = 64)
+        public List<@NotNull @Positive Long> enqueuingProcessIds;
+        /** Null: absent; empty: clear the pattern. */
+        private Optional<@Size(max = 45) String> batchCutPattern;
+        @Size(max = 64)
+        public List<@NotNull @Positive Long> nextProcessIds;
+        @PositiveOrZero
+        public Integer workflowTypeId;
+        @PositiveOrZero
+        public Integer version;
+
+        @JsonSetter("batchCutPattern")
+        public void setBatchCutPattern(String pattern) {
+            this.batchCutPattern = Optional.ofNullable(pattern);
+        }
+
+        public Optional<String> getBatchCutPattern() {
+            return batchCutPattern;
+        }
+
+        /** A patch that only relinks a process. */
+        public static PatchProcess nextOnly(List<Long> next) {
+            PatchProcess p = new PatchProcess();
+            p.nextProcessIds = next;
+            return p;
+        }
+
+        ProcessDraft applyTo(ProcessRow row) {
+            return new ProcessDraft(row.processId(),
+                    name != null ? name.trim() : row.name(),
+                    description != null ? description : row.description(),
+                    applicationId != null ? applicationId : row.applicationId(),
+                    processTypeId != null ? processTypeId : row.processTypeId(),
+                    row.parentProcessId(),
+                    canRecover != null ? canRecover : row.canRecover(),
+                    enqueuingProcessIds != null ? enqueuingProcessIds : row.enqueuingProcessIds(),
+                    batchCutPattern != null ? batchCutPattern.orElse(null) : row.batchCutPattern(),
+                    nextProcessIds != null ? nextProcessIds : row.nextProcessIds(),
+                    workflowTypeId != null ? workflowTypeId : row.workflowTypeId(),
+                    row.processTemplateId());
+        }
+    }
+
+    public record Process(
+            long id,
+            String name,
+            String description,
+            long applicationId,
+            int processTypeId,
+            Long parentProcessId,
+            boolean canRecover,
+            List<Long> enqueuingProcessIds,
+            String batchCutPattern,
+            List<Long> nextProcessIds,
+            boolean deleted,
+            int workflowTypeId,
+            Long processTemplateId,
+            UUID processCode,
+            int version,
+            OffsetDateTime createdAt,
+            OffsetDateTime updatedAt) {
+
+        public static Process of(ProcessRow r) {
+            return new Process(r.processId(), r.name(), r.description(), r.applicationId(), r.processTypeId(),
+                    r.parentProcessId(), r.canRecover(), r.enqueuingProcessIds(), r.batchCutPattern(),
+                    r.nextProcessIds(), r.deleted(), r.workflowTypeId(), r.processTemplateId(), r.processCode(),
+                    r.version(), r.createdAt(), r.updatedAt());
+        }
+    }
+
+    /** A parent process with its steps. */
+    public record ProcessTree(Process parent, List<Process> steps) {
+
+        public static ProcessTree of(List<ProcessRow> rows) {
+            List<Process> all = rows.stream().map(Process::of).toList();
+            return new ProcessTree(all.get(0), all.subList(1, all.size()));
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.batchyard.registry.process;
+
+import java.util.List;
+
+/** The editable fields of a process, as they will be after a create or update: what the rules validate. */
+public record ProcessDraft(
+        Long processId,
+        String name,
+        String description,
+        long applicationId,
+        int processTypeId,
+        Long parentProcessId,
+        boolean canRecover,
+        List<Long> enqueuingProcessIds,
+        String batchCutPattern,
+        List<Long> nextProcessIds,
+        int workflowTypeId,
+        Long processTemplateId) {
+
+    public ProcessDraft {
+        enqueuingProcessIds = List.copyOf(enqueuingProcessIds);
+        nextProcessIds = List.copyOf(nextProcessIds);
+        // The reference treated '' as "no pattern" in one place and "match all" in another: normalise at write time.
+        batchCutPattern = batchCutPattern == null || batchCutPattern.isBlank() ? null : batchCutPattern.trim();
+    }
+
+    public boolean isParent() {
+        return parentProcessId == null;
+    }
+
+    static ProcessDraft of(ProcessRow row) {
+        return new ProcessDraft(row.processId(), row.name(), row.description(), row.applicationId(),
+                row.processTypeId(), row.parentProcessId(), row.canRecover(), row.enqueuingProcessIds(),
+                row.batchCutPattern(), row.nextProcessIds(), row.workflowTypeId(), row.processTemplateId());
+    }
+}

@@ -1,0 +1,98 @@
+package io.batchyard.registry.server;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import io.batchyard.registry.Fixtures;
+import io.batchyard.registry.RegistryTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+
+@RegistryTest
+class ServerApiTest {
+
+    private static final String PASSWORD = "canary-pw-7f3a9c1e";
+    private static final String SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\ncanary-key-0b1d2e\n-----END OPENSSH PRIVATE KEY-----";
+
+    @Inject
+    Jdbi jdbi;
+
+    @Inject
+    SecretCipher cipher;
+
+    @Test
+    void secretsAreEncryptedAtRestAndNeverReturned() {
+        Map<String, Object> body = server(Fixtures.unique("edge"));
+        body.put("loginPassword", PASSWORD);
+        body.put("sshPrivateKey", SSH_KEY);
+        io.restassured.response.Response created = given().contentType(ContentType.JSON).body(body).post("/servers")
+                .then().statusCode(201)
+                .body("hasLoginPassword", equalTo(true))
+                .body("hasSshPrivateKey", equalTo(true))
+                .body("sshKeyFingerprint", startsWith("SHA256:"))
+                .extract().response();
+        assertThat(created.asString()).doesNotContain(PASSWORD).doesNotContain("canary-key");
+        long id = created.jsonPath().getLong("id");
+
+        byte[][] stored = jdbi.withHandle(h -> h.createQuery(
+                        "SELECT login_password_ct, ssh_private_key_ct FROM server WHERE server_id = :id")
+                .bind("id", id).map((rs, ctx) -> new byte[][] {rs.getBytes(1), rs.getBytes(2)}).one());
+        assertThat(new String(stored[0], StandardCharsets.ISO_8859_1)).doesNotContain(PASSWORD);
+        assertThat(new String(stored[1], StandardCharsets.ISO_8859_1)).doesNotContain("canary-key");
+        assertThat(cipher.decrypt(stored[0], SecretCipher.associatedData(id, "login_password"))).isEqualTo(PASSWORD);
+        assertThat(cipher.decrypt(stored[1], SecretCipher.associatedData(id, "ssh_private_key"))).isEqualTo(SSH_KEY);
+        long plaintextCopies = jdbi.withHandle(h -> h.createQuery("""
+                        SELECT count(*) FROM server WHERE server_metainfo LIKE :p OR login_user LIKE :p
+                          OR encode(login_password_ct, 'escape') LIKE :p""")
+                .bind("p", "%" + PASSWORD + "%").mapTo(Long.class).one());
+        assertThat(plaintextCopies).isZero();
+
+        assertThat(given().get("/servers/" + id).then().statusCode(200).extract().asString())
+                .doesNotContain(PASSWORD).doesNotContain("canary-key").doesNotContain("Ct\"");
+        assertThat(given().get("/servers").then().statusCode(200).extract().asString()).doesNotContain(PASSWORD);
+
+        // PUT: an absent secret is kept, an empty one is removed
+        Map<String, Object> update = server((String) body.get("serverName"));
+        update.put("serverIp", "10.0.0.9");
+        given().contentType(ContentType.JSON).body(update).put("/servers/" + id).then().statusCode(200)
+                .body("hasLoginPassword", equalTo(true)).body("serverIp", equalTo("10.0.0.9"));
+        update.put("loginPassword", "");
+        given().contentType(ContentType.JSON).body(update).put("/servers/" + id).then().statusCode(200)
+                .body("hasLoginPassword", equalTo(false)).body("hasSshPrivateKey", equalTo(true));
+    }
+
+    @Test
+    void validationErrorsNeverEchoSecrets() {
+        Map<String, Object> body = server(Fixtures.unique("edge"));
+        body.put("loginPassword", PASSWORD.repeat(100));
+        String problem = given().contentType(ContentType.JSON).body(body).post("/servers").then().statusCode(400)
+                .body("errors.field", equalTo(java.util.List.of("loginPassword"))).extract().asString();
+        assertThat(problem).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    void theSeededHdfsServerExistsAndNamesAreUnique() {
+        given().get("/servers/123461").then().statusCode(200).body("serverName", equalTo("localhost"))
+                .body("hasLoginPassword", equalTo(false));
+        Map<String, Object> body = server(Fixtures.unique("edge"));
+        given().contentType(ContentType.JSON).body(body).post("/servers").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(body).post("/servers").then().statusCode(409).body("code", equalTo(210));
+        given().delete("/servers/99999999").then().statusCode(404);
+    }
+
+    private static Map<String, Object> server(String name) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("serverType", "sftp");
+        body.put("serverName", name.substring(0, Math.min(45, name.length())));
+        body.put("loginUser", "etl");
+        body.put("serverIp", "10.0.0.5");
+        return body;
+    }
+}

@@ -1,0 +1,120 @@
+package io.batchyard.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Turns every failure into problem+json; unknown failures become a 500 whose body reveals nothing internal. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        return respond(new Problem(type(e.code()), e.title(), e.status(), e.getMessage(), null, e.code(), null));
+    }
+
+    @ServerExceptionMapper
+    public Response validation(ConstraintViolationException e) {
+        List<Problem.FieldError> errors = e.getConstraintViolations().stream()
+                .map(v -> new Problem.FieldError(field(v), v.getMessage()))
+                .sorted(Comparator.comparing(Problem.FieldError::field))
+                .toList();
+        CommonErrors err = CommonErrors.INVALID_REQUEST;
+        return respond(new Problem(type(err.code()), err.title(), err.status(),
+                "The request has " + errors.size() + " invalid field(s)", null, err.code(), errors));
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e) {
+        CommonErrors err = CommonErrors.INVALID_REQUEST;
+        // Jackson's original message may quote input; keep only the location.
+        String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                + e.getLocation().getColumnNr();
+        return respond(new Problem(type(err.code()), err.title(), err.status(), "Malformed JSON body" + where, null,
+                err.code(), null));
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return internal(e);
+        }
+        CommonErrors err = status == 404 ? CommonErrors.NOT_FOUND
+                : status == 409 ? CommonErrors.CONFLICT : CommonErrors.INVALID_REQUEST;
+        String title = e.getResponse().getStatusInfo().getReasonPhrase();
+        return respond(new Problem(type(err.code()), title, status, safeDetail(e), null, err.code(), null));
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        if (e instanceof WebApplicationException wae) {
+            return web(wae);
+        }
+        Response constraint = databaseConstraint(e);
+        return constraint != null ? constraint : internal(e);
+    }
+
+    /**
+     * Races that the service's own checks cannot close (two inserts of one unique name) end at a database constraint;
+     * they are the caller's conflict, not a server failure. The SQL text is never echoed.
+     */
+    private static Response databaseConstraint(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                CommonErrors err;
+                String detail;
+                switch (state) {
+                    case "23505" -> { err = CommonErrors.CONFLICT; detail = "A resource with the same key already exists"; }
+                    case "23503" -> { err = CommonErrors.CONFLICT; detail = "The change references a missing resource or is still referenced"; }
+                    case "23514", "23502", "22001" -> { err = CommonErrors.INVALID_REQUEST; detail = "The change violates a constraint of the data model"; }
+                    case "40001", "40P01" -> { err = CommonErrors.CONFLICT; detail = "Concurrent change; retry the request"; }
+                    default -> { continue; }
+                }
+                LOG.debugf("constraint violation %s: %s", state, sql.getMessage());
+                return respond(new Problem(type(err.code()), err.title(), err.status(), detail, null, err.code(), null));
+            }
+        }
+        return null;
+    }
+
+    private static Response internal(Throwable e) {
+        String reference = UUID.randomUUID().toString();
+        LOG.errorf(e, "unhandled failure, reference %s", reference);
+        CommonErrors err = CommonErrors.INTERNAL;
+        return respond(new Problem(type(err.code()), err.title(), err.status(),
+                "The server failed to handle the request; reference " + reference, null, err.code(), null));
+    }
+
+    private static String safeDetail(WebApplicationException e) {
+        String message = e.getMessage();
+        if (message == null || message.isBlank() || message.startsWith("HTTP ")) {
+            return e.getResponse().getStatusInfo().getReasonPhrase();
+        }
+        return message.length() > 300 ? message.substring(0, 300) : message;
+    }
+
+    private static String field(ConstraintViolation<?> v) {
+        String path = v.getPropertyPath().toString();
+        // "create.request.name" -> "name": the method and parameter names are not the client's business.
+        String[] parts = path.split("\\.");
+        return parts.length > 2 ? String.join(".", java.util.Arrays.copyOfRange(parts, 2, parts.length)) : path;
+    }
+
+    static String type(int code) {
+        return "https://batchyard.io/problems/" + code;
+    }
+
+    static Response respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+}

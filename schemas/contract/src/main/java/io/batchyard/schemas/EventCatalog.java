@@ -1,0 +1,58 @@
+package io.batchyard.schemas;
+
+import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.events.queue.BatchesArchived;
+import io.batchyard.events.queue.FileRegistered;
+import io.batchyard.events.registry.ProcessChanged;
+import io.batchyard.events.registry.ProcessDeleted;
+import io.batchyard.events.registry.ProcessRegistered;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificData;
+
+/**
+ * Every event type of the contract. Listed explicitly (no classpath scanning) so that a decoder can map the
+ * writer-schema fingerprint of a single-object-encoded record to its generated class.
+ */
+public final class EventCatalog {
+
+    public static final List<Class<? extends SpecificRecord>> EVENT_TYPES = List.of(
+            ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class,
+            JobStarted.class, JobHalted.class, JobFailed.class,
+            StepStarted.class, StepHalted.class, StepFailed.class,
+            LifecycleCommand.class, CommandRejected.class,
+            BatchEnqueued.class, BatchesArchived.class, FileRegistered.class);
+
+    private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = EVENT_TYPES.stream()
+            .collect(Collectors.toUnmodifiableMap(EventCatalog::fingerprint, Function.identity()));
+
+    private EventCatalog() {
+    }
+
+    public static Optional<Class<? extends SpecificRecord>> byFingerprint(long fingerprint) {
+        return Optional.ofNullable(BY_FINGERPRINT.get(fingerprint));
+    }
+
+    /** CRC-64-AVRO fingerprint of the parsing canonical form, as used by single-object encoding. */
+    public static long fingerprint(Class<? extends SpecificRecord> type) {
+        return SchemaNormalization.parsingFingerprint64(SpecificData.get().getSchema(type));
+    }
+
+    /** Short name used in the {@code event-type} Kafka header, e.g. {@code JobHalted}. */
+    public static String eventType(Class<?> type) {
+        return type.getSimpleName();
+    }
+}

@@ -1,0 +1,78 @@
+package io.batchyard.schemas;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.message.BadHeaderException;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Avro single-object encoding ({@code C3 01}, 8-byte schema fingerprint, binary body) for every catalogued event.
+ * No schema registry is needed: the fingerprint names the writer schema.
+ */
+public final class EventCodec {
+
+    private static final Map<Class<?>, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, BinaryMessageDecoder<SpecificRecord>> DECODERS = new ConcurrentHashMap<>();
+
+    private EventCodec() {
+    }
+
+    public static byte[] encode(SpecificRecord event) {
+        BinaryMessageEncoder<SpecificRecord> encoder = ENCODERS.computeIfAbsent(event.getClass(),
+                type -> new BinaryMessageEncoder<>(modelFor(type), event.getSchema()));
+        try {
+            ByteBuffer buffer = encoder.encode(event);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Decodes any catalogued event; throws {@link UnknownEventException} for bytes it cannot name. */
+    public static SpecificRecord decode(byte[] bytes) {
+        if (bytes == null || bytes.length < 10 || bytes[0] != (byte) 0xC3 || bytes[1] != (byte) 0x01) {
+            throw new UnknownEventException("not an Avro single-object encoded record");
+        }
+        long fingerprint = ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        Class<? extends SpecificRecord> type = EventCatalog.byFingerprint(fingerprint)
+                .orElseThrow(() -> new UnknownEventException("unknown schema fingerprint " + Long.toHexString(fingerprint)));
+        return decode(bytes, type);
+    }
+
+    public static <T extends SpecificRecord> T decode(byte[] bytes, Class<T> type) {
+        BinaryMessageDecoder<SpecificRecord> decoder = DECODERS.computeIfAbsent(type,
+                t -> new BinaryMessageDecoder<>(modelFor(t), SpecificData.get().getSchema(t)));
+        try {
+            return type.cast(decoder.decode(bytes));
+        } catch (BadHeaderException e) {
+            throw new UnknownEventException(e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            throw new UnknownEventException("cannot decode " + type.getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A model bound to the generated class's own class loader, with its logical-type conversions. The generated
+     * class's shared model falls back to the thread context loader, which on a Kafka consumer thread inside a
+     * Quarkus test is the wrong one (ClassCastException between loaders).
+     */
+    static SpecificData modelFor(Class<?> type) {
+        SpecificData model = new SpecificData(type.getClassLoader());
+        SpecificData.getForClass(type).getConversions().forEach(model::addLogicalTypeConversion);
+        return model;
+    }
+
+    public static final class UnknownEventException extends RuntimeException {
+        public UnknownEventException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.batchyard.schemas;
+
+import java.util.List;
+
+/** Kafka topics of the Batchyard contract; schemas/README.md documents key and events of each. */
+public final class Topics {
+    /** ProcessRegistered, ProcessChanged, ProcessDeleted; key = parent process id. */
+    public static final String REGISTRY_PROCESSES = "batchyard.registry.processes";
+    /** JobStarted, JobHalted, JobFailed, StepStarted, StepHalted, StepFailed; key = parent process id. */
+    public static final String EXECUTION_LIFECYCLE = "batchyard.execution.lifecycle";
+    /** LifecycleCommand from external producers; key = process id named by the command. */
+    public static final String EXECUTION_COMMANDS = "batchyard.execution.commands";
+    /** CommandRejected; key = process id named by the rejected command. */
+    public static final String EXECUTION_REJECTIONS = "batchyard.execution.rejections";
+    /** BatchEnqueued (key = consuming process id), BatchesArchived (key = parent process id). */
+    public static final String QUEUE_BATCHES = "batchyard.queue.batches";
+    /** FileRegistered; key = batch id. */
+    public static final String QUEUE_FILES = "batchyard.queue.files";
+
+    public static final List<String> ALL = List.of(
+            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES);
+
+    private Topics() {
+    }
+}

@@ -1,0 +1,206 @@
+package io.batchyard.eventing;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Publishes committed outbox rows to Kafka in outbox order, then marks them published. At-least-once: a crash between
+ * the broker's ack and the mark re-sends the rows, which consumers drop through their ledger.
+ *
+ * <p>One relay per database at a time (a transaction-scoped advisory lock), so that several replicas of a service never
+ * reorder the events of one key.
+ */
+@ApplicationScoped
+public class OutboxRelay {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
+    private static final long RELAY_LOCK = 0x0B47C4_0B0BL;
+
+    @Inject
+    Jdbi jdbi;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT0.05S")
+    Duration pollInterval;
+
+    @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500")
+    int batchSize;
+
+    @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S")
+    Duration sendTimeout;
+
+    private final AtomicLong published = new AtomicLong();
+    private volatile Producer<String, byte[]> producer;
+    private volatile Thread worker;
+    private volatile boolean running;
+
+    void start(@Observes StartupEvent ignored) {
+        if (!enabled) {
+            LOG.info("outbox relay disabled (batchyard.outbox.enabled=false)");
+            return;
+        }
+        producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
+        running = true;
+        Thread t = new Thread(this::loop, "outbox-relay");
+        t.setDaemon(true);
+        worker = t;
+        t.start();
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        running = false;
+        Thread t = worker;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** Events relayed since start; exposed for tests and the health check. */
+    public long publishedCount() {
+        return published.get();
+    }
+
+    private void loop() {
+        long backoffMs = pollInterval.toMillis();
+        while (running) {
+            try {
+                int relayed = relayOnce();
+                backoffMs = pollInterval.toMillis();
+                if (relayed < batchSize) {
+                    Thread.sleep(pollInterval.toMillis());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                LOG.warnf("outbox relay failed, retrying in %d ms: %s", backoffMs, e.getMessage());
+                try {
+                    Thread.sleep(backoffMs);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                backoffMs = Math.min(backoffMs * 2, 5_000);
+            }
+        }
+    }
+
+    /** Relays one batch; returns how many rows it published. Package-visible for tests that drive it directly. */
+    int relayOnce() {
+        return jdbi.inTransaction(tx -> {
+            boolean leader = tx.createQuery("SELECT pg_try_advisory_xact_lock(:key)")
+                    .bind("key", RELAY_LOCK).mapTo(Boolean.class).one();
+            if (!leader) {
+                return 0;
+            }
+            List<Row> rows = tx.createQuery("""
+                            SELECT position, event_id, topic, record_key, event_type, payload
+                            FROM outbox_event WHERE published_at IS NULL ORDER BY position LIMIT :limit""")
+                    .bind("limit", batchSize)
+                    .map((rs, ctx) -> new Row(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3),
+                            rs.getString(4), rs.getString(5), rs.getBytes(6)))
+                    .list();
+            if (rows.isEmpty()) {
+                return 0;
+            }
+            List<Future<RecordMetadata>> sends = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), row.payload());
+                record.headers().add(new RecordHeader("event-type", row.eventType().getBytes(StandardCharsets.UTF_8)));
+                record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
+                sends.add(producer.send(record));
+            }
+            producer.flush();
+            List<Long> done = new ArrayList<>(rows.size());
+            for (int i = 0; i < rows.size(); i++) {
+                try {
+                    sends.get(i).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                    done.add(rows.get(i).position());
+                } catch (ExecutionException | TimeoutException e) {
+                    // Keep order: nothing after the first failure is marked, the next pass re-sends it.
+                    markFailed(tx, rows.get(i).position(), e);
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            tx.createUpdate("UPDATE outbox_event SET published_at = now(), attempts = attempts + 1 WHERE position = ANY(:done)")
+                    .bind("done", done.toArray(Long[]::new))
+                    .execute();
+            published.addAndGet(done.size());
+            return done.size();
+        });
+    }
+
+    private static void markFailed(Handle tx, long position, Exception e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        tx.createUpdate("UPDATE outbox_event SET attempts = attempts + 1, last_error = :error WHERE position = :position")
+                .bind("error", cause.getClass().getSimpleName() + ": " + cause.getMessage())
+                .bind("position", position)
+                .execute();
+        LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());
+    }
+
+    private Properties producerConfig() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "2");
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(sendTimeout.toMillis()));
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(sendTimeout.toMillis(), 15_000)));
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "outbox-relay");
+        return props;
+    }
+
+    private static byte[] uuidBytes(UUID id) {
+        return ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array();
+    }
+
+    private record Row(long position, UUID eventId, String topic, String key, String eventType, byte[] payload) {
+    }
+}
