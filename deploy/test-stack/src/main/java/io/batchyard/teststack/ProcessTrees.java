@@ -1,0 +1,123 @@
+package io.batchyard.teststack;
+
+import io.batchyard.events.ProcessDefinition;
+import io.batchyard.events.ProcessProperty;
+import io.batchyard.events.registry.ProcessRegistered;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Builds process trees the way registry-service announces them, for services whose tests need definitions in their
+ * read model without running the registry:
+ *
+ * <pre>{@code
+ * ProcessTrees.parent(123).step(124, s -> s.enqueuedBy(85).next(125)).step(125, s -> s.enqueuedBy(85).cut("EOD").next(123))
+ *     .publish(publisher);
+ * }</pre>
+ */
+public final class ProcessTrees {
+
+    private final ProcessDefinition.Builder parent;
+    private final List<ProcessDefinition> steps = new ArrayList<>();
+
+    private ProcessTrees(long parentId) {
+        parent = base(parentId, null, 1, 1);
+    }
+
+    public static ProcessTrees parent(long parentId) {
+        return new ProcessTrees(parentId);
+    }
+
+    /** The parent's first step(s). */
+    public ProcessTrees next(long... ids) {
+        parent.setNextProcessIds(list(ids));
+        return this;
+    }
+
+    public ProcessTrees step(long stepId, java.util.function.Consumer<Step> configure) {
+        Step s = new Step(base(stepId, parent.getProcessId(), 12, 0));
+        configure.accept(s);
+        steps.add(s.builder.build());
+        return this;
+    }
+
+    public ProcessRegistered event() {
+        List<Long> changed = new ArrayList<>();
+        changed.add(parent.getProcessId());
+        steps.forEach(s -> changed.add(s.getProcessId()));
+        return ProcessRegistered.newBuilder()
+                .setHeader(Events.header("test", null, null))
+                .setParentProcessId(parent.getProcessId())
+                .setChangedProcessIds(changed)
+                .setParent(parent.build())
+                .setSteps(steps)
+                .build();
+    }
+
+    public ProcessRegistered publish(EventPublisher publisher) {
+        ProcessRegistered event = event();
+        publisher.publish(Topics.REGISTRY_PROCESSES, event.getParentProcessId(), event);
+        return event;
+    }
+
+    /** Configures one step. */
+    public static final class Step {
+        private final ProcessDefinition.Builder builder;
+
+        private Step(ProcessDefinition.Builder builder) {
+            this.builder = builder;
+        }
+
+        public Step enqueuedBy(long... parents) {
+            builder.setEnqueuingProcessIds(list(parents));
+            return this;
+        }
+
+        public Step cut(String pattern) {
+            builder.setBatchCutPattern(pattern);
+            return this;
+        }
+
+        public Step next(long... ids) {
+            builder.setNextProcessIds(list(ids));
+            return this;
+        }
+
+        public Step canRecover(boolean canRecover) {
+            builder.setCanRecover(canRecover);
+            return this;
+        }
+
+        public Step property(String group, String key, String value) {
+            List<ProcessProperty> props = new ArrayList<>(builder.getProperties());
+            props.add(new ProcessProperty(group, key, value));
+            builder.setProperties(props);
+            return this;
+        }
+
+        public Step deleted() {
+            builder.setDeleted(true);
+            return this;
+        }
+    }
+
+    private static ProcessDefinition.Builder base(long id, Long parentId, int type, int workflowType) {
+        return ProcessDefinition.newBuilder()
+                .setProcessId(id).setProcessName("p" + id).setDescription("test process " + id)
+                .setBusDomainId(1).setProcessTypeId(type).setParentProcessId(parentId).setCanRecover(true)
+                .setEnqueuingProcessIds(List.of()).setBatchCutPattern(null).setNextProcessIds(List.of())
+                .setDeleted(false).setWorkflowTypeId(workflowType).setProcessTemplateId(null)
+                .setProcessCode(UUID.randomUUID().toString()).setProperties(List.of());
+    }
+
+    private static List<Long> list(long... ids) {
+        List<Long> out = new ArrayList<>();
+        for (long id : ids) {
+            out.add(id);
+        }
+        return out;
+    }
+}
