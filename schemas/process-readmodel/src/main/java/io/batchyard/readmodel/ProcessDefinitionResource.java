@@ -1,0 +1,45 @@
+package io.batchyard.readmodel;
+
+import static io.batchyard.api.CommonErrors.NOT_FOUND;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * What this service currently believes about a process. The read model lags the registry by the time the event
+ * takes to arrive; this is how operators and tools see whether it has caught up.
+ */
+@Path("/process-definitions")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "read model")
+public class ProcessDefinitionResource {
+
+    @Inject
+    Jdbi jdbi;
+
+    @Inject
+    ProcessDefinitions definitions;
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "A process as last announced by the registry")
+    public ProcessDefinition get(@PathParam("id") long id) {
+        return jdbi.withHandle(h -> definitions.find(h, id))
+                .orElseThrow(() -> NOT_FOUND.exception("process " + id + " is not known to this service (yet)"));
+    }
+
+    @GET
+    @Path("{id}/tree")
+    @Operation(summary = "A parent process with its live steps, as last announced by the registry")
+    public ProcessDefinitions.Tree tree(@PathParam("id") long id) {
+        return jdbi.withHandle(h -> definitions.tree(h, id))
+                .orElseThrow(() -> NOT_FOUND.exception("parent process " + id + " is not known to this service (yet)"));
+    }
+}
