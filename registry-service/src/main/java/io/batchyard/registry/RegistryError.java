@@ -20,7 +20,10 @@ public enum RegistryError implements ErrorCode {
     STILL_REFERENCED(211, 409, "Still referenced"),
     STALE_VERSION(212, 409, "Stale version"),
     DELETED(213, 409, "Deleted"),
-    INVALID_TEMPLATE(214, 422, "Invalid template");
+    INVALID_TEMPLATE(214, 422, "Invalid template"),
+    /** BDRE-WG-001/002 and shapes a workflow cannot express. */
+    WORKFLOW_SHAPE(215, 422, "Cannot generate a workflow for this process"),
+    WORKFLOW_RENDERER(216, 503, "Workflow renderer unavailable");
 
     private final int code;
     private final int status;

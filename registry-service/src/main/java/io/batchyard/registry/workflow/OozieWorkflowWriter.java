@@ -1,0 +1,147 @@
+package io.batchyard.registry.workflow;
+
+import java.util.List;
+
+/**
+ * Renders a {@link WorkflowGraph} as Oozie workflow XML ({@code uri:oozie:workflow:0.4}, spec 4.1). Lifecycle nodes
+ * are java actions running the Batchyard Oozie client, which calls execution-service and writes the captured output.
+ */
+public final class OozieWorkflowWriter {
+
+    /** Main classes of the Batchyard Oozie client (one per lifecycle call). */
+    static final String CLIENT_PACKAGE = "io.batchyard.client.oozie.";
+
+    private final StringBuilder xml = new StringBuilder();
+
+    public static String write(WorkflowGraph g) {
+        return new OozieWorkflowWriter().render(g);
+    }
+
+    private String render(WorkflowGraph g) {
+        long pid = g.parent.processId();
+        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        xml.append("<workflow-app name=\"workflow-").append(pid).append("\" xmlns=\"uri:oozie:workflow:0.4\">\n");
+        xml.append("  <start to=\"").append(g.start.ok.name).append("\"/>\n");
+        for (Node n : g.nodes) {
+            switch (n.kind) {
+                case START, END -> { }
+                case INIT_JOB -> java(n, "OozieInitJob", List.of("--max-batch", "1", "--process-id", String.valueOf(pid)), true);
+                case RECOVERY -> recovery(g, n);
+                case INIT_STEP -> java(n, "OozieInitStep", List.of("--sub-process-id", String.valueOf(n.processId())), true);
+                case HALT_STEP -> java(n, "OozieHaltStep", List.of("--sub-process-id", join(n.processIds)), true);
+                case TERM_STEP -> java(n, "OozieTermStep", List.of("--sub-process-id", String.valueOf(n.processId())), false);
+                case HALT_JOB -> java(n, "OozieHaltJob", List.of("--process-id", String.valueOf(pid), "--batch-marking",
+                        "${wf:actionData(\"init-job\")[\"target-batch-marking\"]}"), false);
+                case TERM_JOB -> java(n, "OozieTermJob", List.of("--process-id", String.valueOf(pid)), false);
+                case ACTION -> action(n);
+                case FORK -> {
+                    xml.append("  <fork name=\"").append(n.name).append("\">\n");
+                    n.paths.forEach(p -> xml.append("    <path start=\"").append(p.name).append("\"/>\n"));
+                    xml.append("  </fork>\n");
+                }
+                case JOIN -> xml.append("  <join name=\"").append(n.name).append("\" to=\"").append(n.ok.name).append("\"/>\n");
+                case KILL -> xml.append("  <kill name=\"kill\">\n    <message>Action failed, error message[")
+                        .append("${wf:errorMessage(wf:lastErrorNode())}]</message>\n  </kill>\n");
+                default -> throw new IllegalStateException("unhandled node " + n.kind);
+            }
+        }
+        xml.append("  <end name=\"").append(g.end.name).append("\"/>\n");
+        xml.append("</workflow-app>\n");
+        return xml.toString();
+    }
+
+    private void recovery(WorkflowGraph g, Node n) {
+        xml.append("  <decision name=\"").append(n.name).append("\">\n    <switch>\n");
+        g.recoveryCases.forEach((id, target) -> xml.append("      <case to=\"").append(target.name).append("\">")
+                .append("${wf:actionData('init-job')['last-recoverable-sp-id'] eq '").append(id).append("'}</case>\n"));
+        xml.append("      <default to=\"").append(g.firstNode().name).append("\"/>\n    </switch>\n  </decision>\n");
+    }
+
+    private void java(Node n, String mainClass, List<String> args, boolean captureOutput) {
+        open(n);
+        xml.append("    <java>\n");
+        trackerAndNameNode();
+        xml.append("      <main-class>").append(CLIENT_PACKAGE).append(mainClass).append("</main-class>\n");
+        args.forEach(a -> xml.append("      <arg>").append(escape(a)).append("</arg>\n"));
+        if (captureOutput) {
+            xml.append("      <capture-output/>\n");
+        }
+        xml.append("    </java>\n");
+        close(n);
+    }
+
+    private void action(Node n) {
+        open(n);
+        Action a = n.action;
+        if (a instanceof Action.Shell shell) {
+            xml.append("    <shell xmlns=\"uri:oozie:shell-action:0.1\">\n");
+            trackerAndNameNode();
+            xml.append("      <exec>").append(escape(shell.script())).append("</exec>\n");
+            shell.arguments().forEach(arg -> xml.append("      <argument>").append(escape(arg)).append("</argument>\n"));
+            shell.files().forEach(f -> xml.append("      <file>").append(escape(f)).append("</file>\n"));
+            xml.append("    </shell>\n");
+        } else if (a instanceof Action.Hive hive) {
+            xml.append("    <hive xmlns=\"uri:oozie:hive-action:0.2\">\n");
+            trackerAndNameNode();
+            xml.append("      <job-xml>hive-site.xml</job-xml>\n      <configuration>\n");
+            property("run_id", "${wf:actionData('init-job')['min-batch-id-map." + n.processId() + "']}");
+            property("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
+            property("batchyard.lineage.processId", String.valueOf(n.processId()));
+            property("batchyard.lineage.instanceExecId", "${wf:actionData('init-job')['instance-exec-id']}");
+            xml.append("      </configuration>\n");
+            xml.append("      <script>").append(escape(hive.script())).append("</script>\n");
+            for (String key : List.of("instance-exec-id", "target-batch-id", "target-batch-marking", "last-recoverable-sp-id")) {
+                param(key + "=${wf:actionData('init-job')['" + key + "']}");
+            }
+            for (String map : List.of("min-batch-id", "max-batch-id", "min-batch-marking", "max-batch-marking")) {
+                param(map + "=${wf:actionData('init-job')['" + map + "-map." + n.processId() + "']}");
+            }
+            hive.params().forEach(this::param);
+            xml.append("    </hive>\n");
+        } else if (a instanceof Action.Pig pig) {
+            xml.append("    <pig>\n");
+            trackerAndNameNode();
+            xml.append("      <script>").append(escape(pig.script())).append("</script>\n");
+            pig.params().forEach(this::param);
+            xml.append("    </pig>\n");
+        } else if (a instanceof Action.Java java) {
+            xml.append("    <java>\n");
+            trackerAndNameNode();
+            xml.append("      <main-class>").append(escape(java.mainClass())).append("</main-class>\n");
+            java.arguments().forEach(arg -> xml.append("      <arg>").append(escape(arg)).append("</arg>\n"));
+            xml.append("    </java>\n");
+        }
+        close(n);
+    }
+
+    private void open(Node n) {
+        xml.append("  <action name=\"").append(n.name).append("\">\n");
+    }
+
+    private void close(Node n) {
+        xml.append("    <ok to=\"").append(n.ok.name).append("\"/>\n");
+        xml.append("    <error to=\"").append(n.error.name).append("\"/>\n");
+        xml.append("  </action>\n");
+    }
+
+    private void trackerAndNameNode() {
+        xml.append("      <job-tracker>${jobTracker}</job-tracker>\n      <name-node>${nameNode}</name-node>\n");
+    }
+
+    private void property(String name, String value) {
+        xml.append("        <property><name>").append(escape(name)).append("</name><value>").append(escape(value))
+                .append("</value></property>\n");
+    }
+
+    private void param(String value) {
+        xml.append("      <param>").append(escape(value)).append("</param>\n");
+    }
+
+    private static String join(List<Long> ids) {
+        return String.join(",", ids.stream().map(String::valueOf).toList());
+    }
+
+    static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

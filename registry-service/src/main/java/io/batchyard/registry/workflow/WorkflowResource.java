@@ -1,0 +1,43 @@
+package io.batchyard.registry.workflow;
+
+import io.batchyard.api.CommonErrors;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Workflow generation from metadata: Oozie XML, Graphviz DOT, or SVG rendered by Graphviz. */
+@Path("/processes/{id}/workflow")
+@Tag(name = "workflows")
+public class WorkflowResource {
+
+    @Inject
+    WorkflowService workflows;
+
+    @GET
+    @Operation(summary = "Generate the workflow of a parent process (format=oozie|dot|svg)")
+    public Response generate(@PathParam("id") long id, @QueryParam("format") @DefaultValue("oozie") String format) {
+        WorkflowService.Format f;
+        try {
+            f = WorkflowService.Format.valueOf(format.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_REQUEST.exception("format must be one of oozie, dot, svg; got '" + format + "'");
+        }
+        String body = workflows.generate(id, f);
+        String type = switch (f) {
+            case OOZIE -> "application/xml";
+            case DOT -> "text/vnd.graphviz";
+            case SVG -> "image/svg+xml";
+        };
+        return Response.ok(body, type)
+                .header("Content-Disposition", "inline; filename=\"workflow-" + id + (f == WorkflowService.Format.OOZIE
+                        ? ".xml" : "." + f.name().toLowerCase(Locale.ROOT)) + "\"")
+                .build();
+    }
+}

@@ -1,0 +1,266 @@
+package io.batchyard.registry.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.batchyard.api.ApiException;
+import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.Source;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+
+/** Generated shapes: each is valid against the real Oozie XSDs and renders with Graphviz. */
+class WorkflowGraphTest {
+
+    private static final int SHELL = 22;
+    private static final int HIVE = 9;
+    private static final int PARENT = 2;
+
+    @Test
+    void sequentialChain() {
+        WorkflowGraph g = graph(parent(10, 11), step(11, SHELL, 12), step(12, HIVE, 13), step(13, SHELL, 10));
+        Document xml = validXml(g);
+        assertThat(names(xml)).containsExactly("init-job", "init-step-11", "shell-11-s11", "halt-step-11",
+                "term-step-11", "init-step-12", "hive-12-s12", "halt-step-12", "term-step-12", "init-step-13",
+                "shell-13-s13", "halt-step-13", "term-step-13", "halt-job", "term-job");
+        assertThat(ok(xml, "halt-step-11")).isEqualTo("init-step-12");
+        assertThat(ok(xml, "halt-step-13")).isEqualTo("halt-job");
+        assertThat(error(xml, "shell-11-s11")).isEqualTo("term-step-11");
+        assertThat(cases(xml)).containsExactly("12->init-step-12", "13->init-step-13");
+        assertThat(text(xml, "//*[local-name()='decision']/*[local-name()='switch']/*[local-name()='default']/@to"))
+                .isEqualTo("init-step-11");
+        assertThat(text(xml, "//*[local-name()='action'][@name='halt-job']//*[local-name()='arg'][4]"))
+                .isEqualTo("${wf:actionData(\"init-job\")[\"target-batch-marking\"]}");
+        renders(g);
+    }
+
+    @Test
+    void diamondForksAndJoins() {
+        // 11 -> {12, 13} -> 14
+        WorkflowGraph g = graph(parent(10, 11), step(11, SHELL, 12, 13), step(12, SHELL, 14), step(13, SHELL, 14),
+                step(14, SHELL, 10));
+        Document xml = validXml(g);
+        assertThat(ok(xml, "halt-step-11")).isEqualTo("fork-11");
+        assertThat(list(xml, "//*[local-name()='fork'][@name='fork-11']/*[local-name()='path']/@start"))
+                .containsExactly("init-step-12", "init-step-13");
+        assertThat(ok(xml, "shell-12-s12")).isEqualTo("join-14");
+        assertThat(ok(xml, "shell-13-s13")).isEqualTo("join-14");
+        assertThat(text(xml, "//*[local-name()='join'][@name='join-14']/@to")).isEqualTo("halt-step-12_13");
+        assertThat(ok(xml, "halt-step-12_13")).isEqualTo("init-step-14");
+        assertThat(text(xml, "//*[local-name()='action'][@name='halt-step-12_13']//*[local-name()='arg'][2]"))
+                .isEqualTo("12,13");
+        // the joined steps' own halt-steps are bypassed and so never emitted (the reference left them dangling)
+        assertThat(names(xml)).doesNotContain("halt-step-12", "halt-step-13");
+        // a failure in either branch terms both, then the job
+        assertThat(error(xml, "shell-13-s13")).isEqualTo("term-step-12");
+        assertThat(ok(xml, "term-step-12")).isEqualTo("term-step-13");
+        assertThat(ok(xml, "term-step-13")).isEqualTo("term-job");
+        assertThat(cases(xml)).containsExactly("11->fork-11", "14->init-step-14");
+        renders(g);
+    }
+
+    @Test
+    void nestedForks() {
+        // 11 -> {12, 15}; 12 -> {13, 14} -> 16; {16, 15} -> 17
+        WorkflowGraph g = graph(parent(10, 11), step(11, SHELL, 12, 15), step(12, SHELL, 13, 14), step(13, SHELL, 16),
+                step(14, HIVE, 16), step(15, SHELL, 17), step(16, SHELL, 17), step(17, SHELL, 10));
+        Document xml = validXml(g);
+        assertThat(list(xml, "//*[local-name()='fork']/@name")).containsExactly("fork-11", "fork-12");
+        assertThat(list(xml, "//*[local-name()='join']/@name")).containsExactlyInAnyOrder("join-16", "join-17");
+        assertThat(text(xml, "//*[local-name()='join'][@name='join-17']/@to")).isEqualTo("halt-step-15_16");
+        assertThat(ok(xml, "halt-step-15_16")).isEqualTo("init-step-17");
+        renders(g);
+    }
+
+    @Test
+    void multiParentJoinAndParallelFirstAndLastSteps() {
+        // the parent starts three steps at once; all three join into 14; then two last steps join before halt-job
+        WorkflowGraph g = graph(parent(10, 11, 12, 13), step(11, SHELL, 14), step(12, SHELL, 14), step(13, SHELL, 14),
+                step(14, SHELL, 15, 16), step(15, SHELL, 10), step(16, SHELL, 10));
+        Document xml = validXml(g);
+        assertThat(text(xml, "//*[local-name()='start']/@to")).isEqualTo("init-job");
+        assertThat(text(xml, "//*[local-name()='decision']//*[local-name()='default']/@to")).isEqualTo("fork-10");
+        assertThat(text(xml, "//*[local-name()='join'][@name='join-14']/@to")).isEqualTo("halt-step-11_12_13");
+        assertThat(names(xml)).doesNotContain("halt-step-11", "halt-step-12", "halt-step-13");
+        assertThat(text(xml, "//*[local-name()='join'][@name='join-10']/@to")).isEqualTo("halt-step-15_16");
+        assertThat(ok(xml, "halt-step-15_16")).isEqualTo("halt-job");
+        renders(g);
+    }
+
+    @Test
+    void aRecoveryIdNamesOneTargetOnly() {
+        // '12' means "resume at 12" (after 11) and also "resume at the fork after 12": the reference emitted two cases
+        // in hash order. One case, to init-step-12: a failed 12 is never skipped. Fork branches are not restart points
+        // (their completion resumes at the parent, i.e. from the start).
+        WorkflowGraph g = graph(parent(10, 11), step(11, SHELL, 12), step(12, SHELL, 13, 14), step(13, SHELL, 10),
+                step(14, SHELL, 10));
+        Document xml = validXml(g);
+        assertThat(cases(xml)).containsExactly("12->init-step-12");
+        assertThat(ok(xml, "halt-step-12")).isEqualTo("fork-12");
+    }
+
+    @Test
+    void refusesWhatItCannotExpress() {
+        assertThatThrownBy(() -> graph(parent(10, 11), step(11, 77, 10)))
+                .isInstanceOf(ApiException.class)
+                .hasMessageContaining("Don't know how to handle processInfo.getProcessTypeId()=77");
+        StepSpec twoScripts = new StepSpec(11, "s11", SHELL, true, List.of(10L), List.of(), "",
+                Map.of("script", List.of(entry("a", "a.sh"), entry("b", "b.sh"))));
+        assertThatThrownBy(() -> graph(parent(10, 11), twoScripts))
+                .hasMessageContaining("Can Handle only 1 script in shell action");
+        assertThatThrownBy(() -> graph(parent(10, 11), step(11, SHELL, 10), step(12, SHELL, 10)))
+                .hasMessageContaining("step 12 cannot be reached");
+        assertThatThrownBy(() -> graph(parent(10, 11), step(11, SHELL, 12, 13), step(12, SHELL, 13), step(13, SHELL, 10)))
+                .hasMessageContaining("both forks and feeds the join");
+    }
+
+    @Test
+    void shellAndHiveActionsCarryTheirProperties() {
+        StepSpec shell = new StepSpec(11, "load file", SHELL, true, List.of(12L), List.of(), "",
+                props("script", entry("script", "shell/load.sh"), "param", entry("a", "--in"), "extraFiles",
+                        entry("f", "lib.sh")));
+        StepSpec hive = new StepSpec(12, "merge", HIVE, true, List.of(10L), List.of(), "",
+                props("query", entry("q", "hql/merge.hql"), "param", entry("region", "eu")));
+        Document xml = validXml(graph(parent(10, 11), shell, hive));
+        assertThat(text(xml, "//*[local-name()='exec']")).isEqualTo("load.sh");
+        assertThat(list(xml, "//*[local-name()='shell']/*[local-name()='file']")).containsExactly("shell/load.sh", "lib.sh");
+        assertThat(list(xml, "//*[local-name()='action'][@name='shell-11-load_file']")).hasSize(1);
+        assertThat(list(xml, "//*[local-name()='hive']/*[local-name()='param']")).contains("region=eu",
+                "min-batch-id=${wf:actionData('init-job')['min-batch-id-map.12']}");
+        assertThat(text(xml, "//*[local-name()='hive']/*[local-name()='script']")).isEqualTo("hql/merge.hql");
+    }
+
+    // ---- helpers ----
+
+    private static WorkflowGraph graph(StepSpec parent, StepSpec... steps) {
+        return WorkflowGraph.of(parent, List.of(steps), new ActionFactory());
+    }
+
+    private static StepSpec parent(long id, long... next) {
+        return new StepSpec(id, "p" + id, PARENT, true, ids(next), List.of(), "", Map.of());
+    }
+
+    private static StepSpec step(long id, int type, long... next) {
+        return new StepSpec(id, "s" + id, type, true, ids(next), List.of(), "", Map.of());
+    }
+
+    private static List<Long> ids(long... ids) {
+        List<Long> out = new ArrayList<>();
+        for (long id : ids) {
+            out.add(id);
+        }
+        return out;
+    }
+
+    private static Map.Entry<String, String> entry(String k, String v) {
+        return new AbstractMap.SimpleImmutableEntry<>(k, v);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<Map.Entry<String, String>>> props(Object... groupsAndEntries) {
+        Map<String, List<Map.Entry<String, String>>> m = new LinkedHashMap<>();
+        for (int i = 0; i < groupsAndEntries.length; i += 2) {
+            m.put((String) groupsAndEntries[i], List.of((Map.Entry<String, String>) groupsAndEntries[i + 1]));
+        }
+        return m;
+    }
+
+    private static Document validXml(WorkflowGraph g) {
+        String xml = OozieWorkflowWriter.write(g);
+        try {
+            SchemaFactory factory = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+            Source[] schemas = {xsd("oozie-workflow-0.4.xsd"), xsd("shell-action-0.1.xsd"), xsd("hive-action-0.2.xsd")};
+            factory.newSchema(schemas).newValidator().validate(new StreamSource(new StringReader(xml)));
+            DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+            dbf.setNamespaceAware(true);
+            return dbf.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new AssertionError("generated workflow is not valid Oozie XML: " + e.getMessage() + "\n" + xml, e);
+        }
+    }
+
+    private static Source xsd(String name) {
+        return new StreamSource(WorkflowGraphTest.class.getClassLoader().getResourceAsStream(name), name);
+    }
+
+    private static void renders(WorkflowGraph g) {
+        String dot = DotWriter.write(g);
+        try {
+            Process p = new ProcessBuilder("dot", "-Tsvg").start();
+            p.getOutputStream().write(dot.getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            String svg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(err + "\n" + dot).isZero();
+            assertThat(err).as("graphviz warnings").isEmpty();
+            assertThat(svg).contains("<svg").contains("init_job");
+        } catch (java.io.IOException e) {
+            throw new AssertionError("Graphviz 'dot' must be installed (Debian package graphviz)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<String> names(Document xml) {
+        return list(xml, "/*[local-name()='workflow-app']/*[local-name()='action']/@name");
+    }
+
+    private static List<String> cases(Document xml) {
+        List<String> out = new ArrayList<>();
+        NodeList cases = nodes(xml, "//*[local-name()='case']");
+        for (int i = 0; i < cases.getLength(); i++) {
+            String expr = cases.item(i).getTextContent();
+            String id = expr.substring(expr.lastIndexOf("eq '") + 4, expr.lastIndexOf('\''));
+            out.add(id + "->" + cases.item(i).getAttributes().getNamedItem("to").getNodeValue());
+        }
+        return out;
+    }
+
+    private static String ok(Document xml, String action) {
+        return text(xml, "//*[local-name()='action'][@name='" + action + "']/*[local-name()='ok']/@to");
+    }
+
+    private static String error(Document xml, String action) {
+        return text(xml, "//*[local-name()='action'][@name='" + action + "']/*[local-name()='error']/@to");
+    }
+
+    private static String text(Document xml, String xpath) {
+        List<String> all = list(xml, xpath);
+        assertThat(all).as(xpath).hasSize(1);
+        return all.get(0);
+    }
+
+    private static List<String> list(Document xml, String xpath) {
+        NodeList nodes = nodes(xml, xpath);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            out.add(nodes.item(i).getTextContent());
+        }
+        return out;
+    }
+
+    private static NodeList nodes(Document xml, String xpath) {
+        try {
+            return (NodeList) XPathFactory.newInstance().newXPath().evaluate(xpath, xml, XPathConstants.NODESET);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
