@@ -1,0 +1,36 @@
+package io.batchyard.queue;
+
+import io.batchyard.api.ErrorCode;
+
+/** queue-service's own errors (301-399); the lifecycle codes 101-114 are {@link io.batchyard.api.LifecycleError}. */
+public enum QueueError implements ErrorCode {
+    FILE_EXISTS(301, 409, "File Already exists exception"),
+    UNKNOWN_PROCESS(302, 422, "Unknown process"),
+    UNKNOWN_BATCH(303, 404, "Unknown batch"),
+    ALREADY_QUEUED(304, 409, "Batch already queued for the process");
+
+    private final int code;
+    private final int status;
+    private final String title;
+
+    QueueError(int code, int status, String title) {
+        this.code = code;
+        this.status = status;
+        this.title = title;
+    }
+
+    @Override
+    public int code() {
+        return code;
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public String title() {
+        return title;
+    }
+}

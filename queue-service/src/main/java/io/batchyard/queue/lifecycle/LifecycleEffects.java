@@ -1,0 +1,111 @@
+package io.batchyard.queue.lifecycle;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.queue.batch.BatchStore;
+import io.batchyard.queue.batchcut.BatchCut;
+import io.batchyard.queue.consumption.ConsumptionQueue;
+import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.schemas.Events;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * What the run lifecycle does to the queue (spec 3.2-3.6). Each event is applied once: its id enters the ledger in
+ * the same transaction as its effect, so a redelivered JobHalted enqueues nothing twice.
+ */
+@ApplicationScoped
+public class LifecycleEffects {
+
+    private static final Logger LOG = Logger.getLogger(LifecycleEffects.class);
+    static final String CONSUMER = "queue-lifecycle";
+
+    @Inject
+    ProcessedEventLedger ledger;
+
+    @Inject
+    ProcessDefinitions definitions;
+
+    @Inject
+    ConsumptionQueue queue;
+
+    @Inject
+    BatchStore batches;
+
+    @Inject
+    QueueEvents events;
+
+    @ConfigProperty(name = "batchyard.queue.replace-pending", defaultValue = "false")
+    boolean replacePending;
+
+    @Incoming("lifecycle")
+    @Blocking
+    public void consume(SpecificRecord event) {
+        if (event == null) {
+            throw new IllegalArgumentException("undecodable record on the lifecycle topic");
+        }
+        apply(event);
+    }
+
+    /** Applies one lifecycle event; false when it was a duplicate delivery. */
+    public boolean apply(SpecificRecord event) {
+        return ledger.processOnce(CONSUMER, event, tx -> {
+            if (event instanceof StepStarted e) {
+                queue.markStarted(tx, e.getSubProcessId());
+            } else if (event instanceof StepHalted e) {
+                queue.markProcessed(tx, e.getSubProcessId(), isEnqueued(tx, e.getSubProcessId()));
+            } else if (event instanceof StepFailed e) {
+                // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
+                queue.markProcessed(tx, e.getSubProcessId(), true);
+            } else if (event instanceof JobHalted e) {
+                halted(tx, e);
+            } else if (event instanceof JobFailed e && e.getTargetBatchId() != null) {
+                batches.markFailed(tx, e.getTargetBatchId());
+            }
+        });
+    }
+
+    private boolean isEnqueued(Handle tx, long stepId) {
+        return definitions.find(tx, stepId).map(ProcessDefinition::isEnqueued).orElse(true);
+    }
+
+    /** Archive what the run consumed, then offer its target batch to every downstream step. */
+    private void halted(Handle tx, JobHalted e) {
+        long parent = e.getProcessId();
+        long target = e.getTargetBatchId();
+        String marking = BatchCut.normaliseMarking(e.getBatchMarking());
+        String correlation = Events.headerOf(e).getEventId();
+        List<Long> stepIds = definitions.tree(tx, parent)
+                .map(t -> t.steps().stream().map(ProcessDefinition::processId).toList()).orElse(List.of());
+        List<QueueRow> archived = queue.archive(tx, target, stepIds);
+        if (replacePending) {
+            queue.dropPending(tx, parent);
+        }
+        int enqueued = 0;
+        for (ProcessDefinition downstream : definitions.consumersOf(tx, parent)) {
+            Optional<Long> queueId = queue.enqueue(tx, target, parent, marking, downstream.processId());
+            if (queueId.isPresent()) {
+                events.enqueued(tx, queueId.get(), target, parent, downstream.processId(), marking, correlation);
+                enqueued++;
+            }
+        }
+        events.archived(tx, parent, target, archived.stream().map(QueueRow::sourceBatchId).distinct().toList(),
+                e.getInstanceExecId(), correlation);
+        LOG.debugf("JobHalted %d: archived %d row(s), enqueued batch %d for %d downstream step(s)", parent,
+                archived.size(), target, enqueued);
+    }
+}

@@ -1,0 +1,96 @@
+package io.batchyard.queue;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.ProcessTrees;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Drives queue-service the way its real neighbours do: registry trees and lifecycle events over Kafka, REST calls. */
+public final class QueueFixtures implements AutoCloseable {
+
+    /** Ids far apart per test class run, so tests sharing the database and topics never collide. */
+    private static final AtomicLong IDS = new AtomicLong(100_000 + (System.nanoTime() % 1000) * 1000);
+
+    public final EventPublisher publisher;
+
+    public QueueFixtures(String bootstrap) {
+        publisher = new EventPublisher(bootstrap);
+    }
+
+    public static long nextId() {
+        return IDS.incrementAndGet();
+    }
+
+    /** Publishes a tree and waits until queue-service's read model has every process of it. */
+    public void register(ProcessTrees tree) {
+        var event = tree.publish(publisher);
+        List<Long> ids = new java.util.ArrayList<>(event.getChangedProcessIds());
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                ids.stream().allMatch(id -> given().get("/process-definitions/" + id).statusCode() == 200));
+    }
+
+    public static ValidatableResponse claim(long parent, long instanceExecId, Integer maxBatch) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("parentProcessId", parent);
+        body.put("instanceExecId", instanceExecId);
+        body.put("maxBatch", maxBatch);
+        return given().contentType(ContentType.JSON).body(body).post("/internal/claims").then();
+    }
+
+    public static long enqueueBatch(long upstream, Long batchId, String marking) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("enqueuingProcessId", upstream);
+        body.put("batchId", batchId);
+        body.put("serverId", 123461);
+        body.put("files", List.of(Map.of("path", "/data/" + upstream + "/" + nextId() + ".csv", "fileSize", 10)));
+        body.put("batchMarking", marking);
+        return given().contentType(ContentType.JSON).body(body).post("/batches").then().statusCode(201)
+                .extract().jsonPath().getLong("batchId");
+    }
+
+    public void stepStarted(long parent, long step, long ie) {
+        send(parent, StepStarted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+    }
+
+    public void stepHalted(long parent, long step, long ie) {
+        send(parent, StepHalted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+    }
+
+    public void stepFailed(long parent, long step, long ie) {
+        send(parent, StepFailed.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+    }
+
+    public JobHalted jobHalted(long parent, long ie, long targetBatch, String marking) {
+        JobHalted e = JobHalted.newBuilder().setHeader(Events.header("test", ie, null)).setProcessId(parent)
+                .setInstanceExecId(ie).setTargetBatchId(targetBatch).setBatchMarking(marking).build();
+        send(parent, e);
+        return e;
+    }
+
+    public void send(long key, SpecificRecord event) {
+        publisher.publish(Topics.EXECUTION_LIFECYCLE, key, event);
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+    }
+}
