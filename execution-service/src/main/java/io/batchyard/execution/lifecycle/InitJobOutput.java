@@ -1,0 +1,82 @@
+package io.batchyard.execution.lifecycle;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * InitJob's output keys as the workflow captures them (spec 3.1, InitJob.parseBean), built from the claimed rows.
+ * Where the reference leaked hash order and the text "null" into {@code target-batch-marking}, markings here are
+ * distinct, non-null and sorted.
+ */
+public final class InitJobOutput {
+
+    /** One claimed queue row, as queue-service returns it. */
+    public record Row(long processId, long sourceBatchId, String batchMarking, Long sourceInstanceExecId,
+                      String fileList, String batchList) {
+    }
+
+    private InitJobOutput() {
+    }
+
+    public static Map<String, String> of(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, List<Row> rows) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("instance-exec-id", String.valueOf(instanceExecId));
+        out.put("target-batch-id", String.valueOf(targetBatchId));
+        out.put("last-recoverable-sp-id", lastRecoverableSpId == null ? "" : String.valueOf(lastRecoverableSpId));
+        out.put("target-batch-marking", targetBatchMarking(rows));
+        Map<Long, List<Row>> bySp = new TreeMap<>(rows.stream().collect(Collectors.groupingBy(Row::processId)));
+        bySp.forEach((sp, spRows) -> {
+            out.put("min-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(Row::sourceBatchId).min().orElseThrow()));
+            out.put("max-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(Row::sourceBatchId).max().orElseThrow()));
+            List<String> dates = new ArrayList<>();
+            for (Row r : spRows) {
+                dates.addAll(businessDates(r.batchMarking()));
+            }
+            dates.sort(null);
+            out.put("min-batch-marking-map." + sp, dates.isEmpty() ? "" : dates.get(0));
+            out.put("max-batch-marking-map." + sp, dates.isEmpty() ? "" : dates.get(dates.size() - 1));
+            List<Long> sources = spRows.stream().map(Row::sourceInstanceExecId).filter(Objects::nonNull).toList();
+            if (!sources.isEmpty()) {
+                out.put("min-source-instance-exec-id-map." + sp, String.valueOf(sources.stream().mapToLong(Long::longValue).min().orElseThrow()));
+                out.put("max-source-instance-exec-id-map." + sp, String.valueOf(sources.stream().mapToLong(Long::longValue).max().orElseThrow()));
+            }
+            out.put("file-list-map.FileList." + sp, join(spRows.stream().map(Row::fileList).toList()));
+            out.put("batch-list-map.FileBatchList." + sp, join(spRows.stream().map(Row::batchList).toList()));
+        });
+        return out;
+    }
+
+    /** Distinct raw markings over all rows, sorted, comma-joined ("" when none). */
+    public static String targetBatchMarking(List<Row> rows) {
+        TreeSet<String> markings = new TreeSet<>();
+        for (Row r : rows) {
+            if (r.batchMarking() != null && !r.batchMarking().isBlank()) {
+                markings.add(r.batchMarking());
+            }
+        }
+        return String.join(",", markings);
+    }
+
+    /** Each comma token of a marking with everything up to and including its last '@' removed, trimmed. */
+    static List<String> businessDates(String marking) {
+        if (marking == null) {
+            return List.of("");
+        }
+        List<String> dates = new ArrayList<>();
+        for (String token : marking.split(",")) {
+            int at = token.lastIndexOf('@');
+            dates.add((at >= 0 ? token.substring(at + 1) : token).trim());
+        }
+        return dates;
+    }
+
+    private static String join(List<String> parts) {
+        return parts.stream().filter(p -> p != null && !p.isEmpty()).collect(Collectors.joining(","));
+    }
+}

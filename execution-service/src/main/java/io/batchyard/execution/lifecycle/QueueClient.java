@@ -1,0 +1,88 @@
+package io.batchyard.execution.lifecycle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.ApiException;
+import io.batchyard.execution.ExecutionError;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * queue-service's claim API: InitJob's output needs the claimed batches at once, so this one call is synchronous.
+ * A refusal comes back as the queue's own code (101, 102, 109, 112); an unreachable queue is a 503, never a 500.
+ */
+@ApplicationScoped
+public class QueueClient {
+
+    /** What queue-service claimed for a starting run. */
+    public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.Row> rows) {
+    }
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "batchyard.queue.url")
+    String queueUrl;
+
+    @ConfigProperty(name = "batchyard.queue.timeout", defaultValue = "PT10S")
+    Duration timeout;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public Claim claim(long parentId, long instanceExecId, Integer maxBatch) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("parentProcessId", parentId);
+        body.put("instanceExecId", instanceExecId);
+        body.put("maxBatch", maxBatch);
+        HttpResponse<String> response;
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(queueUrl + "/internal/claims")).timeout(timeout)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))).build();
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service at " + queueUrl + " did not answer: "
+                    + e.getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ExecutionError.QUEUE_UNAVAILABLE.exception("interrupted while claiming batches");
+        }
+        try {
+            JsonNode node = json.readTree(response.body());
+            if (response.statusCode() != 200) {
+                if (node.hasNonNull("code") && response.statusCode() < 500) {
+                    throw new ApiException(response.statusCode(), node.get("code").asInt(), node.path("title").asText(),
+                            node.path("detail").asText());
+                }
+                throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service answered " + response.statusCode());
+            }
+            List<InitJobOutput.Row> rows = new ArrayList<>();
+            for (JsonNode r : node.get("rows")) {
+                rows.add(new InitJobOutput.Row(r.get("processId").asLong(), r.get("sourceBatchId").asLong(),
+                        text(r, "batchMarking"), r.hasNonNull("sourceInstanceExecId") ? r.get("sourceInstanceExecId").asLong() : null,
+                        text(r, "fileList"), text(r, "batchList")));
+            }
+            return new Claim(node.get("targetBatchId").asLong(), node.get("retry").asBoolean(), rows);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ApiException api) {
+                throw api;
+            }
+            throw ExecutionError.QUEUE_UNAVAILABLE.exception("unreadable answer from queue-service");
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+}

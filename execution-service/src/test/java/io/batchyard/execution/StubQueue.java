@@ -1,0 +1,76 @@
+package io.batchyard.execution;
+
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A stand-in for queue-service's claim endpoint, so execution-service's own tests need no second service. It answers
+ * like the real one: a new target batch per run, or a prepared answer (rows, retry, or a problem) for a parent.
+ * The database and the broker of these tests stay real; the end-to-end test runs the real queue-service.
+ */
+public class StubQueue implements QuarkusTestResourceLifecycleManager {
+
+    private static final AtomicLong BATCHES = new AtomicLong(70_000);
+    private static final Map<Long, String> PREPARED = new ConcurrentHashMap<>();
+    private static final Pattern PARENT = Pattern.compile("\"parentProcessId\"\\s*:\\s*(\\d+)");
+    private static final Pattern RUN = Pattern.compile("\"instanceExecId\"\\s*:\\s*(\\d+)");
+    private HttpServer server;
+
+    /** The next claim of {@code parentId} answers with this JSON body and status. */
+    public static void prepare(long parentId, int status, String body) {
+        PREPARED.put(parentId, status + "|" + body);
+    }
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/internal/claims", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            Matcher parent = PARENT.matcher(body);
+            long pid = parent.find() ? Long.parseLong(parent.group(1)) : -1;
+            String prepared = PREPARED.remove(pid);
+            int status = 200;
+            String answer;
+            if (prepared != null) {
+                int bar = prepared.indexOf('|');
+                status = Integer.parseInt(prepared.substring(0, bar));
+                answer = prepared.substring(bar + 1);
+            } else {
+                answer = "{\"targetBatchId\":" + BATCHES.incrementAndGet() + ",\"retry\":false,\"rows\":[]}";
+            }
+            Matcher run = RUN.matcher(body);
+            if (run.find()) {
+                answer = answer.replace("$RUN", run.group(1));
+            }
+            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", status == 200 ? "application/json" : "application/problem+json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        return Map.of("batchyard.queue.url", "http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+}

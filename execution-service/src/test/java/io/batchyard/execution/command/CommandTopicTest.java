@@ -1,0 +1,68 @@
+package io.batchyard.execution.command;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.batchyard.events.LifecycleCommandType;
+import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.ExecutionTest;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.ProcessTrees;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+@ExecutionTest
+class CommandTopicTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void commandsOverKafkaRunOnceAndRejectionsAnswerTheProducer() {
+        long p = 300_000 + System.nanoTime() % 100_000, s1 = p + 1;
+        try (EventPublisher publisher = new EventPublisher(bootstrap);
+             EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
+             EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
+            var tree = ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
+            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+
+            // a poison record first: it must not block the commands behind it
+            publisher.publishRaw(Topics.EXECUTION_COMMANDS, String.valueOf(p), "garbage".getBytes(StandardCharsets.UTF_8));
+            LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, p, 1);
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, init);
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, init); // redelivered
+            var started = lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
+            assertThat(started.event().getHeader().getCorrelationId()).isEqualTo(init.getHeader().getEventId());
+
+            LifecycleCommand again = command(LifecycleCommandType.INIT_JOB, p, 1);
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, again);
+            var rejected = rejections.await(CommandRejected.class,
+                    e -> again.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
+            assertThat(rejected.event().getCode()).isEqualTo(104);
+            assertThat(rejected.event().getMessage()).contains("Parent Process is already running. pid=" + p);
+            assertThat(rejected.key()).isEqualTo(String.valueOf(p));
+
+            // the redelivered init ran once: one run, no rejection for it
+            given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1));
+            assertThat(rejections.all(CommandRejected.class,
+                    e -> init.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), Duration.ofSeconds(1))).isEmpty();
+            assertThat(tree.getParentProcessId()).isEqualTo(p);
+        }
+    }
+
+    private static LifecycleCommand command(LifecycleCommandType type, long pid, Integer maxBatch) {
+        return LifecycleCommand.newBuilder().setHeader(Events.header("spark-job", null, null)).setCommand(type)
+                .setProcessId(pid).setMaxBatch(maxBatch).setBatchMarking(null).build();
+    }
+}

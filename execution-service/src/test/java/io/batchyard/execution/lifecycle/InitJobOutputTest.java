@@ -1,0 +1,48 @@
+package io.batchyard.execution.lifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class InitJobOutputTest {
+
+    /** Spec 3.14: InitJob(123, 1) over the concrete rows of the seed's Case 1. */
+    @Test
+    void theSeedExampleGivesExactlyTheSeedsOutputs() {
+        List<InitJobOutput.Row> rows = List.of(
+                new InitJobOutput.Row(124, 11, "2014-12-16", 501L, "/in/a.csv", "11"),
+                new InitJobOutput.Row(125, 11, "2014-12-16", 501L, "/in/a.csv", "11"),
+                new InitJobOutput.Row(125, 22, "2014-12-16", 502L, null, null),
+                new InitJobOutput.Row(125, 33, "EOD@2014-12-16", 503L, "/in/c1.csv,/in/c2.csv", "33,33"));
+        Map<String, String> out = InitJobOutput.of(7, 44, null, rows);
+        assertThat(out).containsEntry("instance-exec-id", "7")
+                .containsEntry("target-batch-id", "44")
+                .containsEntry("last-recoverable-sp-id", "")
+                .containsEntry("min-batch-id-map.124", "11").containsEntry("max-batch-id-map.124", "11")
+                .containsEntry("min-batch-id-map.125", "11").containsEntry("max-batch-id-map.125", "33")
+                .containsEntry("min-batch-marking-map.125", "2014-12-16")
+                .containsEntry("max-batch-marking-map.125", "2014-12-16")
+                .containsEntry("target-batch-marking", "2014-12-16,EOD@2014-12-16")
+                .containsEntry("min-source-instance-exec-id-map.125", "501")
+                .containsEntry("max-source-instance-exec-id-map.125", "503")
+                .containsEntry("file-list-map.FileList.125", "/in/a.csv,/in/c1.csv,/in/c2.csv")
+                .containsEntry("batch-list-map.FileBatchList.125", "11,33,33");
+    }
+
+    @Test
+    void placeholdersAndMissingMarkingsGiveEmptyValuesNotNull() {
+        Map<String, String> out = InitJobOutput.of(1, 2, 31L, List.of(new InitJobOutput.Row(30, 0, null, null, null, null)));
+        assertThat(out).containsEntry("target-batch-marking", "")
+                .containsEntry("min-batch-marking-map.30", "")
+                .containsEntry("last-recoverable-sp-id", "31")
+                .doesNotContainKey("min-source-instance-exec-id-map.30");
+        assertThat(out.values()).doesNotContain("null");
+    }
+
+    @Test
+    void businessDatesStripThroughTheLastAt() {
+        assertThat(InitJobOutput.businessDates("A@B@2020-01-02, 2020-01-01")).containsExactly("2020-01-02", "2020-01-01");
+    }
+}

@@ -1,0 +1,200 @@
+package io.batchyard.execution.lifecycle;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.execution.ExecutionTest;
+import io.batchyard.execution.StubQueue;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.ProcessTrees;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@ExecutionTest
+class LifecycleApiTest {
+
+    private static final AtomicLong IDS = new AtomicLong(200_000 + (System.nanoTime() % 1000) * 1000);
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    private EventPublisher publisher;
+
+    @BeforeEach
+    void setUp() {
+        publisher = new EventPublisher(bootstrap);
+    }
+
+    @AfterEach
+    void tearDown() {
+        publisher.close();
+    }
+
+    @Test
+    void aFullRunEmitsEveryLifecycleEventKeyedByTheParent() {
+        long p = id(), s1 = id(), s2 = id(), s3 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3)).step(s3, s -> s.next(p)));
+        try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
+            var start = initJob(p, 1).statusCode(200).extract().jsonPath();
+            long ie = start.getLong("instanceExecId");
+            assertThat(start.getString("outputs.'instance-exec-id'")).isEqualTo(String.valueOf(ie));
+            assertThat(start.getString("outputs.'last-recoverable-sp-id'")).isEmpty();
+            for (long s : List.of(s1, s2, s3)) {
+                long sub = post("/steps/" + s + "/init").statusCode(200).body("subProcessId", equalTo((int) s))
+                        .extract().jsonPath().getLong("subInstanceExecId");
+                assertThat(sub).isPositive();
+                post("/steps/" + s + "/halt").statusCode(200);
+            }
+            given().contentType(ContentType.JSON).body(Map.of("batchMarking", "null,")).post("/jobs/" + p + "/halt")
+                    .then().statusCode(200).body("state", equalTo("SUCCESS")).body("batchMarking", equalTo(null));
+
+            var started = events.await(JobStarted.class, e -> e.getInstanceExecId() == ie, WAIT);
+            assertThat(started.key()).isEqualTo(String.valueOf(p));
+            events.await(StepStarted.class, e -> e.getSubProcessId() == s3 && e.getParentInstanceExecId() == ie, WAIT);
+            var stepHalted = events.await(StepHalted.class, e -> e.getSubProcessId() == s2, WAIT);
+            assertThat(stepHalted.key()).isEqualTo(String.valueOf(p));
+            var halted = events.await(JobHalted.class, e -> e.getInstanceExecId() == ie, WAIT);
+            assertThat(halted.event().getTargetBatchId()).isEqualTo(start.getLong("targetBatchId"));
+            assertThat(halted.key()).isEqualTo(String.valueOf(p));
+        }
+        given().get("/runs/" + IDS.get()).then().statusCode(404);
+        given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1)).body("items[0].state", equalTo("SUCCESS"));
+    }
+
+    @Test
+    void everyLifecycleRejectionHasItsCodeAndText() {
+        long p = id(), s1 = id(), s2 = id(), enq = id();
+        register(ProcessTrees.parent(enq).next(id()));
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(enq).next(s2)).step(s2, s -> s.next(p)));
+
+        expect(initJob(p, null), 422, 101, "max_batch cannot be null");
+        expect(initJob(987_654_321L, 1), 422, 102, "Invalid parent-process. pid=987654321");
+        expect(initJob(s1, 1), 422, 102, "Invalid parent-process. pid=" + s1);
+        expect(post("/steps/" + p + "/init"), 422, 103, "Invalid sub-process. sub_pid =" + p);
+        expect(post("/steps/" + s1 + "/init"), 409, 108, "The parent process is not under execution, sub_pid=" + s1);
+        expect(post("/steps/" + s1 + "/halt"), 409, 108, "The parent process is not under execution, sub_pid= " + s1);
+        expect(post("/steps/" + s1 + "/term"), 409, 108, "The parent process is not under execution,sub_pid=" + s1);
+        expect(post("/steps/" + p + "/term"), 422, 103, "Invalid sub-process.sub_pid=" + p);
+        expect(post("/jobs/" + p + "/halt"), 409, 105, "The process is not under execution, pid=" + p);
+        expect(post("/jobs/" + p + "/term"), 409, 105, "The process is not under execution, pid=" + p);
+        StubQueue.prepare(p, 409, "{\"status\":409,\"code\":112,\"title\":\"No batches present for one of the sub processes\","
+                + "\"detail\":\"No batches present for one of the sub processes, sub_pid=" + s1 + "\"}");
+        expect(initJob(p, 1), 409, 112, "sub_pid=" + s1);
+        given().queryParam("processId", p).get("/runs").then().body("total", equalTo(0));
+
+        initJob(p, 1).statusCode(200);
+        expect(initJob(p, 1), 409, 104, "Parent Process is already running. pid=" + p);
+        expect(post("/steps/" + s1 + "/halt"), 409, 107, "This sub process is not running ! sub_pid=" + s1);
+        post("/steps/" + s1 + "/init").statusCode(200);
+        expect(post("/steps/" + s1 + "/init"), 409, 106, "This sub process is already under execution ! sub_pid=" + s1);
+        expect(post("/jobs/" + p + "/halt"), 409, 110, "sub process in running  state");
+        expect(post("/jobs/" + p + "/term"), 409, 110, "sub process in running state");
+        post("/steps/" + s1 + "/term").statusCode(200);
+        expect(post("/jobs/" + p + "/halt"), 409, 111, "sub process in failed state");
+        post("/jobs/" + p + "/term").statusCode(200).body("state", equalTo("FAILED"));
+        post("/steps/abc/halt").statusCode(400).body("code", equalTo(1));
+    }
+
+    @Test
+    void aFailedRunResumesFromTheLastRecoverableStep() {
+        long p = id(), s1 = id(), s2 = id(), s3 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3)).step(s3, s -> s.next(p)));
+        try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
+            long tb = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
+            post("/steps/" + s1 + "/init").statusCode(200);
+            post("/steps/" + s1 + "/halt").statusCode(200);
+            post("/steps/" + s2 + "/init").statusCode(200);
+            post("/steps/" + s2 + "/term").statusCode(200);
+            post("/jobs/" + p + "/term").statusCode(200);
+            events.await(StepFailed.class, e -> e.getSubProcessId() == s2, WAIT);
+            events.await(JobFailed.class, e -> e.getProcessId() == p && e.getTargetBatchId() == tb, WAIT);
+        }
+        StubQueue.prepare(p, 200, "{\"targetBatchId\":" + 1 + ",\"retry\":true,\"rows\":[]}");
+        var retry = initJob(p, 1).statusCode(200).extract().jsonPath();
+        assertThat(retry.getLong("lastRecoverableSpId")).isEqualTo(s2);
+        assertThat(retry.getString("outputs.'last-recoverable-sp-id'")).isEqualTo(String.valueOf(s2));
+        assertThat(retry.getBoolean("retry")).isTrue();
+        // the resumed run skips s1, re-runs s2 and s3, and halts: the failed s2 of the old run does not block it
+        for (long s : List.of(s2, s3)) {
+            post("/steps/" + s + "/init").statusCode(200);
+            post("/steps/" + s + "/halt").statusCode(200);
+        }
+        post("/jobs/" + p + "/halt").statusCode(200).body("state", equalTo("SUCCESS"));
+        // after a success, the next run starts from the beginning
+        assertThat(initJob(p, 1).statusCode(200).extract().jsonPath().getString("outputs.'last-recoverable-sp-id'")).isEmpty();
+    }
+
+    @Test
+    void haltStepTakesACommaListAndHistoryRecordsEveryTransition() {
+        long p = id(), a = id(), b = id(), c = id();
+        register(ProcessTrees.parent(p).next(a).step(a, s -> s.next(b, c)).step(b, s -> s.next(p)).step(c, s -> s.next(p)));
+        long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+        post("/steps/" + a + "/init").statusCode(200);
+        post("/steps/" + a + "/halt").statusCode(200);
+        post("/steps/" + b + "/init").statusCode(200);
+        post("/steps/" + c + "/init").statusCode(200);
+        post("/steps/" + b + "," + c + "/halt").statusCode(200).body("subProcessIds", equalTo(List.of((int) b, (int) c)));
+        post("/jobs/" + p + "/halt").statusCode(200);
+        given().get("/runs/" + ie).then().statusCode(200).body("run.state", equalTo("SUCCESS")).body("steps.size()", equalTo(3));
+        given().get("/runs/" + ie + "/history").then().body("toState", equalTo(List.of(2, 3))).body("cause", equalTo(List.of("InitJob", "HaltJob")));
+    }
+
+    @Test
+    void ofTwoConcurrentInitJobsExactlyOneWins() throws Exception {
+        long p = id(), s1 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        var a = CompletableFuture.supplyAsync(() -> initJob(p, 1).extract().response());
+        var b = CompletableFuture.supplyAsync(() -> initJob(p, 1).extract().response());
+        List<Integer> statuses = List.of(a.get().statusCode(), b.get().statusCode());
+        assertThat(statuses).containsExactlyInAnyOrder(200, 409);
+        var loser = a.get().statusCode() == 409 ? a.get() : b.get();
+        assertThat(loser.jsonPath().getInt("code")).isEqualTo(104);
+        given().queryParam("processId", p).queryParam("state", 2).get("/runs").then().body("total", equalTo(1));
+    }
+
+    static long id() {
+        return IDS.incrementAndGet();
+    }
+
+    private void register(ProcessTrees tree) {
+        var event = tree.publish(publisher);
+        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
+                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
+    }
+
+    static ValidatableResponse initJob(long p, Integer maxBatch) {
+        java.util.HashMap<String, Object> body = new java.util.HashMap<>();
+        body.put("maxBatch", maxBatch);
+        return given().contentType(ContentType.JSON).body(body).post("/jobs/" + p + "/init").then();
+    }
+
+    static ValidatableResponse post(String path) {
+        return given().contentType(ContentType.JSON).post(path).then();
+    }
+
+    static void expect(ValidatableResponse r, int status, int code, String detail) {
+        r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code))
+                .body("detail", containsString(detail));
+    }
+}
