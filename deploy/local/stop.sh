@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Stops what run.sh started (services, Kafka, an embedded PostgreSQL; never the system PostgreSQL).
+# --purge also deletes local data (Kafka log, embedded PostgreSQL data, logs, the generated secrets key).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+stop() {
+  local name=$1 pidfile=$WORK/pids/$1.pid
+  alive "$pidfile" || { rm -f "$pidfile"; return; }
+  local pid; pid=$(cat "$pidfile")
+  say "stopping $name (pid $pid)"
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$pid" 2>/dev/null && { say "$name did not stop in 15 s: killing it"; kill -9 "$pid" 2>/dev/null || true; }
+  rm -f "$pidfile"
+}
+for svc in execution-service queue-service registry-service lineage-service; do stop "$svc"; done
+stop kafka
+stop postgres
+if [ "${1:-}" = --purge ]; then
+  say "deleting $WORK"
+  rm -rf "$WORK"
+fi
+say "stopped"
