@@ -45,7 +45,13 @@ public final class QueueFixtures implements AutoCloseable {
     }
 
     public static ValidatableResponse claim(long parent, long instanceExecId, Integer maxBatch) {
+        return claim(parent, instanceExecId, maxBatch, null);
+    }
+
+    /** A claim that also names the target batch of the parent's last successful run, as execution-service does. */
+    public static ValidatableResponse claim(long parent, long instanceExecId, Integer maxBatch, Long completedTarget) {
         Map<String, Object> body = new HashMap<>();
+        body.put("completedTargetBatchId", completedTarget);
         body.put("parentProcessId", parent);
         body.put("instanceExecId", instanceExecId);
         body.put("maxBatch", maxBatch);
@@ -63,19 +69,19 @@ public final class QueueFixtures implements AutoCloseable {
                 .extract().jsonPath().getLong("batchId");
     }
 
-    public void stepStarted(long parent, long step, long ie) {
+    public void stepStarted(long parent, long step, long ie, long target) {
         send(parent, StepStarted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
-                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
-    public void stepHalted(long parent, long step, long ie) {
+    public void stepHalted(long parent, long step, long ie, long target) {
         send(parent, StepHalted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
-                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
-    public void stepFailed(long parent, long step, long ie) {
+    public void stepFailed(long parent, long step, long ie, long target) {
         send(parent, StepFailed.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
-                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null).build());
+                .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
     public JobHalted jobHalted(long parent, long ie, long targetBatch, String marking) {

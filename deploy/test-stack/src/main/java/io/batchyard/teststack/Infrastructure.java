@@ -147,13 +147,10 @@ public final class Infrastructure {
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("fsync", "off")
                     .start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    pg.close();
-                } catch (IOException ignored) {
-                    // best effort at JVM exit
-                }
-            }));
+            onExit("embedded PostgreSQL", () -> {
+                pg.close();
+                return null;
+            });
             String jdbc = pg.getJdbcUrl("postgres", "postgres");
             return new String[] {jdbc.replaceAll("[?&]user=[^&]*", ""), "postgres", "postgres",
                 "embedded PostgreSQL on port " + pg.getPort()};
@@ -189,13 +186,10 @@ public final class Infrastructure {
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    cluster.close();
-                } catch (Exception ignored) {
-                    // best effort at JVM exit
-                }
-            }));
+            onExit("in-process Kafka", () -> {
+                cluster.close();
+                return null;
+            });
             return new String[] {cluster.bootstrapServers(), "in-process KRaft broker " + cluster.bootstrapServers()};
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the in-process Kafka broker", e);
@@ -220,6 +214,29 @@ public final class Infrastructure {
                 }
             });
         }
+    }
+
+    /**
+     * Stops a server when the JVM exits, but never for longer than 10 s: a slow broker shutdown must not keep the
+     * test JVM alive past the build tool's exit timeout after every test has passed.
+     */
+    private static void onExit(String what, java.util.concurrent.Callable<Void> close) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Thread closer = new Thread(() -> {
+                try {
+                    close.call();
+                } catch (Exception | LinkageError ignored) {
+                    // best effort at JVM exit
+                }
+            }, "close " + what);
+            closer.setDaemon(true);
+            closer.start();
+            try {
+                closer.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
     }
 
     private static boolean dockerAnswers() {

@@ -67,11 +67,14 @@ public class Lifecycle {
         if (runs.anyRunning(tx, ids(steps))) {
             throw SUB_PROCESS_RUNNING.exception("Sub-processes already running! Cannot start this parent process" + pid);
         }
-        boolean lastFailed = runs.latest(tx, pid).map(r -> r.state() == ExecState.FAILED).orElse(false);
+        Optional<Run> latest = runs.latest(tx, pid);
+        boolean lastFailed = latest.map(r -> r.state() == ExecState.FAILED).orElse(false);
+        // The queue archives the last successful run's rows before claiming, in case its JobHalted is still in flight.
+        Long completedTarget = latest.filter(r -> r.state() == ExecState.SUCCESS).map(Run::targetBatchId).orElse(null);
         Long lastRecoverable = LastRecoverableStep.of(lastFailed, runs.stepRunsSinceLastSuccess(tx, pid),
                 steps.stream().collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
         long ie = runs.nextId(tx);
-        QueueClient.Claim claim = queue.claim(pid, ie, maxBatch);
+        QueueClient.Claim claim = queue.claim(pid, ie, maxBatch, completedTarget);
         runs.start(tx, ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable, "InitJob");
         Run run = runs.find(tx, ie).orElseThrow();
         Map<String, String> outputs = InitJobOutput.of(ie, claim.targetBatchId(), lastRecoverable, claim.rows());

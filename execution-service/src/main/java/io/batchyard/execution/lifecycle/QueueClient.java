@@ -40,11 +40,12 @@ public class QueueClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public Claim claim(long parentId, long instanceExecId, Integer maxBatch) {
+    public Claim claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         Map<String, Object> body = new HashMap<>();
         body.put("parentProcessId", parentId);
         body.put("instanceExecId", instanceExecId);
         body.put("maxBatch", maxBatch);
+        body.put("completedTargetBatchId", completedTargetBatchId);
         HttpResponse<String> response;
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(queueUrl + "/internal/claims")).timeout(timeout)

@@ -11,8 +11,13 @@ public final class ClaimApi {
     private ClaimApi() {
     }
 
+    /**
+     * {@code completedTargetBatchId}: the target batch of the parent's last successful run, if any. Its JobHalted may
+     * not have reached the queue yet; its rows are archived before claiming, so they are never mistaken for a failed
+     * run's rows to retry.
+     */
     public record ClaimRequest(@NotNull @Positive Long parentProcessId, @NotNull @Positive Long instanceExecId,
-                               @PositiveOrZero Integer maxBatch) {
+                               @PositiveOrZero Integer maxBatch, @Positive Long completedTargetBatchId) {
     }
 
     /** One claimed queue row, as InitJob outputs it (spec 3.1 E3). */

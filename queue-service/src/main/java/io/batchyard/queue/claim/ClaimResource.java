@@ -24,6 +24,7 @@ public class ClaimResource {
     @POST
     @Operation(summary = "Claim the input batches of a starting run (idempotent per instanceExecId)")
     public ClaimApi.ClaimResult claim(@Valid @NotNull ClaimApi.ClaimRequest request) {
-        return claims.claim(request.parentProcessId(), request.instanceExecId(), request.maxBatch());
+        return claims.claim(request.parentProcessId(), request.instanceExecId(), request.maxBatch(),
+                request.completedTargetBatchId());
     }
 }

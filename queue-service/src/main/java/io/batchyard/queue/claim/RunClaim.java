@@ -39,7 +39,7 @@ public class RunClaim {
     @Inject
     BatchStore batches;
 
-    public ClaimApi.ClaimResult claim(long parentId, long instanceExecId, Integer maxBatch) {
+    public ClaimApi.ClaimResult claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         return jdbi.inTransaction(tx -> {
             Optional<ProcessDefinition> parent = definitions.lock(tx, parentId);
             Optional<Previous> previous = previous(tx, instanceExecId);
@@ -51,6 +51,10 @@ public class RunClaim {
                 steps = definitions.tree(tx, parentId).map(ProcessDefinitions.Tree::steps).orElse(List.of());
             }
             List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
+            if (completedTargetBatchId != null) {
+                // The last run succeeded but its JobHalted may still be on its way: what it consumed is done.
+                queue.archive(tx, completedTargetBatchId);
+            }
             Map<Long, List<QueueRow>> rows = byStep(queue.rowsOf(tx, stepIds));
             // 101 is evaluated before the parent check (spec 3.1): with no steps it cannot fire.
             BatchCut.validate(steps, rows, maxBatch);

@@ -39,28 +39,32 @@ public class ConsumptionQueue {
                 .bind("target", targetBatchId).execute();
     }
 
-    public void markStarted(Handle tx, long stepId) {
-        tx.createUpdate("UPDATE consumption_queue SET start_ts = now() WHERE process_id = :step AND target_batch_id IS NOT NULL")
-                .bind("step", stepId).execute();
+    /**
+     * InitStep: the step's rows of this run get their start time. Rows are matched by the run's target batch, so a
+     * late event of an earlier run never touches a later run's rows. (A step that is not enqueued has only its
+     * placeholder row, which the claim bound to the target too.)
+     */
+    public void markStarted(Handle tx, long stepId, long targetBatchId) {
+        tx.createUpdate("UPDATE consumption_queue SET start_ts = now() WHERE process_id = :step AND target_batch_id = :target")
+                .bind("step", stepId).bind("target", targetBatchId).execute();
     }
 
-    /** HaltStep/TermStep: the step's claimed rows (all its rows when it is not enqueued) end as Processed. */
-    public void markProcessed(Handle tx, long stepId, boolean onlyClaimed) {
-        tx.createUpdate("UPDATE consumption_queue SET end_ts = now(), batch_state = 1 WHERE process_id = :step"
-                        + (onlyClaimed ? " AND target_batch_id IS NOT NULL" : ""))
-                .bind("step", stepId).execute();
+    /** HaltStep/TermStep: the step's rows of this run end as Processed (there is no Failed batch state). */
+    public void markProcessed(Handle tx, long stepId, long targetBatchId) {
+        tx.createUpdate("""
+                        UPDATE consumption_queue SET end_ts = now(), batch_state = 1
+                        WHERE process_id = :step AND target_batch_id = :target""")
+                .bind("step", stepId).bind("target", targetBatchId).execute();
     }
 
     /**
-     * Moves the finished rows to the archive: every row bound to the run's target batch (the reference archived only
-     * Processed rows and could strand retried ones) plus Processed rows of the parent's steps.
+     * Moves a completed run's rows to the archive: every row bound to its target batch, whatever its state (the
+     * reference archived only Processed rows and could strand retried ones, and could take a later run's rows).
+     * Idempotent: a second call finds nothing.
      */
-    public List<QueueRow> archive(Handle tx, long targetBatchId, List<Long> stepIds) {
-        List<QueueRow> moved = tx.createQuery("""
-                        DELETE FROM consumption_queue
-                        WHERE target_batch_id = :target OR (process_id = ANY(:steps) AND batch_state = 1)
-                        RETURNING *""")
-                .bind("target", targetBatchId).bindArray("steps", Long.class, stepIds)
+    public List<QueueRow> archive(Handle tx, long targetBatchId) {
+        List<QueueRow> moved = tx.createQuery("DELETE FROM consumption_queue WHERE target_batch_id = :target RETURNING *")
+                .bind("target", targetBatchId)
                 .map((rs, ctx) -> QueueRow.map(rs)).list();
         for (QueueRow r : moved) {
             tx.createUpdate("""

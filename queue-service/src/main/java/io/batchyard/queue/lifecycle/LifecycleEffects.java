@@ -64,13 +64,13 @@ public class LifecycleEffects {
     /** Applies one lifecycle event; false when it was a duplicate delivery. */
     public boolean apply(SpecificRecord event) {
         return ledger.processOnce(CONSUMER, event, tx -> {
-            if (event instanceof StepStarted e) {
-                queue.markStarted(tx, e.getSubProcessId());
-            } else if (event instanceof StepHalted e) {
-                queue.markProcessed(tx, e.getSubProcessId(), isEnqueued(tx, e.getSubProcessId()));
-            } else if (event instanceof StepFailed e) {
+            if (event instanceof StepStarted e && e.getTargetBatchId() != null) {
+                queue.markStarted(tx, e.getSubProcessId(), e.getTargetBatchId());
+            } else if (event instanceof StepHalted e && e.getTargetBatchId() != null) {
+                queue.markProcessed(tx, e.getSubProcessId(), e.getTargetBatchId());
+            } else if (event instanceof StepFailed e && e.getTargetBatchId() != null) {
                 // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
-                queue.markProcessed(tx, e.getSubProcessId(), true);
+                queue.markProcessed(tx, e.getSubProcessId(), e.getTargetBatchId());
             } else if (event instanceof JobHalted e) {
                 halted(tx, e);
             } else if (event instanceof JobFailed e && e.getTargetBatchId() != null) {
@@ -79,19 +79,13 @@ public class LifecycleEffects {
         });
     }
 
-    private boolean isEnqueued(Handle tx, long stepId) {
-        return definitions.find(tx, stepId).map(ProcessDefinition::isEnqueued).orElse(true);
-    }
-
     /** Archive what the run consumed, then offer its target batch to every downstream step. */
     private void halted(Handle tx, JobHalted e) {
         long parent = e.getProcessId();
         long target = e.getTargetBatchId();
         String marking = BatchCut.normaliseMarking(e.getBatchMarking());
         String correlation = Events.headerOf(e).getEventId();
-        List<Long> stepIds = definitions.tree(tx, parent)
-                .map(t -> t.steps().stream().map(ProcessDefinition::processId).toList()).orElse(List.of());
-        List<QueueRow> archived = queue.archive(tx, target, stepIds);
+        List<QueueRow> archived = queue.archive(tx, target);
         if (replacePending) {
             queue.dropPending(tx, parent);
         }

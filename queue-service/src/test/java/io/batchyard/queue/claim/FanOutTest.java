@@ -51,8 +51,8 @@ class FanOutTest {
             f.register(ProcessTrees.parent(d2).next(d2s).step(d2s, s -> s.enqueuedBy(up).next(d2)));
             long ie = nextId();
             long tb = claim(up, ie, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
-            f.stepStarted(up, upStep, ie);
-            f.stepHalted(up, upStep, ie);
+            f.stepStarted(up, upStep, ie, tb);
+            f.stepHalted(up, upStep, ie, tb);
             long duplicatesBefore = ledger.duplicatesDropped();
             JobHalted halted = f.jobHalted(up, ie, tb, "2024-02-01");
             f.send(up, halted); // redelivery: the same event id
@@ -68,6 +68,43 @@ class FanOutTest {
             // the upstream's placeholder row was consumed and archived
             given().queryParam("processId", upStep).get("/queue").then().body("total", equalTo(0));
             given().queryParam("processId", upStep).get("/archive").then().body("items[0].sourceBatchId", equalTo(0));
+        }
+    }
+
+    /**
+     * A job re-runs right after HaltJob, before its JobHalted reached the queue (found by the lifecycle benchmark):
+     * the new run must be fresh, not a "retry" of the completed one, and the completed run still fans out once.
+     */
+    @Test
+    void aRerunBeforeTheLastJobHaltedArrivesIsAFreshRun() {
+        long up = nextId(), upStep = nextId(), down = nextId(), downStep = nextId();
+        try (QueueFixtures f = new QueueFixtures(bootstrap);
+             EventProbe batchEvents = EventProbe.on(bootstrap, Topics.QUEUE_BATCHES)) {
+            f.register(ProcessTrees.parent(up).next(upStep).step(upStep, s -> s.next(up)));
+            f.register(ProcessTrees.parent(down).next(downStep).step(downStep, s -> s.enqueuedBy(up).next(down)));
+            long ie1 = nextId();
+            long tb1 = claim(up, ie1, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
+            f.stepStarted(up, upStep, ie1, tb1);
+            f.stepHalted(up, upStep, ie1, tb1);
+            // run 1 halted in execution-service; its JobHalted is still in flight when run 2 starts
+            long ie2 = nextId();
+            JsonPath second = claim(up, ie2, 1, tb1).statusCode(200).extract().jsonPath();
+            assertThat(second.getBoolean("retry")).isFalse();
+            long tb2 = second.getLong("targetBatchId");
+            assertThat(tb2).isNotEqualTo(tb1);
+            // run 1's late step events touch only run 1's rows
+            f.stepHalted(up, upStep, ie1, tb1);
+            f.jobHalted(up, ie1, tb1, "2024-04-01");
+            batchEvents.await(BatchEnqueued.class, e -> e.getSourceBatchId() == tb1, Duration.ofSeconds(30));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().queryParam("processId", upStep)
+                    .get("/queue").then().body("items.targetBatchId", equalTo(List.of((int) tb2)))
+                    .body("items[0].batchState", equalTo(0)));
+            f.stepStarted(up, upStep, ie2, tb2);
+            f.stepHalted(up, upStep, ie2, tb2);
+            f.jobHalted(up, ie2, tb2, "2024-04-02");
+            batchEvents.await(BatchEnqueued.class, e -> e.getSourceBatchId() == tb2, Duration.ofSeconds(30));
+            given().queryParam("processId", downStep).get("/queue").then()
+                    .body("items.sourceBatchId", equalTo(List.of((int) tb1, (int) tb2)));
         }
     }
 
@@ -98,10 +135,10 @@ class FanOutTest {
             long batch = enqueueBatch(up, null, "2024-03-01");
             long ie = nextId();
             long tb = claim(job, ie, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
-            f.stepStarted(job, s1, ie);
-            f.stepHalted(job, s1, ie);
-            f.stepStarted(job, s2, ie);
-            f.stepFailed(job, s2, ie);
+            f.stepStarted(job, s1, ie, tb);
+            f.stepHalted(job, s1, ie, tb);
+            f.stepStarted(job, s2, ie, tb);
+            f.stepFailed(job, s2, ie, tb);
             f.send(job, JobFailed.newBuilder().setHeader(Events.header("test", ie, null)).setProcessId(job)
                     .setInstanceExecId(ie).setTargetBatchId(tb).build());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
@@ -149,10 +186,10 @@ class FanOutTest {
             f.register(ProcessTrees.parent(job).next(step).step(step, s -> s.enqueuedBy(up).next(job)));
             enqueueBatch(up, null, null);
             long ie = nextId();
-            claim(job, ie, 1).statusCode(200);
+            long tb = claim(job, ie, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
             f.publisher.publishRaw(Topics.EXECUTION_LIFECYCLE, String.valueOf(job), "not avro".getBytes(StandardCharsets.UTF_8));
             f.send(job, StepStarted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(job)
-                    .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(null)
+                    .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(tb)
                     .build());
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().queryParam("processId", step)
                     .get("/queue").then().body("items[0].startTs", org.hamcrest.Matchers.notNullValue()));

@@ -70,8 +70,8 @@ class WorkedExampleTest {
                     .body("items.sourceBatchId", equalTo(List.of(22, 33)));
 
             for (long step : List.of(124L, 125L)) {
-                f.stepStarted(123, step, ie);
-                f.stepHalted(123, step, ie);
+                f.stepStarted(123, step, ie, tb);
+                f.stepHalted(123, step, ie, tb);
             }
             f.jobHalted(123, ie, tb, "2014-12-16,EOD@2014-12-16");
 
