@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Lifecycle benchmark against the local stack, plus pgbench on the same PostgreSQL for scale.
+#   bench/run.sh [chains] [lifecycles-per-chain]     (defaults 8 x 25)
+# Starts the stack with deploy/local/run.sh (no demo) unless it is already up; leaves it running.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+source deploy/local/common.sh
+CHAINS=${1:-8}
+LIFECYCLES=${2:-25}
+mkdir -p bench/results
+
+BATCHYARD_NO_DEMO=1 deploy/local/run.sh
+./mvnw -B -q -Pbench -pl bench -am package -DskipTests
+echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
+java -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.LifecycleBenchmark \
+  --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
+  --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
+  --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee bench/results/lifecycle.txt
+
+if command -v pgbench >/dev/null; then
+  echo "[bench] pgbench -c 8 -T 30 on the same PostgreSQL ($PG_HOST:$PG_PORT), scratch database batchyard_pgbench"
+  export PGPASSWORD=$PG_PASSWORD
+  psql -h "$PG_HOST" -p "$PG_PORT" -U batchyard -d batchyard_registry -qtAc "SELECT 1" >/dev/null
+  psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qtAc "DROP DATABASE IF EXISTS batchyard_pgbench" 2>/dev/null \
+    || su postgres -c "psql -p $PG_PORT -qtAc 'DROP DATABASE IF EXISTS batchyard_pgbench'"
+  psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qtAc "CREATE DATABASE batchyard_pgbench OWNER batchyard" 2>/dev/null \
+    || su postgres -c "psql -p $PG_PORT -qtAc 'CREATE DATABASE batchyard_pgbench OWNER batchyard'"
+  pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -i -q batchyard_pgbench >/dev/null 2>&1
+  pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T 30 batchyard_pgbench 2>/dev/null | tee bench/results/pgbench.txt | grep -E "tps|latency average"
+else
+  echo "[bench] pgbench not installed (Debian: postgresql-contrib / postgresql-client): skipped"
+fi

@@ -1,0 +1,45 @@
+package io.batchyard.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** Minimal JSON-over-HTTP client for the benchmark. */
+final class Http {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    record Reply(int status, JsonNode body) {
+    }
+
+    Reply send(String method, String url, Object body) {
+        try {
+            HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json").method(method, publisher).build();
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode json = response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
+            return new Reply(response.statusCode(), json);
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + url + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    JsonNode expect(int status, String method, String url, Object body) {
+        Reply reply = send(method, url, body);
+        if (reply.status() != status) {
+            throw new IllegalStateException(method + " " + url + " -> " + reply.status() + " " + reply.body());
+        }
+        return reply.body();
+    }
+}

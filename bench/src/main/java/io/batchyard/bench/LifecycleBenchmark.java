@@ -1,0 +1,233 @@
+package io.batchyard.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.schemas.Topics;
+import io.batchyard.schemas.kafka.EventDeserializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * N parallel job chains against a running stack. Each chain is an upstream job U (three steps) and a downstream job D
+ * whose step consumes U's output. One lifecycle = InitJob(U), InitStep/HaltStep x3, HaltJob(U), and U's target
+ * batch visible downstream as a BatchEnqueued event. Reports lifecycles/s and the HaltJob -> BatchEnqueued latency.
+ *
+ * <p>Usage: {@code LifecycleBenchmark [--chains 8] [--lifecycles 25] [--registry URL] [--execution URL] [--queue URL]
+ * [--kafka host:port]}
+ */
+public final class LifecycleBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        int chains = Integer.parseInt(opts.getOrDefault("chains", "8"));
+        int lifecycles = Integer.parseInt(opts.getOrDefault("lifecycles", "25"));
+        String registry = opts.getOrDefault("registry", "http://127.0.0.1:8081");
+        String execution = opts.getOrDefault("execution", "http://127.0.0.1:8082");
+        String queue = opts.getOrDefault("queue", "http://127.0.0.1:8083");
+        String kafka = opts.getOrDefault("kafka", "127.0.0.1:9092");
+        Http http = new Http();
+
+        System.out.printf("[bench] %d chains x %d lifecycles against %s / %s%n", chains, lifecycles, registry, execution);
+        long app = http.expect(201, "POST", registry + "/applications", Map.of("name", "bench-" + UUID.randomUUID()
+                .toString().substring(0, 8), "description", "lifecycle benchmark", "owner", "bench")).get("id").asLong();
+        List<Chain> all = new ArrayList<>();
+        for (int i = 0; i < chains; i++) {
+            all.add(Chain.register(http, registry, app));
+        }
+        Map<Long, Long> consumerOf = new HashMap<>();
+        all.forEach(c -> consumerOf.put(c.upstream, c.downstreamStep));
+        System.out.printf("[bench] registered %d chains; waiting for the services' read models%n", chains);
+        for (Chain c : all) {
+            c.awaitKnown(http, List.of(execution, queue));
+        }
+
+        Map<Long, Long> haltedAt = new ConcurrentHashMap<>(); // target batch -> HaltJob answered (nanos)
+        Map<Long, Long> latencies = new ConcurrentHashMap<>(); // target batch -> HaltJob -> BatchEnqueued (nanos)
+        AtomicBoolean listening = new AtomicBoolean(true);
+        CountDownLatch assigned = new CountDownLatch(1);
+        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, listening, assigned));
+        listener.start();
+        assigned.await(30, TimeUnit.SECONDS);
+
+        ExecutorService pool = Executors.newFixedThreadPool(chains);
+        AtomicInteger done = new AtomicInteger();
+        long start = System.nanoTime();
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        for (Chain c : all) {
+            futures.add(pool.submit(() -> {
+                for (int i = 0; i < lifecycles; i++) {
+                    long tb = c.runOnce(http, execution, "2024-01-01");
+                    haltedAt.put(tb, System.nanoTime());
+                    if (done.incrementAndGet() % Math.max(1, chains * lifecycles / 10) == 0) {
+                        System.out.printf("[bench] %d/%d lifecycles%n", done.get(), chains * lifecycles);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (var f : futures) {
+            f.get();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (latencies.size() < haltedAt.size() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        long elapsed = System.nanoTime() - start;
+        listening.set(false);
+        listener.join(5_000);
+        pool.shutdown();
+
+        List<Long> sorted = new ArrayList<>(latencies.values());
+        Collections.sort(sorted);
+        int total = chains * lifecycles;
+        System.out.printf("[bench] completed lifecycles: %d in %.1f s = %.1f lifecycles/s%n", total, elapsed / 1e9,
+                total / (elapsed / 1e9));
+        System.out.printf("[bench] HaltJob -> BatchEnqueued visible downstream: %d of %d observed, p50 %.1f ms, "
+                + "p99 %.1f ms, max %.1f ms%n", sorted.size(), total, pct(sorted, 0.50), pct(sorted, 0.99),
+                sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1) / 1e6);
+        if (sorted.size() < total) {
+            System.out.println("[bench] WARNING: some BatchEnqueued events were not observed within 60 s");
+            System.exit(2);
+        }
+    }
+
+    private static void listen(String kafka, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
+                               Map<Long, Long> latencies, AtomicBoolean listening, CountDownLatch assigned) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        try (KafkaConsumer<String, SpecificRecord> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new EventDeserializer())) {
+            consumer.subscribe(List.of(Topics.QUEUE_BATCHES));
+            while (consumer.assignment().isEmpty()) {
+                consumer.poll(Duration.ofMillis(100));
+            }
+            assigned.countDown();
+            while (listening.get()) {
+                for (ConsumerRecord<String, SpecificRecord> r : consumer.poll(Duration.ofMillis(50))) {
+                    if (r.value() instanceof BatchEnqueued e && e.getSourceProcessId() != null
+                            && consumerOf.containsKey(e.getSourceProcessId())) {
+                        long seen = System.nanoTime();
+                        // HaltJob's answer and the event race; wait briefly for the answer's timestamp.
+                        Long halted = null;
+                        for (int i = 0; i < 200 && (halted = haltedAt.get(e.getSourceBatchId())) == null; i++) {
+                            sleep(5);
+                        }
+                        if (halted != null) {
+                            latencies.put(e.getSourceBatchId(), Math.max(0, seen - halted));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static double pct(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        int index = (int) Math.ceil(p * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index))) / 1e6;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opts = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
+            }
+            opts.put(args[i].substring(2), args[i + 1]);
+        }
+        return opts;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** An upstream job with three steps and a downstream job with one step enqueued by it. */
+    private record Chain(long upstream, List<Long> steps, long downstream, long downstreamStep) {
+
+        static Chain register(Http http, String registry, long app) {
+            long up = process(http, registry, app, null, List.of());
+            List<Long> steps = List.of(process(http, registry, app, up, List.of()),
+                    process(http, registry, app, up, List.of()), process(http, registry, app, up, List.of()));
+            link(http, registry, up, steps.get(0));
+            link(http, registry, steps.get(0), steps.get(1));
+            link(http, registry, steps.get(1), steps.get(2));
+            link(http, registry, steps.get(2), up);
+            long down = process(http, registry, app, null, List.of());
+            long downStep = process(http, registry, app, down, List.of(up));
+            link(http, registry, down, downStep);
+            link(http, registry, downStep, down);
+            return new Chain(up, steps, down, downStep);
+        }
+
+        /** Waits until each service's read model has the chain's last changes (the final links). */
+        void awaitKnown(Http http, List<String> services) throws InterruptedException {
+            for (String service : services) {
+                for (long id : List.of(steps.get(2), downstreamStep)) {
+                    boolean known = false;
+                    for (int i = 0; i < 600 && !known; i++) {
+                        Http.Reply r = http.send("GET", service + "/process-definitions/" + id, null);
+                        known = r.status() == 200 && r.body().get("nextProcessIds").size() > 0;
+                        if (!known) {
+                            Thread.sleep(100);
+                        }
+                    }
+                    if (!known) {
+                        throw new IllegalStateException(service + " never learned process " + id);
+                    }
+                }
+            }
+        }
+
+        long runOnce(Http http, String execution, String marking) {
+            JsonNode init = http.expect(200, "POST", execution + "/jobs/" + upstream + "/init", Map.of("maxBatch", 1));
+            for (long step : steps) {
+                http.expect(200, "POST", execution + "/steps/" + step + "/init", null);
+                http.expect(200, "POST", execution + "/steps/" + step + "/halt", null);
+            }
+            http.expect(200, "POST", execution + "/jobs/" + upstream + "/halt", Map.of("batchMarking", marking));
+            return init.get("targetBatchId").asLong();
+        }
+
+        private static long process(Http http, String registry, long app, Long parent, List<Long> enqueuers) {
+            Map<String, Object> body = new HashMap<>();
+            body.put("name", (parent == null ? "bench-job-" : "bench-step-") + UUID.randomUUID().toString().substring(0, 8));
+            body.put("description", "benchmark");
+            body.put("applicationId", app);
+            body.put("processTypeId", parent == null ? 1 : 12);
+            body.put("parentProcessId", parent);
+            body.put("enqueuingProcessIds", enqueuers);
+            return http.expect(201, "POST", registry + "/processes", body).get("id").asLong();
+        }
+
+        private static void link(Http http, String registry, long process, long next) {
+            http.expect(200, "PATCH", registry + "/processes/" + process, Map.of("nextProcessIds", List.of(next)));
+        }
+    }
+}
