@@ -8,28 +8,14 @@ public enum ExecutionError implements ErrorCode {
     ILLEGAL_TRANSITION(402, 409, "Illegal run state transition"),
     CONCURRENT_CHANGE(403, 409, "Concurrent change of a run");
 
-    private final int code;
-    private final int status;
-    private final String title;
+    private final Spec spec;
 
     ExecutionError(int code, int status, String title) {
-        this.code = code;
-        this.status = status;
-        this.title = title;
+        this.spec = new Spec(code, status, title);
     }
 
     @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public String title() {
-        return title;
+    public Spec spec() {
+        return spec;
     }
 }

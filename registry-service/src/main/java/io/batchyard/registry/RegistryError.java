@@ -25,28 +25,14 @@ public enum RegistryError implements ErrorCode {
     WORKFLOW_SHAPE(215, 422, "Cannot generate a workflow for this process"),
     WORKFLOW_RENDERER(216, 503, "Workflow renderer unavailable");
 
-    private final int code;
-    private final int status;
-    private final String title;
+    private final Spec spec;
 
     RegistryError(int code, int status, String title) {
-        this.code = code;
-        this.status = status;
-        this.title = title;
+        this.spec = new Spec(code, status, title);
     }
 
     @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public String title() {
-        return title;
+    public Spec spec() {
+        return spec;
     }
 }

@@ -14,6 +14,7 @@ import static io.batchyard.api.LifecycleError.SUB_PROCESS_RUNNING;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.schemas.BatchMarking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
@@ -120,7 +121,7 @@ public class Lifecycle {
     }
 
     public Run haltJob(Handle tx, long pid, String batchMarking, String correlation) {
-        String marking = normaliseMarking(batchMarking);
+        String marking = BatchMarking.normalise(batchMarking);
         Optional<ProcessDefinition> parent = definitions.lock(tx, pid);
         requireParent(parent, pid);
         List<ProcessDefinition> steps = liveSteps(tx, parent);
@@ -185,14 +186,5 @@ public class Lifecycle {
 
     private static List<Long> ids(List<ProcessDefinition> steps) {
         return steps.stream().map(ProcessDefinition::processId).toList();
-    }
-
-    /** The reference treated "null," as no marking; "" and "null" mean the same. */
-    static String normaliseMarking(String marking) {
-        if (marking == null) {
-            return null;
-        }
-        String m = marking.trim();
-        return m.isEmpty() || m.equals("null") || m.equals("null,") ? null : m;
     }
 }

@@ -7,28 +7,14 @@ public enum CommonErrors implements ErrorCode {
     CONFLICT(3, 409, "Conflicting change"),
     INTERNAL(9, 500, "Internal error");
 
-    private final int code;
-    private final int status;
-    private final String title;
+    private final Spec spec;
 
     CommonErrors(int code, int status, String title) {
-        this.code = code;
-        this.status = status;
-        this.title = title;
+        this.spec = new Spec(code, status, title);
     }
 
     @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public String title() {
-        return title;
+    public Spec spec() {
+        return spec;
     }
 }

@@ -20,34 +20,20 @@ public enum LifecycleError implements ErrorCode {
     BATCHES_OF_DIFFERENT_SUB_PROCESSES(113, 422, "Min batch and max batch do not belong to the same sub process"),
     BATCH_NOT_QUEUED(114, 404, "Batch not present in the process_batch_queue table");
 
-    private final int code;
-    private final int status;
-    private final String title;
+    private final Spec spec;
 
     LifecycleError(int code, int status, String title) {
-        this.code = code;
-        this.status = status;
-        this.title = title;
+        this.spec = new Spec(code, status, title);
     }
 
     @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public String title() {
-        return title;
+    public Spec spec() {
+        return spec;
     }
 
     public static LifecycleError ofCode(int code) {
         for (LifecycleError e : values()) {
-            if (e.code == code) {
+            if (e.code() == code) {
                 return e;
             }
         }
