@@ -9,28 +9,14 @@ public enum QueueError implements ErrorCode {
     UNKNOWN_BATCH(303, 404, "Unknown batch"),
     ALREADY_QUEUED(304, 409, "Batch already queued for the process");
 
-    private final int code;
-    private final int status;
-    private final String title;
+    private final Spec spec;
 
     QueueError(int code, int status, String title) {
-        this.code = code;
-        this.status = status;
-        this.title = title;
+        this.spec = new Spec(code, status, title);
     }
 
     @Override
-    public int code() {
-        return code;
-    }
-
-    @Override
-    public int status() {
-        return status;
-    }
-
-    @Override
-    public String title() {
-        return title;
+    public Spec spec() {
+        return spec;
     }
 }

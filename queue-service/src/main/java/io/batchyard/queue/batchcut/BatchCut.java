@@ -95,13 +95,4 @@ public final class BatchCut {
     private static List<QueueRow> rows(Map<Long, List<QueueRow>> rows, ProcessDefinition s) {
         return rows.getOrDefault(s.processId(), List.of());
     }
-
-    /** HaltJob's marking: the reference's "null," (and "", "null") mean no marking. */
-    public static String normaliseMarking(String marking) {
-        if (marking == null) {
-            return null;
-        }
-        String m = marking.trim();
-        return m.isEmpty() || m.equals("null") || m.equals("null,") ? null : m;
-    }
 }

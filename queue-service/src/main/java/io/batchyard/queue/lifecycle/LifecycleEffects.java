@@ -7,11 +7,11 @@ import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.queue.batch.BatchStore;
-import io.batchyard.queue.batchcut.BatchCut;
 import io.batchyard.queue.consumption.ConsumptionQueue;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.schemas.BatchMarking;
 import io.batchyard.schemas.Events;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -83,7 +83,7 @@ public class LifecycleEffects {
     private void halted(Handle tx, JobHalted e) {
         long parent = e.getProcessId();
         long target = e.getTargetBatchId();
-        String marking = BatchCut.normaliseMarking(e.getBatchMarking());
+        String marking = BatchMarking.normalise(e.getBatchMarking());
         String correlation = Events.headerOf(e).getEventId();
         List<QueueRow> archived = queue.archive(tx, target);
         if (replacePending) {

@@ -87,10 +87,10 @@ class BatchCutTest {
 
     @Test
     void markingsMeaningNothingAreNull() {
-        assertThat(BatchCut.normaliseMarking("null,")).isNull();
-        assertThat(BatchCut.normaliseMarking("null")).isNull();
-        assertThat(BatchCut.normaliseMarking(" ")).isNull();
-        assertThat(BatchCut.normaliseMarking("2014-12-16,EOD@2014-12-16")).isEqualTo("2014-12-16,EOD@2014-12-16");
+        assertThat(io.batchyard.schemas.BatchMarking.normalise("null,")).isNull();
+        assertThat(io.batchyard.schemas.BatchMarking.normalise("null")).isNull();
+        assertThat(io.batchyard.schemas.BatchMarking.normalise(" ")).isNull();
+        assertThat(io.batchyard.schemas.BatchMarking.normalise("2014-12-16,EOD@2014-12-16")).isEqualTo("2014-12-16,EOD@2014-12-16");
     }
 
     private QueueRow row(long step, long batch, long source, String marking) {
