@@ -171,6 +171,12 @@ public final class Infrastructure {
             Runtime.getRuntime().addShutdownHook(new Thread(container::stop));
             return new String[] {container.getBootstrapServers(), "Testcontainers " + container.getBootstrapServers()};
         }
+        // A fatal fault inside the in-process broker (typically while the JVM is already shutting down) makes Kafka
+        // call Exit.halt(1): that would kill the test JVM with a failure code after every test passed. Log instead.
+        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) ->
+                System.err.println("[batchyard-test-stack] in-process Kafka asked to halt (" + code + "): " + message));
+        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) ->
+                System.err.println("[batchyard-test-stack] in-process Kafka asked to exit (" + code + "): " + message));
         try {
             KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                     .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
