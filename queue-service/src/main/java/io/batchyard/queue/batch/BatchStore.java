@@ -49,8 +49,10 @@ public class BatchStore {
                 .bind("ie", instanceExecId).bind("id", batchId).execute();
     }
 
-    public void markFailed(Handle tx, long batchId) {
-        tx.createUpdate("UPDATE batch SET failed_at = now() WHERE batch_id = :id").bind("id", batchId).execute();
+    /** Marks a run's target batch failed, unless a retry has already taken it over (a late JobFailed). */
+    public void markFailed(Handle tx, long batchId, long failedRun) {
+        tx.createUpdate("UPDATE batch SET failed_at = now() WHERE batch_id = :id AND source_instance_exec_id = :run")
+                .bind("id", batchId).bind("run", failedRun).execute();
     }
 
     /** Inserts a file; false when the same server, path and hash are already registered. */

@@ -51,8 +51,9 @@ public class RunClaim {
                 steps = definitions.tree(tx, parentId).map(ProcessDefinitions.Tree::steps).orElse(List.of());
             }
             List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
-            if (completedTargetBatchId != null) {
+            if (completedTargetBatchId != null && claimedFor(tx, parentId, completedTargetBatchId)) {
                 // The last run succeeded but its JobHalted may still be on its way: what it consumed is done.
+                // Only a target this parent's own runs claimed qualifies, so a wrong id cannot archive another job's rows.
                 queue.archive(tx, completedTargetBatchId);
             }
             Map<Long, List<QueueRow>> rows = byStep(queue.rowsOf(tx, stepIds));
@@ -91,6 +92,11 @@ public class RunClaim {
     }
 
     private record Previous(long targetBatchId, boolean retry) {
+    }
+
+    private static boolean claimedFor(Handle tx, long parentId, long targetBatchId) {
+        return tx.createQuery("SELECT count(*) FROM run_claim WHERE parent_process_id = :p AND target_batch_id = :t")
+                .bind("p", parentId).bind("t", targetBatchId).mapTo(Long.class).one() > 0;
     }
 
     private static Optional<Previous> previous(Handle tx, long instanceExecId) {

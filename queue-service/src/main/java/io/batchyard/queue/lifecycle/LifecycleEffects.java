@@ -74,7 +74,7 @@ public class LifecycleEffects {
             } else if (event instanceof JobHalted e) {
                 halted(tx, e);
             } else if (event instanceof JobFailed e && e.getTargetBatchId() != null) {
-                batches.markFailed(tx, e.getTargetBatchId());
+                batches.markFailed(tx, e.getTargetBatchId(), e.getInstanceExecId());
             }
         });
     }

@@ -86,6 +86,12 @@ class FanOutTest {
             long tb1 = claim(up, ie1, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
             f.stepStarted(up, upStep, ie1, tb1);
             f.stepHalted(up, upStep, ie1, tb1);
+            // another job naming up's target as "its" completed run archives nothing of up's
+            long other = nextId(), otherStep = nextId();
+            f.register(ProcessTrees.parent(other).next(otherStep).step(otherStep, s -> s.next(other)));
+            claim(other, nextId(), 1, tb1).statusCode(200);
+            given().queryParam("processId", upStep).get("/queue").then().body("items.targetBatchId",
+                    equalTo(List.of((int) tb1)));
             // run 1 halted in execution-service; its JobHalted is still in flight when run 2 starts
             long ie2 = nextId();
             JsonPath second = claim(up, ie2, 1, tb1).statusCode(200).extract().jsonPath();
