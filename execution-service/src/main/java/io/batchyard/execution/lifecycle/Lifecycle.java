@@ -103,20 +103,37 @@ public class Lifecycle {
 
     /** HaltStep of one step; a comma list is split by the caller, one transaction per step. */
     public long haltStep(Handle tx, long sid, String correlation) {
-        Run step = runningStep(tx, sid, "Invalid sub-process. sub_pid=" + sid,
-                "The parent process is not under execution, sub_pid= " + sid);
-        ProcessDefinition def = definitions.find(tx, sid).orElseThrow();
-        runs.transition(tx, step, ExecState.SUCCESS, null, "HaltStep");
-        events.stepHalted(tx, def.parentProcessId(), runs.find(tx, step.instanceExecId()).orElseThrow(), correlation);
-        return sid;
+        return endStep(tx, sid, "Invalid sub-process. sub_pid=" + sid,
+                "The parent process is not under execution, sub_pid= " + sid, ExecState.SUCCESS, "HaltStep",
+                correlation);
     }
 
     public long termStep(Handle tx, long sid, String correlation) {
-        Run step = runningStep(tx, sid, "Invalid sub-process.sub_pid=" + sid,
-                "The parent process is not under execution,sub_pid=" + sid);
-        ProcessDefinition def = definitions.find(tx, sid).orElseThrow();
-        runs.transition(tx, step, ExecState.FAILED, null, "TermStep");
-        events.stepFailed(tx, def.parentProcessId(), runs.find(tx, step.instanceExecId()).orElseThrow(), correlation);
+        return endStep(tx, sid, "Invalid sub-process.sub_pid=" + sid,
+                "The parent process is not under execution,sub_pid=" + sid, ExecState.FAILED, "TermStep", correlation);
+    }
+
+    /**
+     * HaltStep/TermStep: a live step (103), its parent running (108), the step running (107), then the step's run
+     * ends in {@code end}. The texts differ between the two calls only in the reference's spacing.
+     */
+    private long endStep(Handle tx, long sid, String invalid, String parentNotRunning, ExecState end, String cause,
+                         String correlation) {
+        ProcessDefinition step = definitions.find(tx, sid).filter(s -> !s.isParent())
+                .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
+        definitions.lock(tx, step.parentProcessId());
+        if (runs.running(tx, step.parentProcessId()).isEmpty()) {
+            throw PARENT_NOT_RUNNING.exception(parentNotRunning);
+        }
+        Run run = runs.running(tx, sid).stream().findFirst()
+                .orElseThrow(() -> SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
+        runs.transition(tx, run, end, null, cause);
+        Run ended = runs.find(tx, run.instanceExecId()).orElseThrow();
+        if (end == ExecState.SUCCESS) {
+            events.stepHalted(tx, step.parentProcessId(), ended, correlation);
+        } else {
+            events.stepFailed(tx, step.parentProcessId(), ended, correlation);
+        }
         return sid;
     }
 
@@ -157,18 +174,6 @@ public class Lifecycle {
         Run failed = runs.find(tx, run.instanceExecId()).orElseThrow();
         events.jobFailed(tx, failed, correlation);
         return failed;
-    }
-
-    /** HaltStep/TermStep checks: a live step (103), its parent running (108), the step running (107). */
-    private Run runningStep(Handle tx, long sid, String invalid, String parentNotRunning) {
-        ProcessDefinition step = definitions.find(tx, sid).filter(s -> !s.isParent())
-                .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
-        definitions.lock(tx, step.parentProcessId());
-        if (runs.running(tx, step.parentProcessId()).isEmpty()) {
-            throw PARENT_NOT_RUNNING.exception(parentNotRunning);
-        }
-        return runs.running(tx, sid).stream().findFirst()
-                .orElseThrow(() -> SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
     }
 
     private static void requireParent(Optional<ProcessDefinition> parent, long pid) {

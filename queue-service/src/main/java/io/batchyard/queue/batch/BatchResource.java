@@ -27,7 +27,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -91,17 +90,15 @@ public class BatchResource {
                 }
                 events.fileRegistered(tx, row);
             }
-            List<QueueRow> rows = new ArrayList<>();
-            for (ProcessDefinition consumer : definitions.consumersOf(tx, upstream.processId())) {
-                Optional<Long> queueId = queue.enqueue(tx, batchId, upstream.processId(), request.batchMarking(),
-                        consumer.processId());
+            List<Long> consumers = definitions.consumersOf(tx, upstream.processId()).stream()
+                    .map(ProcessDefinition::processId).toList();
+            for (long consumer : consumers) {
+                Optional<Long> queueId = queue.enqueue(tx, batchId, upstream.processId(), request.batchMarking(), consumer);
                 if (queueId.isPresent()) {
-                    events.enqueued(tx, queueId.get(), batchId, upstream.processId(), consumer.processId(),
-                            request.batchMarking(), null);
+                    events.enqueued(tx, queueId.get(), batchId, upstream.processId(), consumer, request.batchMarking(), null);
                 }
             }
-            rows.addAll(queue.rowsOf(tx, definitions.consumersOf(tx, upstream.processId()).stream()
-                    .map(ProcessDefinition::processId).toList()).stream().filter(r -> r.sourceBatchId() == batchId).toList());
+            List<QueueRow> rows = queue.rowsOf(tx, consumers).stream().filter(r -> r.sourceBatchId() == batchId).toList();
             return new Enqueued(batchId, rows);
         });
         return Response.created(URI.create("/batches/" + result.batchId())).entity(result).build();

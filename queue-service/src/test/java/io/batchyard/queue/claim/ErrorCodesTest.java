@@ -63,9 +63,7 @@ class ErrorCodesTest {
             given().contentType(ContentType.JSON).body(Map.of("processId", s2, "sourceProcessId", up))
                     .post("/batches/" + b1 + "/enqueue").then().statusCode(409).body("code", equalTo(304));
 
-            long lone = nextId(), loneStep = nextId();
-            f.register(ProcessTrees.parent(lone).next(loneStep).step(loneStep, s -> s.enqueuedBy(lone + 1_000_000).next(lone)));
-            long onlyS1 = enqueueBatchFor(f, j1, s1, up);
+            long onlyS1 = enqueueBatch(up, null, "only");
             problem(given().queryParam("minBatchId", b1).queryParam("maxBatchId", 999_999_999L).queryParam("processId", s1)
                     .get("/files").then(), 404, 114, "not queued for process " + s1);
             problem(given().queryParam("minBatchId", onlyS1).queryParam("maxBatchId", b2 + 1_000_000).get("/files").then(),
@@ -91,10 +89,6 @@ class ErrorCodesTest {
             problem(given().queryParam("minBatchId", Math.min(ba, bb)).queryParam("maxBatchId", Math.max(ba, bb))
                     .get("/files").then(), 422, 113, "not queued for the same sub process");
         }
-    }
-
-    private long enqueueBatchFor(QueueFixtures f, long job, long step, long up) {
-        return enqueueBatch(up, null, "only");
     }
 
     private long count(String table) {
