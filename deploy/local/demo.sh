@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The demo pipeline against a running stack (run.sh starts one): three chained jobs A -> B -> C. A has a fork and a
-# join; each job's HaltJob fans its output batch out to the next job. Every lifecycle and queue event is printed as
-# it flows through Kafka, and A's generated workflow is written as Oozie XML, DOT and SVG.
+# The demo pipeline against a running stack (run.sh starts one): three chained jobs A -> B -> C. A is a stand-alone
+# workflow with a fork and a join whose steps are real shell commands (deploy/local/demo-scripts), run by
+# execution-service's runner; B and C make the lifecycle calls themselves, as an Oozie workflow would. Each job's
+# HaltJob fans its output batch out to the next job. Every lifecycle and queue event is printed as it flows through
+# Kafka, and A's workflow graph is written as Oozie XML, DOT and SVG.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ROOT"
@@ -16,11 +18,12 @@ call() {  # call METHOD URL [JSON]: prints the body; a non-2xx answer (problem+j
   cat "$OUT/last.json"
 }
 field() { python3 -c "import sys,json; d=json.load(sys.stdin); print(eval('d' + sys.argv[1]))" "$1"; }
-process() {  # process NAME TYPE PARENT ENQUEUERS -> id
-  call POST "$REG/processes" "{\"name\":\"$1\",\"description\":\"demo $1\",\"applicationId\":$APP,\"processTypeId\":$2,\"parentProcessId\":$3,\"enqueuingProcessIds\":[$4]}" | field "['id']"
+process() {  # process NAME TYPE PARENT ENQUEUERS [WORKFLOW_TYPE] -> id
+  call POST "$REG/processes" "{\"name\":\"$1\",\"description\":\"demo $1\",\"applicationId\":$APP,\"processTypeId\":$2,\"parentProcessId\":$3,\"enqueuingProcessIds\":[$4]${5:+,\"workflowTypeId\":$5}}" | field "['id']"
 }
 link() { call PATCH "$REG/processes/$1" "{\"nextProcessIds\":[$2]}" >/dev/null; }
 script() { call PUT "$REG/processes/$1/properties/script" "{\"configGroup\":\"script\",\"value\":\"$2\"}" >/dev/null; }
+param() { call PUT "$REG/processes/$1/properties/$2" "{\"configGroup\":\"param\",\"value\":\"$3\"}" >/dev/null; }
 await_known() {  # both read models have process $1 linked onward
   for svc in "$EXE" "$QUE"; do
     for _ in $(seq 1 100); do
@@ -41,12 +44,13 @@ run_job() {  # run_job PARENT MARKING STEP... -> prints InitJob outputs, runs th
 
 say "demo: registering jobs A -> B -> C"
 APP=$(call POST "$REG/applications" "{\"name\":\"demo-$(date +%s)\",\"description\":\"Demo sales pipeline\",\"owner\":\"demo@batchyard\"}" | field "['id']")
-A=$(process ingest-sales 2 null ""); A1=$(process extract 22 "$A" ""); A2=$(process clean-eu 22 "$A" ""); A3=$(process clean-us 22 "$A" ""); A4=$(process load 22 "$A" "")
+A=$(process ingest-sales 2 null "" 2); A1=$(process extract 22 "$A" ""); A2=$(process clean-eu 22 "$A" ""); A3=$(process clean-us 22 "$A" ""); A4=$(process load 22 "$A" "")
 for s in "$A1:extract.sh" "$A2:clean.sh" "$A3:clean.sh" "$A4:load.sh"; do script "${s%%:*}" "${s#*:}"; done
+param "$A2" 1 eu; param "$A3" 1 us
 link "$A" "$A1"; link "$A1" "$A2,$A3"; link "$A2" "$A4"; link "$A3" "$A4"; link "$A4" "$A"
 B=$(process aggregate-sales 1 null ""); B1=$(process aggregate 12 "$B" "$A"); link "$B" "$B1"; link "$B1" "$B"
 C=$(process publish-sales 1 null ""); C1=$(process publish 12 "$C" "$B"); link "$C" "$C1"; link "$C1" "$C"
-say "  A=$A (steps $A1 -> {$A2, $A3} -> $A4)   B=$B (step $B1 consumes A)   C=$C (step $C1 consumes B)"
+say "  A=$A stand-alone (steps $A1 extract -> {$A2 clean eu, $A3 clean us} -> $A4 load)   B=$B (step $B1 consumes A)   C=$C (step $C1 consumes B)"
 await_known "$A4"; await_known "$B1"; await_known "$C1"
 
 CP=$WORK/test-stack.classpath
@@ -59,8 +63,19 @@ sleep 2
 tail -f "$OUT/events.log" --pid=$TAIL &
 SHOW=$!
 
-TODAY=$(date +%F)
-run_job "$A" "$TODAY" "$A1" "$A2" "$A3" "$A4"
+say "runner: A runs daily buckets (YYYYMMDD); launching today's"
+call PUT "$EXE/runner/processes/$A" '{"bucket":"YYYYMMDD","stepConcurrency":2,"timeoutSeconds":120}' >/dev/null
+call POST "$EXE/runner/processes/$A/launch" >"$OUT/launch.json"
+BUCKET=$(field "['buckets'][0]" <"$OUT/launch.json")
+for _ in $(seq 1 120); do
+  call GET "$EXE/runner/processes/$A/buckets" >"$OUT/buckets.json"
+  STATE=$(python3 -c "import json,sys; print([b['status'] for b in json.load(open(sys.argv[1]))['items'] if b['bucket']==sys.argv[2]][0])" "$OUT/buckets.json" "$BUCKET")
+  [ "$STATE" = RUNNING ] || break; sleep 0.5
+done
+IE=$(python3 -c "import json,sys; print([b['instanceExecId'] for b in json.load(open(sys.argv[1]))['items'] if b['bucket']==sys.argv[2]][0])" "$OUT/buckets.json" "$BUCKET")
+say "A's bucket $BUCKET: $STATE (run $IE); what its commands printed:"
+call GET "$EXE/runs/$IE/log?limit=500" | python3 -c "import json,sys; [print('    %-7s %s %s' % (l['stream'], l['loggedAt'][11:23], l['line'])) for l in json.load(sys.stdin)['items']]"
+[ "$STATE" = COMPLETE ] || die "A's stand-alone run did not complete (see above; GET $EXE/why/$A?bucket=$BUCKET explains)"
 sleep 1
 run_job "$B" "" "$B1"
 sleep 3

@@ -6,7 +6,13 @@ import io.batchyard.api.ErrorCode;
 public enum ExecutionError implements ErrorCode {
     QUEUE_UNAVAILABLE(401, 503, "Queue service unavailable"),
     ILLEGAL_TRANSITION(402, 409, "Illegal run state transition"),
-    CONCURRENT_CHANGE(403, 409, "Concurrent change of a run");
+    CONCURRENT_CHANGE(403, 409, "Concurrent change of a run"),
+    INVALID_RUN_POLICY(404, 400, "Invalid run policy"),
+    NO_RUN_POLICY(405, 404, "No run policy for this process"),
+    INVALID_BUCKET(406, 400, "Invalid bucket"),
+    BUCKET_NOT_RETRYABLE(407, 409, "Bucket is not failed"),
+    NOT_A_STAND_ALONE_PARENT(408, 409, "Not a stand-alone parent process"),
+    UNKNOWN_RUN(409, 404, "Unknown run");
 
     private final Spec spec;
 

@@ -37,6 +37,17 @@ public final class ProcessTrees {
         return this;
     }
 
+    /** The parent's workflow type: 1 Oozie (default), 2 stand alone (run by execution-service's runner). */
+    public ProcessTrees workflowType(int workflowTypeId) {
+        parent.setWorkflowTypeId(workflowTypeId);
+        return this;
+    }
+
+    public ProcessTrees property(String group, String key, String value) {
+        addProperty(parent, group, key, value);
+        return this;
+    }
+
     public ProcessTrees step(long stepId, java.util.function.Consumer<Step> configure) {
         Step s = new Step(base(stepId, parent.getProcessId(), 12, 0));
         configure.accept(s);
@@ -92,9 +103,7 @@ public final class ProcessTrees {
         }
 
         public Step property(String group, String key, String value) {
-            List<ProcessProperty> props = new ArrayList<>(builder.getProperties());
-            props.add(new ProcessProperty(group, key, value));
-            builder.setProperties(props);
+            addProperty(builder, group, key, value);
             return this;
         }
 
@@ -102,6 +111,12 @@ public final class ProcessTrees {
             builder.setDeleted(true);
             return this;
         }
+    }
+
+    private static void addProperty(ProcessDefinition.Builder builder, String group, String key, String value) {
+        List<ProcessProperty> props = new ArrayList<>(builder.getProperties());
+        props.add(new ProcessProperty(group, key, value));
+        builder.setProperties(props);
     }
 
     private static ProcessDefinition.Builder base(long id, Long parentId, int type, int workflowType) {

@@ -1,0 +1,119 @@
+package io.batchyard.execution.runner;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one OS process: stdout and stderr read on their own threads (a full pipe would block the child), each line
+ * handed to the sink, the whole kept up to a cap for PIPEINOUT; killed with its descendants when the timeout passes.
+ */
+public final class OsCommand {
+
+    /** Receives each output line as it is read. */
+    public interface LineSink {
+        void line(String stream, String line);
+    }
+
+    /** Output kept in memory per stream; beyond it only the process log has the rest. */
+    static final int KEEP_CHARS = 4 * 1024 * 1024;
+
+    private OsCommand() {
+    }
+
+    public static CommandResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout,
+                                    LineSink sink) {
+        long start = System.nanoTime();
+        Process process;
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
+            pb.environment().putAll(env);
+            process = pb.start();
+        } catch (IOException e) {
+            return CommandResult.notStarted("could not start " + command.get(0) + ": " + e.getMessage());
+        }
+        try {
+            process.getOutputStream().close();
+        } catch (IOException ignored) {
+            // the child may already be gone; nothing to write to it anyway
+        }
+        Reader out = new Reader(process.getInputStream(), "stdout", sink);
+        Reader err = new Reader(process.getErrorStream(), "stderr", sink);
+        out.start();
+        err.start();
+        boolean finished;
+        try {
+            finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            finished = false;
+        }
+        if (!finished) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        out.join(Duration.ofSeconds(5));
+        err.join(Duration.ofSeconds(5));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        return new CommandResult(finished ? process.exitValue() : -1, !finished, out.text(), err.text(),
+                finished ? took : timeout);
+    }
+
+    private static final class Reader extends Thread {
+        private final InputStream in;
+        private final String stream;
+        private final LineSink sink;
+        private final StringBuilder kept = new StringBuilder();
+
+        Reader(InputStream in, String stream, LineSink sink) {
+            super("batchyard-runner-" + stream);
+            setDaemon(true);
+            this.in = in;
+            this.stream = stream;
+            this.sink = sink;
+        }
+
+        @Override
+        public void run() {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    sink.line(stream, line);
+                    synchronized (kept) {
+                        if (kept.length() < KEEP_CHARS) {
+                            kept.append(line).append('\n');
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed while we read: what was read is kept
+            }
+        }
+
+        void join(Duration d) {
+            try {
+                super.join(d.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        String text() {
+            synchronized (kept) {
+                return kept.toString();
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.batchyard.execution.runner;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** {@code batchyard.runner.*}: the stand-alone runner and its scheduler. */
+@ConfigMapping(prefix = "batchyard.runner")
+public interface RunnerConfig {
+
+    /** Whether the periodic tick fires schedules and launches due parents (off in tests that drive cycles). */
+    @WithDefault("true")
+    boolean schedulerEnabled();
+
+    /** How often the scheduler fires schedules and launches parents with work. */
+    @WithDefault("5s")
+    Duration tick();
+
+    /** Where relative script names resolve; default {@code ./scripts} of the working directory. */
+    Optional<String> scriptDir();
+
+    /** Working directory of every command; default the service's own. */
+    Optional<String> workDir();
+
+    /** Above this many characters, the previous script's stdout goes to a file named by PIPEFILE (spec B.3.6). */
+    @WithDefault("65536")
+    int spillThreshold();
+
+    /** How long a claim on a parent lives without a refresh; a runner that dies loses it after this. */
+    @WithDefault("PT2M")
+    Duration lease();
+
+    /** Parents launched at once by one runner. */
+    @WithDefault("4")
+    int parallelJobs();
+
+    /** This runner's name in leases; default host name plus a random suffix. */
+    Optional<String> owner();
+
+    /** Time zone of date buckets when a job has no schedule naming one. */
+    @WithDefault("UTC")
+    String timeZone();
+}

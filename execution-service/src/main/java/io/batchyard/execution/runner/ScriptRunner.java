@@ -1,0 +1,95 @@
+package io.batchyard.execution.runner;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the scripts the runner is configured with (steps, hooks, checks, bucket and loop scripts), all resolved the
+ * same way. A configured script text is a name plus optional fixed arguments, e.g. {@code check_hours.sh --all}.
+ */
+@ApplicationScoped
+public class ScriptRunner {
+
+    private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
+
+    @Inject
+    RunnerConfig config;
+
+    private ScriptResolver resolver;
+    private Path workDir;
+
+    @PostConstruct
+    void init() {
+        Path cwd = Path.of("").toAbsolutePath();
+        resolver = new ScriptResolver(config.scriptDir().map(Path::of).orElse(cwd.resolve("scripts")).toAbsolutePath());
+        workDir = config.workDir().map(Path::of).orElse(cwd).toAbsolutePath();
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    public int spillThreshold() {
+        return config.spillThreshold();
+    }
+
+    /** The command line of {@code script} with {@code args} appended, or empty when the script does not resolve. */
+    public Optional<List<String>> commandLine(String script, List<String> args) {
+        List<String> words = words(script);
+        if (words.isEmpty()) {
+            return Optional.empty();
+        }
+        return resolver.resolve(words.get(0)).map(path -> {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(path.toString());
+            cmd.addAll(words.subList(1, words.size()));
+            cmd.addAll(args);
+            return cmd;
+        });
+    }
+
+    public CommandResult run(String script, List<String> args, Map<String, String> env, Duration timeout,
+                             OsCommand.LineSink sink) {
+        Optional<List<String>> cmd = commandLine(script, args);
+        if (cmd.isEmpty()) {
+            String reason = "script '" + script + "' not found (absolute path, or relative to " + resolver + ")";
+            sink.line("runner", reason);
+            return CommandResult.notStarted(reason);
+        }
+        sink.line("runner", "$ " + String.join(" ", cmd.get()));
+        CommandResult result = OsCommand.run(cmd.get(), env, workDir, timeout, sink);
+        sink.line("runner", "ended: " + result.describe() + " after " + result.took().toMillis() + " ms");
+        return result;
+    }
+
+    /** A helper script whose output is a value (bucket key, loop list, context): stdout trimmed, or empty on failure. */
+    public Optional<String> valueOf(String script, List<String> args, Map<String, String> env, Duration timeout) {
+        CommandResult r = run(script, args, env, timeout, (stream, line) -> LOG.debugf("[%s] %s: %s", script, stream, line));
+        if (!r.succeeded()) {
+            LOG.warnf("script %s failed (%s): %s", script, r.describe(), r.stderr().strip());
+            return Optional.empty();
+        }
+        return Optional.of(r.stdout().trim());
+    }
+
+    static List<String> words(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        return Arrays.asList(text.trim().split("\\s+"));
+    }
+
+    @Override
+    public String toString() {
+        return "ScriptRunner[" + resolver + "]";
+    }
+}

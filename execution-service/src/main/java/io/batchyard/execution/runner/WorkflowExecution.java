@@ -1,0 +1,408 @@
+package io.batchyard.execution.runner;
+
+import io.batchyard.api.ApiException;
+import io.batchyard.execution.bucket.BucketLedger;
+import io.batchyard.execution.bucket.BucketStatus.State;
+import io.batchyard.execution.bucket.ParamFormat;
+import io.batchyard.execution.lifecycle.Lifecycle;
+import io.batchyard.execution.lifecycle.Runs;
+import io.batchyard.execution.recovery.LastRecoverableStep;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * One run of a stand-alone parent for its claimed buckets, through the same lifecycle calls a workflow engine makes:
+ * InitJob, then per step InitStep → command → HaltStep or TermStep, steps starting as soon as all their predecessors
+ * are done (fork/join), then HaltJob or TermJob. The chain OnInit → steps → OnSuccess/OnError hands each script the
+ * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE).
+ */
+@ApplicationScoped
+public class WorkflowExecution {
+
+    private static final Logger LOG = Logger.getLogger(WorkflowExecution.class);
+    private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(10);
+
+    /** How a run ended. */
+    public record Outcome(long processId, List<String> buckets, Long instanceExecId, State bucketState, String message,
+                          Set<Long> skippedSteps) {
+    }
+
+    /** A step's end: its output feeds its successors; a failure carries the reason. */
+    record StepResult(long stepId, boolean ok, String stdout, String stderr, String message) {
+    }
+
+    @Inject
+    Jdbi jdbi;
+
+    @Inject
+    Lifecycle lifecycle;
+
+    @Inject
+    Runs runs;
+
+    @Inject
+    ProcessDefinitions definitions;
+
+    @Inject
+    BucketLedger ledger;
+
+    @Inject
+    ProcessLog log;
+
+    @Inject
+    ScriptRunner scripts;
+
+    public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
+        long pid = job.processId();
+        ProcessDefinitions.Tree tree = jdbi.withHandle(h -> definitions.tree(h, pid)).orElse(null);
+        StepGraph graph;
+        List<String> bucketArgs;
+        try {
+            if (tree == null) {
+                throw new IllegalArgumentException("process " + pid + " is no longer in the registry");
+            }
+            graph = new StepGraph(tree.parent(), tree.steps());
+            tree.steps().forEach(StepCommand::of);
+            bucketArgs = bucketArguments(job, buckets);
+        } catch (IllegalArgumentException e) {
+            return notStarted(job, buckets, e.getMessage());
+        }
+        Lifecycle.JobStart start;
+        try {
+            Integer maxBatch = tree.parent().property(StepCommand.RUNNER_GROUP, "max-batch").map(Integer::valueOf).orElse(null);
+            start = jdbi.inTransaction(tx -> lifecycle.initJob(tx, pid, maxBatch, correlation));
+        } catch (ApiException | NumberFormatException e) {
+            return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
+        }
+        long ie = start.instanceExecId();
+        jdbi.useTransaction(tx -> ledger.attachRun(tx, pid, buckets, ie));
+        ProcessLog.Writer jobLog = log.writer(ie, pid);
+        jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
+                + start.targetBatchId() + (start.retry() ? " (retry)" : ""));
+        jobLog.flush();
+        Map<String, String> env = baseEnv(pid, ie, buckets, start);
+        PipeEnv.Previous previous = PipeEnv.Previous.NONE;
+        StepResult failure = null;
+        Set<Long> skipped = Set.of();
+        try {
+            List<String> context = context(job, env);
+            if (job.hooks().onInit() != null) {
+                CommandResult r = hook(job.hooks().onInit(), pid, env, previous, bucketArgs, jobLog);
+                previous = new PipeEnv.Previous(r.stdout(), r.stderr());
+                if (!r.succeeded()) {
+                    failure = new StepResult(pid, false, r.stdout(), r.stderr(), "OnInit hook " + r.describe());
+                }
+            }
+            if (failure == null) {
+                skipped = ResumePlan.skipped(graph, start.lastRecoverableSpId(), succeededSinceLastSuccess(pid));
+                if (!skipped.isEmpty()) {
+                    jobLog.line("runner", "resuming at step " + start.lastRecoverableSpId() + "; skipping completed steps "
+                            + skipped.stream().sorted().toList());
+                }
+                List<String> args = new ArrayList<>(context);
+                args.addAll(bucketArgs);
+                StepOutputs outputs = runGraph(job, graph, skipped, args, env, previous);
+                failure = outputs.failure;
+                previous = outputs.last;
+            }
+        } catch (IllegalArgumentException e) {
+            failure = new StepResult(pid, false, "", e.getMessage(), e.getMessage());
+        }
+        Outcome outcome = failure == null ? complete(job, buckets, ie, env, previous, jobLog, skipped)
+                : fail(job, buckets, ie, env, failure, jobLog, skipped);
+        jobLog.flush();
+        return outcome;
+    }
+
+    private Outcome complete(RunnerJob job, List<String> buckets, long ie, Map<String, String> env,
+                             PipeEnv.Previous previous, ProcessLog.Writer jobLog, Set<Long> skipped) {
+        long pid = job.processId();
+        try {
+            jdbi.useTransaction(tx -> {
+                lifecycle.haltJob(tx, pid, String.join(",", buckets), null);
+                ledger.move(tx, pid, buckets, State.RUNNING, State.COMPLETE, ie, null);
+            });
+        } catch (ApiException e) {
+            return fail(job, buckets, ie, env, new StepResult(pid, false, "", e.getMessage(), "HaltJob refused: "
+                    + e.getMessage()), jobLog, skipped);
+        }
+        jobLog.line("runner", "run " + ie + " complete");
+        if (job.hooks().onSuccess() != null) {
+            // Spec B.3.11: OnSuccess runs after COMPLETE is recorded; its failure is logged, the bucket stays COMPLETE.
+            CommandResult r = hook(job.hooks().onSuccess(), pid, env, previous, List.of(), jobLog);
+            if (!r.succeeded()) {
+                jobLog.line("runner", "OnSuccess hook " + r.describe() + " (the run stays complete)");
+            }
+        }
+        return new Outcome(pid, buckets, ie, State.COMPLETE, null, skipped);
+    }
+
+    private Outcome fail(RunnerJob job, List<String> buckets, long ie, Map<String, String> env, StepResult failure,
+                         ProcessLog.Writer jobLog, Set<Long> skipped) {
+        long pid = job.processId();
+        jobLog.line("runner", "run " + ie + " failed: " + failure.message());
+        jdbi.useTransaction(tx -> {
+            try {
+                lifecycle.termJob(tx, pid, null);
+            } catch (ApiException e) {
+                // Already ended (e.g. terminated by an operator): the bucket still records the failure.
+                jobLog.line("runner", "TermJob: " + e.getMessage());
+            }
+            ledger.move(tx, pid, buckets, State.RUNNING, State.FAILED, ie, truncate(failure.message()));
+        });
+        if (job.hooks().onError() != null) {
+            hook(job.hooks().onError(), pid, env, new PipeEnv.Previous(failure.stdout(), failure.stderr()), List.of(), jobLog);
+        }
+        return new Outcome(pid, buckets, ie, State.FAILED, failure.message(), skipped);
+    }
+
+    /** The bucket could not even start a run (bad definition, InitJob refused): FAILED with the reason. */
+    private Outcome notStarted(RunnerJob job, List<String> buckets, String reason) {
+        LOG.warnf("process %d, buckets %s not started: %s", job.processId(), buckets, reason);
+        jdbi.useTransaction(tx -> ledger.move(tx, job.processId(), buckets, State.RUNNING, State.FAILED, null, truncate(reason)));
+        if (job.hooks().onError() != null) {
+            scripts.run(job.hooks().onError(), List.of(), PipeEnv.of(job.processId(), job.hooks().onError(),
+                    new PipeEnv.Previous("", reason), scripts.spillThreshold(), spillDir()), HOOK_TIMEOUT,
+                    (s, l) -> LOG.infof("[OnError %d] %s", job.processId(), l));
+        }
+        return new Outcome(job.processId(), buckets, null, State.FAILED, reason, Set.of());
+    }
+
+    private record StepOutputs(StepResult failure, PipeEnv.Previous last) {
+    }
+
+    /** Launches ready steps as predecessors finish, at most {@code stepConcurrency} at a time; stops launching on a failure. */
+    private StepOutputs runGraph(RunnerJob job, StepGraph graph, Set<Long> skipped, List<String> args,
+                                 Map<String, String> env, PipeEnv.Previous initial) {
+        ExecutorService pool = Executors.newFixedThreadPool(job.stepConcurrency(), r -> {
+            Thread t = new Thread(r, "batchyard-step-" + job.processId());
+            t.setDaemon(true);
+            return t;
+        });
+        CompletionService<StepResult> completion = new ExecutorCompletionService<>(pool);
+        Map<Long, StepResult> results = new HashMap<>();
+        Set<Long> done = new HashSet<>(skipped);
+        Set<Long> started = new HashSet<>(skipped);
+        StepResult failure = null;
+        StepResult last = null;
+        int inFlight = 0;
+        try {
+            while (true) {
+                if (failure == null) {
+                    for (long id : graph.ready(done, started)) {
+                        started.add(id);
+                        PipeEnv.Previous previous = previousOf(graph, id, results, initial);
+                        completion.submit(() -> runStep(job, graph.step(id), args, env, previous));
+                        inFlight++;
+                    }
+                }
+                if (inFlight == 0) {
+                    break;
+                }
+                StepResult r = completion.take().get();
+                inFlight--;
+                results.put(r.stepId(), r);
+                last = r;
+                if (r.ok()) {
+                    done.add(r.stepId());
+                } else if (failure == null) {
+                    failure = r;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failure = new StepResult(job.processId(), false, "", "interrupted", "runner interrupted");
+        } catch (ExecutionException e) {
+            failure = new StepResult(job.processId(), false, "", String.valueOf(e.getCause()), "runner error: " + e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        return new StepOutputs(failure, last == null ? initial : new PipeEnv.Previous(last.stdout(), last.stderr()));
+    }
+
+    /** A step's input: its predecessors' output in id order (a join sees all branches), or the chain's start. */
+    private static PipeEnv.Previous previousOf(StepGraph graph, long stepId, Map<Long, StepResult> results,
+                                               PipeEnv.Previous initial) {
+        Set<Long> preds = graph.predecessors(stepId);
+        if (preds.isEmpty()) {
+            return initial;
+        }
+        List<StepResult> inputs = preds.stream().map(results::get).filter(r -> r != null).toList();
+        return new PipeEnv.Previous(inputs.stream().map(StepResult::stdout).collect(Collectors.joining()),
+                inputs.stream().map(StepResult::stderr).collect(Collectors.joining()));
+    }
+
+    private StepResult runStep(RunnerJob job, ProcessDefinition step, List<String> args, Map<String, String> env,
+                               PipeEnv.Previous previous) {
+        long sid = step.processId();
+        Lifecycle.StepStart started;
+        try {
+            started = jdbi.inTransaction(tx -> lifecycle.initStep(tx, sid, null));
+        } catch (ApiException e) {
+            return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
+        }
+        ProcessLog.Writer stepLog = log.writer(started.subInstanceExecId(), sid);
+        StepCommand command = StepCommand.of(step);
+        Map<String, String> stepEnv = new LinkedHashMap<>(env);
+        stepEnv.put("BATCHYARD_PROCESS_ID", Long.toString(sid));
+        stepEnv.put("BATCHYARD_STEP_INSTANCE_EXEC_ID", Long.toString(started.subInstanceExecId()));
+        Duration timeout = Duration.ofSeconds(command.timeoutSeconds() != null ? command.timeoutSeconds() : job.timeoutSeconds());
+        List<String> stepArgs = new ArrayList<>(command.params());
+        stepArgs.addAll(args);
+        StringBuilder out = new StringBuilder();
+        StringBuilder err = new StringBuilder();
+        CommandResult result = null;
+        List<String> iterations = loopValues(command, stepEnv);
+        if (iterations == null) {
+            result = CommandResult.notStarted("loop script " + command.loopScript() + " failed or printed nothing");
+            stepLog.line("runner", result.stderr());
+        } else if (iterations.isEmpty() && command.loops()) {
+            stepLog.line("runner", "empty loop: nothing to run");
+        } else {
+            for (String value : iterations.isEmpty() ? java.util.Collections.<String>singletonList(null) : iterations) {
+                Map<String, String> e = new LinkedHashMap<>(stepEnv);
+                e.putAll(PipeEnv.of(job.processId(), command.script(), previous, scripts.spillThreshold(), spillDir()));
+                List<String> a = new ArrayList<>(stepArgs);
+                if (value != null) {
+                    e.put("PIPELOOPVAR", value);
+                    a.add(value);
+                }
+                result = scripts.run(command.script(), a, e, timeout, stepLog);
+                deleteSpill(e);
+                out.append(result.stdout());
+                err.append(result.stderr());
+                if (!result.succeeded()) {
+                    break;
+                }
+            }
+        }
+        boolean ok = result == null || result.succeeded();
+        stepLog.flush();
+        try {
+            jdbi.useTransaction(tx -> {
+                if (ok) {
+                    lifecycle.haltStep(tx, sid, null);
+                } else {
+                    lifecycle.termStep(tx, sid, null);
+                }
+            });
+        } catch (ApiException e) {
+            return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
+        }
+        return new StepResult(sid, ok, out.toString(), err.toString(),
+                ok ? null : "step " + sid + " (" + step.name() + ") failed: " + result.describe());
+    }
+
+    /** Loop values of a step, an empty list for no loop, or null when the loop script failed. */
+    private List<String> loopValues(StepCommand command, Map<String, String> env) {
+        if (command.loopValues() != null) {
+            return command.loopValues();
+        }
+        if (command.loopScript() == null) {
+            return List.of();
+        }
+        return scripts.valueOf(command.loopScript(), List.of(), env, HOOK_TIMEOUT).map(StepCommand::loopValues).orElse(null);
+    }
+
+    private CommandResult hook(String script, long pid, Map<String, String> env, PipeEnv.Previous previous,
+                               List<String> args, ProcessLog.Writer jobLog) {
+        Map<String, String> e = new LinkedHashMap<>(env);
+        e.putAll(PipeEnv.of(pid, script, previous, scripts.spillThreshold(), spillDir()));
+        CommandResult r = scripts.run(script, args, e, HOOK_TIMEOUT, jobLog);
+        deleteSpill(e);
+        jobLog.flush();
+        return r;
+    }
+
+    /** Context options (spec B.3.7): value, then the file's contents, then the script's stdout, as words. */
+    private List<String> context(RunnerJob job, Map<String, String> env) {
+        List<String> words = new ArrayList<>(ScriptRunner.words(job.context().value()));
+        if (job.context().file() != null) {
+            try {
+                words.addAll(ScriptRunner.words(Files.readString(scripts.workDir().resolve(job.context().file()))));
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("context file " + job.context().file() + " cannot be read: " + e.getMessage());
+            }
+        }
+        if (job.context().script() != null) {
+            String value = scripts.valueOf(job.context().script(), List.of(), env, HOOK_TIMEOUT).orElseThrow(() ->
+                    new IllegalArgumentException("context script " + job.context().script() + " failed"));
+            words.addAll(ScriptRunner.words(value));
+        }
+        return words;
+    }
+
+    /** Bucket arguments in ascending bucket order; a registered key's param format shapes them. */
+    private List<String> bucketArguments(RunnerJob job, List<String> buckets) {
+        Optional<BucketKeys.Key> key = job.bucket() == null ? Optional.empty()
+                : jdbi.withHandle(h -> BucketKeys.find(h, job.bucket()));
+        List<String> args = new ArrayList<>();
+        for (String b : buckets.stream().sorted().toList()) {
+            args.addAll(ParamFormat.arguments(b, key.map(BucketKeys.Key::paramFormat).orElse(null)));
+        }
+        return args;
+    }
+
+    private Map<String, String> baseEnv(long pid, long ie, List<String> buckets, Lifecycle.JobStart start) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("BATCHYARD_PARENT_PROCESS_ID", Long.toString(pid));
+        env.put("BATCHYARD_INSTANCE_EXEC_ID", Long.toString(ie));
+        env.put("BATCHYARD_TARGET_BATCH_ID", Long.toString(start.targetBatchId()));
+        env.put("BATCHYARD_BUCKET", String.join(" ", buckets));
+        start.outputs().forEach((k, v) -> env.put("BATCHYARD_OUT_" + k.toUpperCase().replaceAll("[^A-Z0-9]", "_"),
+                v == null ? "" : v));
+        return env;
+    }
+
+    /** Steps whose latest run since the parent's last success succeeded. */
+    private Set<Long> succeededSinceLastSuccess(long pid) {
+        Map<Long, LastRecoverableStep.StepRun> latest = new HashMap<>();
+        jdbi.withHandle(h -> runs.stepRunsSinceLastSuccess(h, pid)).stream()
+                .sorted(Comparator.comparingLong(LastRecoverableStep.StepRun::instanceExecId))
+                .forEach(r -> latest.put(r.stepId(), r));
+        return latest.values().stream().filter(LastRecoverableStep.StepRun::succeeded)
+                .map(LastRecoverableStep.StepRun::stepId).collect(Collectors.toSet());
+    }
+
+    /** PIPEFILE spills live in the temp directory, one file per command, deleted when the command ends. */
+    private static Path spillDir() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "batchyard-pipe");
+    }
+
+    private static void deleteSpill(Map<String, String> env) {
+        String file = env.get("PIPEFILE");
+        if (file != null && !file.isEmpty()) {
+            try {
+                Files.deleteIfExists(Path.of(file));
+            } catch (java.io.IOException e) {
+                LOG.debugf("could not delete %s: %s", file, e.getMessage());
+            }
+        }
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= 2000 ? s : s.substring(0, 2000) + "…";
+    }
+}

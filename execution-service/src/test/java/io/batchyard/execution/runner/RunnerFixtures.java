@@ -1,0 +1,91 @@
+package io.batchyard.execution.runner;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.ProcessTrees;
+import io.restassured.http.ContentType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Stand-alone parents whose steps are small shell scripts written for the test, and their run policies. */
+final class RunnerFixtures implements AutoCloseable {
+
+    private static final AtomicLong IDS = new AtomicLong(600_000 + (System.nanoTime() % 1000) * 1000);
+    static final Duration WAIT = Duration.ofSeconds(30);
+
+    final Path dir;
+    final EventPublisher publisher;
+
+    RunnerFixtures(String bootstrap) {
+        try {
+            dir = Files.createTempDirectory("batchyard-runner-test");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        publisher = new EventPublisher(bootstrap);
+    }
+
+    static long id() {
+        return IDS.incrementAndGet();
+    }
+
+    /** Writes an executable {@code sh} script; the text follows a {@code set -e} line. */
+    String script(String name, String body) {
+        Path p = dir.resolve(name);
+        try {
+            Files.writeString(p, "#!/bin/sh\nset -e\n" + body + "\n");
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return p.toString();
+    }
+
+    Path file(String name) {
+        return dir.resolve(name);
+    }
+
+    List<String> lines(String name) {
+        try {
+            Path p = dir.resolve(name);
+            return Files.exists(p) ? Files.readAllLines(p) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Publishes the tree as the registry would and waits until execution-service's read model has it. */
+    void register(ProcessTrees tree) {
+        var event = tree.publish(publisher);
+        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
+                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
+    }
+
+    void policy(long pid, Map<String, Object> policy) {
+        given().contentType(ContentType.JSON).body(policy).put("/runner/processes/" + pid).then().statusCode(200);
+    }
+
+    void bucket(long pid, String bucket) {
+        given().contentType(ContentType.JSON).body(Map.of("bucket", bucket)).post("/runner/processes/" + pid + "/buckets")
+                .then().statusCode(201);
+    }
+
+    String status(long pid, String bucket) {
+        return given().queryParam("limit", 500).get("/runner/processes/" + pid + "/buckets").then().statusCode(200)
+                .extract().jsonPath().getString("items.find { it.bucket == '" + bucket + "' }.status");
+    }
+
+    @Override
+    public void close() {
+        publisher.close();
+    }
+}

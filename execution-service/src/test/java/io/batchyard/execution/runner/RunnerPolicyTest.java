@@ -1,0 +1,226 @@
+package io.batchyard.execution.runner;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.batchyard.execution.ExecutionTest;
+import io.batchyard.execution.bucket.BucketStatus.State;
+import io.batchyard.execution.schedule.RunnerScheduler;
+import io.batchyard.teststack.ProcessTrees;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Bucket selection, dependencies, schedules, exclusive claims and the REST contract of the runner. */
+@ExecutionTest
+class RunnerPolicyTest {
+
+    private static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Inject
+    Launcher launcher;
+
+    @Inject
+    RunnerScheduler scheduler;
+
+    @Inject
+    Jdbi jdbi;
+
+    private RunnerFixtures f;
+
+    @BeforeEach
+    void setUp() {
+        f = new RunnerFixtures(bootstrap);
+    }
+
+    @AfterEach
+    void tearDown() {
+        f.close();
+    }
+
+    /** A one-step stand-alone parent whose step appends its arguments to {@code calls-<parent>}. */
+    private long oneStepJob(Map<String, Object> policy) {
+        long p = RunnerFixtures.id(), s = RunnerFixtures.id();
+        String record = f.script("record" + p + ".sh", "echo \"$*\" >> " + f.file("calls-" + p));
+        f.register(ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.property("script", "run", record).next(p)));
+        f.policy(p, policy);
+        return p;
+    }
+
+    @Test
+    void oldestBucketFirstThenBatchThenExactMatch() {
+        long oldest = oneStepJob(Map.of("bucket", "YYYYMMDD"));
+        f.bucket(oldest, "20240228");
+        f.bucket(oldest, "20240229");
+        assertThat(launcher.runOnce(oldest, NOW).outcome().orElseThrow().buckets()).containsExactly("20240228");
+        assertThat(launcher.runOnce(oldest, NOW).outcome().orElseThrow().buckets()).containsExactly("20240229");
+        // the clock's own period was recorded by the first cycle and runs last
+        assertThat(launcher.runOnce(oldest, NOW).outcome().orElseThrow().buckets()).containsExactly("20240301");
+        assertThat(launcher.runOnce(oldest, NOW).claimed()).isEmpty();
+        assertThat(f.lines("calls-" + oldest)).containsExactly("20240228", "20240229", "20240301");
+
+        long batch = oneStepJob(Map.of("bucket", "YYYYMMDDHH", "batch", true, "maxBatchSize", 3));
+        for (String h : List.of("2024030107", "2024030101", "2024030104", "2024030103")) {
+            f.bucket(batch, h);
+        }
+        WorkflowExecution.Outcome one = launcher.runOnce(batch, NOW).outcome().orElseThrow();
+        assertThat(one.buckets()).containsExactly("2024030101", "2024030103", "2024030104");
+        assertThat(f.lines("calls-" + batch)).containsExactly("2024030101 2024030103 2024030104");
+        assertThat(f.status(batch, "2024030104")).isEqualTo("COMPLETE");
+        assertThat(f.status(batch, "2024030107")).isEqualTo("INIT");
+
+        long exact = oneStepJob(Map.of("bucket", "YYYYMMDD", "exactMatch", true, "schedule", Map.of("cron", "0 1 * * *")));
+        f.bucket(exact, "20240227");
+        Launcher.Cycle nothing = launcher.runOnce(exact, NOW);
+        assertThat(nothing.claimed()).isEmpty();
+        assertThat(nothing.plan().reasons()).extracting(Planner.Reason::code).containsExactly("NOT_CURRENT_PERIOD");
+        f.bucket(exact, "20240301");
+        assertThat(launcher.runOnce(exact, NOW).outcome().orElseThrow().buckets()).containsExactly("20240301");
+        assertThat(f.status(exact, "20240227")).isEqualTo("INIT");
+    }
+
+    @Test
+    void dependenciesOnAParentBucketAndOnAScriptMustAllHold() {
+        long upstream = oneStepJob(Map.of());
+        String gate = f.file("gate-open").toString();
+        String check = f.script("check.sh", "echo \"checked $*\" >> " + f.file("checks") + "; test -f " + gate);
+        long down = oneStepJob(Map.of("dependencies", List.of(Map.of("processId", upstream), Map.of("script", check))));
+        f.bucket(down, "20240229");
+
+        Launcher.Cycle blocked = launcher.runOnce(down, NOW);
+        assertThat(blocked.claimed()).isEmpty();
+        assertThat(blocked.plan().reasons()).extracting(Planner.Reason::message).anyMatch(m ->
+                m.contains("bucket 20240229 of process " + upstream + " is absent"));
+        given().queryParam("bucket", "20240229").get("/why/" + down).then().statusCode(200)
+                .body("wouldRun", equalTo(false)).body("reasons.code", hasItem("UNMET_DEPENDENCY"));
+
+        f.bucket(upstream, "20240229");
+        assertThat(launcher.runOnce(upstream, NOW).outcome().orElseThrow().bucketState()).isEqualTo(State.COMPLETE);
+        Launcher.Cycle stillBlocked = launcher.runOnce(down, NOW);
+        assertThat(stillBlocked.claimed()).isEmpty();
+        assertThat(stillBlocked.plan().reasons()).extracting(Planner.Reason::message)
+                .containsExactly("check " + check + " 20240229 says not yet (exit code 1)");
+        assertThat(f.lines("checks")).contains("checked 20240229");
+
+        f.script("gate-open", "");
+        assertThat(launcher.runOnce(down, NOW).outcome().orElseThrow().bucketState()).isEqualTo(State.COMPLETE);
+        given().queryParam("bucket", "20240229").get("/why/" + down).then().statusCode(200)
+                .body("reasons.code", hasItem("BUCKET_COMPLETE"));
+    }
+
+    @Test
+    void schedulesFireOncePerDueTimeAndBackfillLeavesCompletedBucketsAlone() {
+        long p = oneStepJob(Map.of("bucket", "YYYYMMDDHH", "schedule", Map.of("cron", "0 * * * *", "timeZone", "UTC")));
+        jdbi.useHandle(h -> h.createUpdate("UPDATE runner_schedule SET last_fired_at = :t WHERE process_id = :p")
+                .bind("t", java.time.OffsetDateTime.parse("2024-03-01T04:59:00Z")).bind("p", p).execute());
+        scheduler.fireSchedules(Instant.parse("2024-03-01T07:30:00Z"));
+        scheduler.fireSchedules(Instant.parse("2024-03-01T07:45:00Z"));
+        List<String> buckets = given().get("/runner/processes/" + p + "/buckets").then().statusCode(200)
+                .body("total", equalTo(3)).extract().jsonPath().getList("items.bucket");
+        assertThat(buckets).containsExactly("2024030107", "2024030106", "2024030105");
+        // a scheduled job records buckets only when its schedule fires, never from the clock at cycle time
+        assertThat(launcher.runOnce(p, NOW).outcome().orElseThrow().buckets()).containsExactly("2024030105");
+
+        given().contentType(ContentType.JSON).body(Map.of("from", "2024030104", "to", "2024030106"))
+                .post("/runner/processes/" + p + "/backfill").then().statusCode(200)
+                .body("added", equalTo(1)).body("alreadyKnown", equalTo(2));
+        assertThat(f.status(p, "2024030105")).isEqualTo("COMPLETE");
+        assertThat(f.status(p, "2024030104")).isEqualTo("INIT");
+    }
+
+    @Test
+    void twoRunnersRacingForOneBucketRunItOnce() throws Exception {
+        long p = RunnerFixtures.id(), s = RunnerFixtures.id();
+        String slow = f.script("once" + p + ".sh", "echo run >> " + f.file("once-" + p) + "; sleep 1");
+        f.register(ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.property("script", "run", slow).next(p)));
+        f.policy(p, Map.of());
+        f.bucket(p, "b1");
+        CountDownLatch go = new CountDownLatch(1);
+        List<CompletableFuture<Launcher.Cycle>> racers = new ArrayList<>();
+        for (String runner : List.of("runner-a", "runner-b", "runner-c")) {
+            racers.add(CompletableFuture.supplyAsync(() -> {
+                await(go);
+                return launcher.runOnce(p, NOW, runner);
+            }));
+        }
+        go.countDown();
+        List<Launcher.Cycle> cycles = racers.stream().map(CompletableFuture::join).toList();
+        assertThat(cycles.stream().filter(c -> c.outcome().isPresent())).hasSize(1);
+        assertThat(f.lines("once-" + p)).containsExactly("run");
+        assertThat(f.status(p, "b1")).isEqualTo("COMPLETE");
+    }
+
+    @Test
+    void aDeadRunnersExpiredLeaseIsTakenOverAndItsRunResumed() {
+        long p = RunnerFixtures.id(), s1 = RunnerFixtures.id(), s2 = RunnerFixtures.id();
+        String step = f.script("step" + p + ".sh", "echo \"$BATCHYARD_PROCESS_ID\" >> " + f.file("steps-" + p));
+        f.register(ProcessTrees.parent(p).workflowType(2).next(s1)
+                .step(s1, st -> st.property("script", "run", step).next(s2))
+                .step(s2, st -> st.property("script", "run", step).next(p)));
+        f.policy(p, Map.of());
+        f.bucket(p, "b1");
+        // runner-dead claims, starts the run and step s1, then dies without a trace but its lease
+        assertThat(launcher.claim(p, NOW, "runner-dead").claimed()).isPresent();
+        given().contentType(ContentType.JSON).body(Map.of()).post("/jobs/" + p + "/init").then().statusCode(200);
+        given().contentType(ContentType.JSON).post("/steps/" + s1 + "/init").then().statusCode(200);
+        assertThat(launcher.runOnce(p, NOW, "runner-live").plan().reasons()).extracting(Planner.Reason::code)
+                .containsExactly("ALREADY_RUNNING");
+        jdbi.useHandle(h -> h.execute("UPDATE runner_lease SET lease_until = now() - interval '1 second' WHERE process_id = ?", p));
+
+        WorkflowExecution.Outcome outcome = launcher.runOnce(p, NOW, "runner-live").outcome().orElseThrow();
+        assertThat(outcome.bucketState()).as(outcome.message()).isEqualTo(State.COMPLETE);
+        assertThat(outcome.buckets()).containsExactly("b1");
+        assertThat(f.lines("steps-" + p)).containsExactly(String.valueOf(s1), String.valueOf(s2));
+    }
+
+    @Test
+    void theRestContractRejectsBadPoliciesWithCodes() {
+        long oozie = RunnerFixtures.id(), step = RunnerFixtures.id();
+        f.register(ProcessTrees.parent(oozie).next(step).step(step, s -> s.next(oozie)));
+        given().contentType(ContentType.JSON).body(Map.of()).put("/runner/processes/" + oozie).then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo(408));
+        long p = oneStepJob(Map.of());
+        given().contentType(ContentType.JSON).body(Map.of("schedule", Map.of("cron", "every day")))
+                .put("/runner/processes/" + p).then().statusCode(400).body("code", equalTo(404));
+        given().contentType(ContentType.JSON).body(Map.of("bucket", "NextFullMoon")).put("/runner/processes/" + p)
+                .then().statusCode(400).body("code", equalTo(404));
+        given().contentType(ContentType.JSON).body(Map.of("dependencies", List.of(Map.of("processId", p))))
+                .put("/runner/processes/" + p).then().statusCode(400).body("code", equalTo(404));
+        given().contentType(ContentType.JSON).body(Map.of("stepConcurrency", 0)).put("/runner/processes/" + p)
+                .then().statusCode(400);
+        given().contentType(ContentType.JSON).body(Map.of("from", "20240101", "to", "20240102"))
+                .post("/runner/processes/" + p + "/backfill").then().statusCode(400).body("code", equalTo(406));
+        given().post("/runner/processes/" + p + "/buckets/nope/retry").then().statusCode(409).body("code", equalTo(407));
+        given().get("/runner/processes/" + RunnerFixtures.id()).then().statusCode(404).body("code", equalTo(405));
+        given().get("/runs/987654321/log").then().statusCode(404).body("code", equalTo(409));
+
+        given().contentType(ContentType.JSON).body(Map.of("enabled", false)).put("/runner/processes/" + p).then()
+                .statusCode(200).body("enabled", equalTo(false));
+        given().get("/why/" + p).then().statusCode(200).body("reasons.code", hasItem("DISABLED"));
+        given().post("/runner/processes/" + p + "/launch").then().statusCode(200).body("started", equalTo(false));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
