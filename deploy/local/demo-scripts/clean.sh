@@ -3,7 +3,7 @@
 # previous step named on stdout, writes them next to it and prints the new file's path.
 set -eu
 region=$1
-in=$(printf '%s\n' "$PIPEINOUT" | tail -n 1)
+in=$(printf '%s\n' "$PIPEINOUT" | grep . | tail -n 1)
 [ -f "$in" ] || { echo "clean: input '$in' not found" >&2; exit 2; }
 out="${in%.csv}-$region.csv"
 awk -F, -v r="$region" 'NR == 1 || ($2 == r && $3 > 0)' "$in" >"$out"

@@ -68,7 +68,7 @@ public class ProcessLog {
                 return;
             }
             // PostgreSQL text cannot hold NUL; binary output shows as replacement characters instead of failing.
-            pending.add(new Object[] {stream, ++lineNo, line.replace('\0', '\uFFFD')});
+            pending.add(new Object[] {stream, ++lineNo, line.replace('\0', '\uFFFD'), OffsetDateTime.now()});
             if (pending.size() >= BATCH) {
                 flush();
             }
@@ -76,7 +76,8 @@ public class ProcessLog {
 
         public synchronized void flush() {
             if (dropped > 0) {
-                pending.add(new Object[] {"runner", ++lineNo, dropped + " more line(s) not stored (limit " + MAX_LINES + ")"});
+                pending.add(new Object[] {"runner", ++lineNo, dropped + " more line(s) not stored (limit " + MAX_LINES + ")",
+                        OffsetDateTime.now()});
                 dropped = 0;
             }
             if (pending.isEmpty()) {
@@ -86,11 +87,11 @@ public class ProcessLog {
             pending.clear();
             jdbi.useHandle(h -> {
                 PreparedBatch batch = h.prepareBatch("""
-                        INSERT INTO process_log (instance_exec_id, process_id, stream, line_no, line)
-                        VALUES (:ie, :p, :stream, :no, :line)""");
+                        INSERT INTO process_log (instance_exec_id, process_id, stream, line_no, line, logged_at)
+                        VALUES (:ie, :p, :stream, :no, :line, :at)""");
                 for (Object[] r : rows) {
                     batch.bind("ie", instanceExecId).bind("p", processId).bind("stream", r[0]).bind("no", r[1])
-                            .bind("line", r[2]).add();
+                            .bind("line", r[2]).bind("at", (OffsetDateTime) r[3]).add();
                 }
                 batch.execute();
             });
