@@ -1,0 +1,143 @@
+package io.batchyard.queue.compaction;
+
+import static io.batchyard.queue.compaction.CompactionFixture.drain;
+import static io.batchyard.queue.compaction.MergeJobQueueTest.crashAfterFirstProgress;
+import static io.batchyard.queue.compaction.MergeJobQueueTest.sleep;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.compaction.merge.MergeHook;
+import io.batchyard.queue.compaction.merge.MergeJobClaim;
+import io.batchyard.queue.compaction.merge.MergePlan;
+import io.batchyard.queue.compaction.merge.MergeRange;
+import io.batchyard.queue.compaction.merge.MergeSettings;
+import io.batchyard.queue.compaction.merge.MergeWorker;
+import io.batchyard.queue.compaction.merge.MergeWorker.Outcome;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QueueTest
+class MergeWorkerTest {
+
+    @Inject
+    Compaction compaction;
+
+    @BeforeEach
+    void noLeftovers() {
+        drain(compaction.worker("leftovers"));
+    }
+
+    @Test
+    void aBacklogLargerThanTheBatchIsCarriedOverAndDrainsWithoutWaiting() {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(7, 10, 0);
+        try (MergeWorker w = compaction.worker("carry", compaction.settings.withBatchSize(3), MergeHook.NONE)) {
+            assertThat(drain(w)).containsExactly(Outcome.CONTINUING, Outcome.CONTINUING, Outcome.FINISHED);
+        }
+        List<MergeRange> ranges = f.ranges(partition);
+        assertThat(ranges).as("all within the size cap: the open range grew three times").hasSize(1);
+        assertThat(ranges.get(0).lowerBound()).isZero();
+        assertThat(f.partition(partition).desiredManifestVersion()).isEqualTo(ranges.get(0).upperBound());
+        f.assertMergedExactlyOnce(partition);
+    }
+
+    @Test
+    void theSizeCapStartsNewRangesThatChainAndAnOversizedObjectStandsAlone() {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(3, 10, 100);            // ~1.2 KB each
+        f.arrive(1, 10, 2_000);                            // ~20 KB: larger than the cap on its own
+        f.arrive(3, 10, 100);
+        try (MergeWorker w = compaction.worker("cap", compaction.settings.withSizeCap(4_000), MergeHook.NONE)) {
+            List<Outcome> outcomes = drain(w);
+            assertThat(outcomes).last().isEqualTo(Outcome.FINISHED);
+            assertThat(outcomes).contains(Outcome.CONTINUING);
+        }
+        List<MergeRange> ranges = f.ranges(partition);
+        assertThat(ranges).as("about 1.8 KB per object and a 4 KB cap: two per range, the big one alone").hasSize(5);
+        assertThat(ranges.get(0).lowerBound()).isZero();
+        for (int i = 1; i < ranges.size(); i++) {
+            assertThat(ranges.get(i).lowerBound()).as("ranges chain without gaps").isEqualTo(ranges.get(i - 1).upperBound());
+        }
+        MergeRange oversized = ranges.get(2);
+        assertThat(oversized.upperBound() - oversized.lowerBound()).as("the oversized object forms its own range")
+                .isEqualTo(1);
+        assertThat(oversized.contentLength()).isGreaterThan(4_000);
+        f.assertMergedExactlyOnce(partition);
+    }
+
+    @Test
+    void aWorkerKilledMidMergeIsRedoneAfterItsLeaseExpiresWithEveryRecordExactlyOnce() {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(4, 400, 0);
+        MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
+        try (MergeWorker first = compaction.worker("first", fast, MergeHook.NONE)) {
+            assertThat(first.runOnce()).isEqualTo(Outcome.FINISHED); // an open range (0, first upper] already exists
+        }
+        long firstUpper = f.ranges(partition).get(0).upperBound();
+        f.arrive(5, 400, 0);
+        long lastId = f.register(f.write(400, 0)).object().objectId();
+        try (MergeWorker killed = compaction.worker("killed", fast, crashAfterFirstProgress());
+             MergeWorker rescuer = compaction.worker("rescuer", fast, MergeHook.NONE)) {
+            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeJobQueueTest.Killed.class);
+            Partition p = f.partition(partition);
+            assertThat(f.ranges(partition)).as("nothing committed by the killed worker").singleElement()
+                    .extracting(MergeRange::upperBound).isEqualTo(firstUpper);
+            assertThat(compaction.store.exists(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), 0, lastId)))
+                    .as("its partial output never became visible").isFalse();
+            sleep(1_300);
+            assertThat(drain(rescuer)).contains(Outcome.FINISHED);
+        }
+        assertThat(f.ranges(partition)).singleElement().extracting(MergeRange::upperBound).isEqualTo(lastId);
+        assertThat(f.recordsWritten(partition)).isEqualTo(4_000);
+        f.assertMergedExactlyOnce(partition);
+    }
+
+    @Test
+    void aWorkerKilledAfterWritingButBeforeCommittingIsRedoneIdempotently() {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(5, 50, 0);
+        MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
+        MergeHook dieBeforeCommit = new MergeHook() {
+            @Override
+            public void objectWritten(MergeJobClaim claim, MergePlan plan) {
+                throw new MergeJobQueueTest.Killed();
+            }
+        };
+        try (MergeWorker killed = compaction.worker("killed-late", fast, dieBeforeCommit);
+             MergeWorker rescuer = compaction.worker("rescuer-late", fast, MergeHook.NONE)) {
+            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeJobQueueTest.Killed.class);
+            assertThat(f.ranges(partition)).isEmpty();
+            sleep(1_300);
+            assertThat(drain(rescuer)).contains(Outcome.FINISHED);
+        }
+        f.assertMergedExactlyOnce(partition);
+    }
+
+    @Test
+    void aWorkerWhoseLeaseWasTakenOverCommitsNothing() {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(3, 1_200, 0);
+        MergeSettings fast = compaction.settings.withLease(Duration.ofSeconds(30), Duration.ofSeconds(1));
+        MergeHook stall = new MergeHook() {
+            @Override
+            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
+                if (written == 1000) {
+                    sleep(1_500); // no heartbeat within the timeout: presumed dead
+                    compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5);
+                }
+            }
+        };
+        try (MergeWorker stalled = compaction.worker("stalled", fast, stall)) {
+            assertThat(stalled.runOnce()).isEqualTo(Outcome.LEASE_LOST);
+        }
+        assertThat(f.ranges(partition)).isEmpty();
+        drain(compaction.worker("successor"));
+        f.assertMergedExactlyOnce(partition);
+    }
+}
