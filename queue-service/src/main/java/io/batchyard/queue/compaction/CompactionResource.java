@@ -47,7 +47,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /** Small-object compaction: tables, object registration, partitions, merge jobs, the catalog step and GC. */
 @Path("/compaction")
 @Produces(MediaType.APPLICATION_JSON)
-@Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "compaction")
 public class CompactionResource {
 
@@ -73,6 +72,7 @@ public class CompactionResource {
 
     @POST
     @Path("tables")
+    @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register a table (idempotent: the same definition again answers 200; other settings are 312)")
     public Response registerTable(@Valid @NotNull NewTable request) {
         int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
@@ -97,6 +97,7 @@ public class CompactionResource {
 
     @POST
     @Path("objects")
+    @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register a small object already written to the store (idempotent per table, date and key)")
     public Response registerObject(@Valid @NotNull NewObject request) {
         ObjectRegistration.Registered r = compaction.jdbi.inTransaction(tx -> compaction.registration.register(tx,

@@ -40,7 +40,8 @@ public final class CompactionFixture {
     private final Random random = new Random(42);
 
     public CompactionFixture(Compaction compaction, int mergeIntervalSeconds) {
-        this(compaction, mergeIntervalSeconds, LocalDate.of(2024, 5, 1));
+        // tomorrow (UTC): the catalog step never closes it on its own
+        this(compaction, mergeIntervalSeconds, LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1));
     }
 
     public CompactionFixture(Compaction compaction, int mergeIntervalSeconds, LocalDate date) {
