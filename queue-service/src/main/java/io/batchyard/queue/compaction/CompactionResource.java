@@ -58,7 +58,17 @@ public class CompactionResource {
     }
 
     public record NewObject(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
-                            @NotNull LocalDate partitionDate, @NotBlank @Size(max = 1024) String objectKey) {
+                            @NotNull @Pattern(regexp = "\\d{4}-\\d{2}-\\d{2}") String partitionDate,
+                            @NotBlank @Size(max = 1024) String objectKey) {
+
+        /** A string, not a LocalDate: Jackson's own 400 for a bad date would not be problem+json. */
+        LocalDate date() {
+            try {
+                return LocalDate.parse(partitionDate);
+            } catch (java.time.DateTimeException e) {
+                throw CommonErrors.INVALID_REQUEST.exception("partitionDate is not a valid date (YYYY-MM-DD)");
+            }
+        }
     }
 
     public record Closed(Partition partition, boolean closedNow) {
@@ -101,7 +111,7 @@ public class CompactionResource {
     @Operation(summary = "Register a small object already written to the store (idempotent per table, date and key)")
     public Response registerObject(@Valid @NotNull NewObject request) {
         ObjectRegistration.Registered r = compaction.jdbi.inTransaction(tx -> compaction.registration.register(tx,
-                request.schemaName(), request.tableName(), request.partitionDate(), request.objectKey()));
+                request.schemaName(), request.tableName(), request.date(), request.objectKey()));
         return (r.created() ? Response.status(Response.Status.CREATED) : Response.ok()).entity(r).build();
     }
 
