@@ -35,7 +35,9 @@ import org.jdbi.v3.postgres.PostgresPlugin;
  * physical bound. Registration is not timed; merging is, from the first claim until no job is left.
  *
  * <p>Usage: {@code CompactionBenchmark [--objects 10000] [--records 40] [--partitions 20] [--workers 2]
- * [--dir PATH] [--jdbc URL --user U --password P]} (without --jdbc an embedded PostgreSQL is started).
+ * [--warmup 2000] [--dir PATH] [--jdbc URL --user U --password P]} (without --jdbc an embedded PostgreSQL is started).
+ * The warm-up merges {@code --warmup} objects of another table first, untimed, so that the JIT has compiled the
+ * merge path before the measured run.
  */
 public final class CompactionBenchmark {
 
@@ -45,6 +47,7 @@ public final class CompactionBenchmark {
         int records = Integer.parseInt(opts.getOrDefault("records", "40"));
         int partitions = Integer.parseInt(opts.getOrDefault("partitions", "20"));
         int workers = Integer.parseInt(opts.getOrDefault("workers", "2"));
+        int warmup = Integer.parseInt(opts.getOrDefault("warmup", "2000"));
         Path dir = Path.of(opts.getOrDefault("dir", "bench/target/compaction-store")).toAbsolutePath();
         deleteTree(dir);
 
@@ -66,7 +69,11 @@ public final class CompactionBenchmark {
             Jdbi jdbi = Jdbi.create(ds).installPlugin(new PostgresPlugin());
             ObjectStore store = new FileSystemObjectStore(dir);
             Compaction compaction = new Compaction(jdbi, store, MergeSettings.defaults(), new Outbox());
-            run(compaction, dir, objects, records, partitions, workers);
+            if (warmup > 0) {
+                System.out.printf("[bench] warm-up (untimed): %d objects%n", warmup);
+                run(compaction, dir, "warmup", warmup, records, partitions, workers, false);
+            }
+            run(compaction, dir, "events", objects, records, partitions, workers, true);
         } finally {
             ds.close();
             if (pg != null) {
@@ -75,10 +82,10 @@ public final class CompactionBenchmark {
         }
     }
 
-    private static void run(Compaction c, Path dir, int objects, int records, int partitions, int workers)
-            throws Exception {
+    private static void run(Compaction c, Path dir, String table, int objects, int records, int partitions, int workers,
+                            boolean report) throws Exception {
         String schema = "bench" + (System.currentTimeMillis() % 100_000);
-        c.jdbi.useTransaction(tx -> c.tables.register(tx, schema, "events", 0, 0));
+        c.jdbi.useTransaction(tx -> c.tables.register(tx, schema, table, 0, 0));
         LocalDate first = LocalDate.now().plusDays(1);
         Random random = new Random(7);
         long bytes = 0;
@@ -86,7 +93,7 @@ public final class CompactionBenchmark {
                 objects, records, partitions);
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < objects; i++) {
-            String key = "incoming/" + String.format("%06d", i) + ".jsonl";
+            String key = "incoming/" + table + "/" + String.format("%06d", i) + ".jsonl";
             StringBuilder body = new StringBuilder();
             for (int r = 0; r < records; r++) {
                 body.append("{\"eventTime\":").append(1_700_000_000_000L + random.nextInt(86_400_000))
@@ -107,16 +114,14 @@ public final class CompactionBenchmark {
             int offset = from;
             c.jdbi.useTransaction(tx -> {
                 for (int i = 0; i < chunk.size(); i++) {
-                    c.registration.register(tx, schema, "events", first.plusDays((offset + i) % partitions), chunk.get(i));
+                    c.registration.register(tx, schema, table, first.plusDays((offset + i) % partitions), chunk.get(i));
                 }
             });
         }
-        System.out.printf("[bench] %d objects, %d bytes (%.1f MB), %d records%n", objects, bytes, bytes / 1e6,
-                (long) objects * records);
-
-        double catNull = cat(dir.resolve("incoming"), "/dev/null"); // also warms the page cache for both runs
-        catNull = Math.min(catNull, cat(dir.resolve("incoming"), "/dev/null"));
-        double catFile = cat(dir.resolve("incoming"), dir.resolve("cat-output").toString());
+        Path incoming = dir.resolve("incoming").resolve(table);
+        double catNull = cat(incoming, "/dev/null"); // also warms the page cache for both runs
+        catNull = Math.min(catNull, cat(incoming, "/dev/null"));
+        double catFile = cat(incoming, dir.resolve("cat-output").toString());
         Files.deleteIfExists(dir.resolve("cat-output"));
 
         ExecutorService pool = Executors.newFixedThreadPool(workers);
@@ -137,7 +142,9 @@ public final class CompactionBenchmark {
         long mergedRecords = 0;
         long mergedBytes = 0;
         int ranges = 0;
-        for (long pid : c.jdbi.withHandle(h -> h.createQuery("SELECT partition_id FROM compaction_partition")
+        for (long pid : c.jdbi.withHandle(h -> h.createQuery("""
+                        SELECT partition_id FROM compaction_partition JOIN compaction_table USING (table_id)
+                        WHERE schema_name = :s AND table_name = :t""").bind("s", schema).bind("t", table)
                 .mapTo(Long.class).list())) {
             for (MergeRange r : c.jdbi.withHandle(h -> c.ranges.ranges(h, pid))) {
                 mergedRecords += r.recordCount();
@@ -148,6 +155,11 @@ public final class CompactionBenchmark {
         if (mergedRecords != (long) objects * records) {
             throw new IllegalStateException("merged " + mergedRecords + " records, expected " + (long) objects * records);
         }
+        if (!report) {
+            return;
+        }
+        System.out.printf("[bench] %d objects, %d bytes (%.1f MB), %d records, %d partitions%n", objects, bytes,
+                bytes / 1e6, (long) objects * records, partitions);
         double mbs = bytes / 1e6 / seconds;
         System.out.printf("[bench] merge: %d workers, %d merge runs, %d merged objects, %d bytes out, %.2f s%n",
                 workers, merges, ranges, mergedBytes, seconds);

@@ -44,6 +44,25 @@ class RecordMergerTest {
     }
 
     @Test
+    void longLinesOfTheStreamedObjectSurviveBufferBoundaries() throws Exception {
+        String big = "{\"eventTime\":3,\"id\":\"big\",\"pad\":\"" + "y".repeat(200_000) + "\"}";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long n = new RecordMerger().merge(lines("{\"eventTime\":1,\"id\":\"a\"}", big, "{\"eventTime\":9,\"id\":\"c\"}"),
+                List.of(lines("{\"eventTime\":4,\"id\":\"d\"}")), out, x -> { });
+        assertThat(n).isEqualTo(4);
+        assertThat(out.toString(StandardCharsets.UTF_8).split("\n")).containsExactly(
+                "{\"eventTime\":1,\"id\":\"a\"}", big, "{\"eventTime\":4,\"id\":\"d\"}", "{\"eventTime\":9,\"id\":\"c\"}");
+    }
+
+    @Test
+    void theFastPathAndTheParserAgree() {
+        assertThat(RecordMerger.eventTime("{\"eventTime\":1700000000123,\"x\":1}")).isEqualTo(1_700_000_000_123L);
+        assertThat(RecordMerger.eventTime("{\"eventTime\":12}")).isEqualTo(12);
+        assertThat(RecordMerger.eventTime("{\"eventTime\":1.5e3}")).as("not an integer: parser").isEqualTo(1500);
+        assertThat(RecordMerger.eventTime("{ \"eventTime\" : 42 }")).isEqualTo(42);
+    }
+
+    @Test
     void negativeTimesSortAsTheEpoch() {
         assertThat(RecordMerger.eventTime("{\"eventTime\":-5}")).isZero();
         assertThat(RecordMerger.eventTime("{\"eventTime\":null}")).isZero();
