@@ -99,6 +99,52 @@ class MergeWorkerTest {
     }
 
     @Test
+    void twoWorkersOneKilledMidMergeStillMergeEveryRecordOfEveryObjectExactlyOnce() throws Exception {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        List<Long> partitions = new java.util.ArrayList<>();
+        for (int d = 0; d < 6; d++) {
+            for (int i = 0; i < 6; i++) {
+                partitions.add(f.register(f.write(250, 0), f.date.plusDays(d)).object().partitionId());
+            }
+        }
+        MergeSettings fast = compaction.settings.withBatchSize(4).withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
+        java.util.concurrent.atomic.AtomicInteger progress = new java.util.concurrent.atomic.AtomicInteger();
+        MergeHook killOnFirstProgress = new MergeHook() {
+            @Override
+            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
+                if (progress.incrementAndGet() == 1) {
+                    throw new MergeJobQueueTest.Killed();
+                }
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger redone = new java.util.concurrent.atomic.AtomicInteger();
+        MergeHook countRedos = new MergeHook() {
+            @Override
+            public void objectWritten(MergeJobClaim claim, MergePlan plan) {
+                if (claim.attempt() > 1) {
+                    redone.incrementAndGet();
+                }
+            }
+        };
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (MergeWorker victim = compaction.worker("victim", fast, killOnFirstProgress);
+             MergeWorker survivor = compaction.worker("survivor", fast, countRedos)) {
+            var victimRun = pool.submit(() -> drain(victim));
+            var survivorRun = pool.submit(() -> drain(survivor));
+            assertThatThrownBy(victimRun::get).hasCauseInstanceOf(MergeJobQueueTest.Killed.class);
+            survivorRun.get();
+            sleep(1_300); // the victim's lease expires
+            drain(survivor);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(redone.get()).as("the killed worker's job was really taken over and redone").isPositive();
+        for (long p : partitions.stream().distinct().toList()) {
+            f.assertMergedExactlyOnce(p);
+        }
+    }
+
+    @Test
     void aWorkerKilledAfterWritingButBeforeCommittingIsRedoneIdempotently() {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(5, 50, 0);
