@@ -1,6 +1,7 @@
 package io.batchyard.queue.compaction;
 
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
+import static io.batchyard.queue.compaction.MergeHooks.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.queue.QueueTest;
@@ -117,13 +118,10 @@ class MergeJobQueueTest {
             }
         }
         Map<String, AtomicInteger> merges = new ConcurrentHashMap<>();
-        MergeHook count = new MergeHook() {
-            @Override
-            public void objectWritten(MergeJobClaim claim, MergePlan plan) {
-                merges.computeIfAbsent(claim.partitionId() + ":" + plan.lower() + "-" + plan.upper(),
-                        k -> new AtomicInteger()).incrementAndGet();
-            }
-        };
+        MergeHook count = MergeHooks.onWritten((claim, plan) -> {
+            merges.computeIfAbsent(claim.partitionId() + ":" + plan.lower() + "-" + plan.upper(),
+                    k -> new AtomicInteger()).incrementAndGet();
+        });
         // batch size 2: every partition needs three runs, so the two workers interleave on the same partitions
         MergeSettings settings = compaction.settings.withBatchSize(2);
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -153,17 +151,14 @@ class MergeJobQueueTest {
         long slowPartition = f.register(f.write(1500, 0), f.date).object().partitionId();
         MergeJobClaim[] slowClaim = new MergeJobClaim[1];
         CountDownLatch slowStarted = new CountDownLatch(1);
-        MergeHook slowHook = new MergeHook() {
-            @Override
-            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
-                slowClaim[0] = claim;
-                slowStarted.countDown();
-                sleep(3_000); // three lease timeouts, heartbeating all along
-            }
-        };
+        MergeHook slowHook = MergeHooks.onProgress((claim, plan, written) -> {
+            slowClaim[0] = claim;
+            slowStarted.countDown();
+            sleep(3_000); // three lease timeouts, heartbeating all along
+        });
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (MergeWorker slow = compaction.worker("slow", fast, slowHook);
-             MergeWorker dead = compaction.worker("dead", fast, crashAfterFirstProgress());
+             MergeWorker dead = compaction.worker("dead", fast, MergeHooks.crashAfterFirstProgress());
              MergeWorker rescuer = compaction.worker("rescuer", fast, MergeHook.NONE)) {
             Future<MergeWorker.Outcome> slowRun = pool.submit(slow::runOnce);
             assertThat(slowStarted.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
@@ -171,7 +166,7 @@ class MergeJobQueueTest {
             long deadPartition = f.register(f.write(1500, 0), f.date.plusDays(1)).object().partitionId();
             try {
                 dead.runOnce();
-            } catch (Killed expected) {
+            } catch (MergeHooks.Killed expected) {
                 // the worker "died" mid-merge: its job stays ONGOING, nobody refreshes its heartbeat
             }
             assertThat(jobsOf(deadPartition)).singleElement().extracting(MergeJob::state, MergeJob::leaseOwner)
@@ -224,34 +219,10 @@ class MergeJobQueueTest {
         }
     }
 
-    /** Thrown by a hook to stand for the worker's process dying: not an Exception, so the worker does not clean up. */
-    static final class Killed extends Error {
-        Killed() {
-            super("worker killed mid-merge", null, false, false);
-        }
-    }
-
-    static MergeHook crashAfterFirstProgress() {
-        return new MergeHook() {
-            @Override
-            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
-                throw new Killed();
-            }
-        };
-    }
 
     private MergeJobClaim claimOf(long partition) {
         MergeJobClaim claim = compaction.jobs.claim("test").orElseThrow();
         assertThat(claim.partitionId()).isEqualTo(partition);
         return claim;
-    }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

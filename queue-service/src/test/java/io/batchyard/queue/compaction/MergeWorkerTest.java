@@ -1,8 +1,8 @@
 package io.batchyard.queue.compaction;
 
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
-import static io.batchyard.queue.compaction.MergeJobQueueTest.crashAfterFirstProgress;
-import static io.batchyard.queue.compaction.MergeJobQueueTest.sleep;
+import static io.batchyard.queue.compaction.MergeHooks.crashAfterFirstProgress;
+import static io.batchyard.queue.compaction.MergeHooks.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -84,7 +84,7 @@ class MergeWorkerTest {
         long lastId = f.register(f.write(400, 0)).object().objectId();
         try (MergeWorker killed = compaction.worker("killed", fast, crashAfterFirstProgress());
              MergeWorker rescuer = compaction.worker("rescuer", fast, MergeHook.NONE)) {
-            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeJobQueueTest.Killed.class);
+            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeHooks.Killed.class);
             Partition p = f.partition(partition);
             assertThat(f.ranges(partition)).as("nothing committed by the killed worker").singleElement()
                     .extracting(MergeRange::upperBound).isEqualTo(firstUpper);
@@ -109,29 +109,23 @@ class MergeWorkerTest {
         }
         MergeSettings fast = compaction.settings.withBatchSize(4).withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
         java.util.concurrent.atomic.AtomicInteger progress = new java.util.concurrent.atomic.AtomicInteger();
-        MergeHook killOnFirstProgress = new MergeHook() {
-            @Override
-            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
-                if (progress.incrementAndGet() == 1) {
-                    throw new MergeJobQueueTest.Killed();
-                }
+        MergeHook killOnFirstProgress = MergeHooks.onProgress((claim, plan, written) -> {
+            if (progress.incrementAndGet() == 1) {
+                throw new MergeHooks.Killed();
             }
-        };
+        });
         java.util.concurrent.atomic.AtomicInteger redone = new java.util.concurrent.atomic.AtomicInteger();
-        MergeHook countRedos = new MergeHook() {
-            @Override
-            public void objectWritten(MergeJobClaim claim, MergePlan plan) {
-                if (claim.attempt() > 1) {
-                    redone.incrementAndGet();
-                }
+        MergeHook countRedos = MergeHooks.onWritten((claim, plan) -> {
+            if (claim.attempt() > 1) {
+                redone.incrementAndGet();
             }
-        };
+        });
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         try (MergeWorker victim = compaction.worker("victim", fast, killOnFirstProgress);
              MergeWorker survivor = compaction.worker("survivor", fast, countRedos)) {
             var victimRun = pool.submit(() -> drain(victim));
             var survivorRun = pool.submit(() -> drain(survivor));
-            assertThatThrownBy(victimRun::get).hasCauseInstanceOf(MergeJobQueueTest.Killed.class);
+            assertThatThrownBy(victimRun::get).hasCauseInstanceOf(MergeHooks.Killed.class);
             survivorRun.get();
             sleep(1_300); // the victim's lease expires
             drain(survivor);
@@ -149,15 +143,12 @@ class MergeWorkerTest {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(5, 50, 0);
         MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
-        MergeHook dieBeforeCommit = new MergeHook() {
-            @Override
-            public void objectWritten(MergeJobClaim claim, MergePlan plan) {
-                throw new MergeJobQueueTest.Killed();
-            }
-        };
+        MergeHook dieBeforeCommit = MergeHooks.onWritten((claim, plan) -> {
+            throw new MergeHooks.Killed();
+        });
         try (MergeWorker killed = compaction.worker("killed-late", fast, dieBeforeCommit);
              MergeWorker rescuer = compaction.worker("rescuer-late", fast, MergeHook.NONE)) {
-            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeJobQueueTest.Killed.class);
+            assertThatThrownBy(killed::runOnce).isInstanceOf(MergeHooks.Killed.class);
             assertThat(f.ranges(partition)).isEmpty();
             sleep(1_300);
             assertThat(drain(rescuer)).contains(Outcome.FINISHED);
@@ -170,15 +161,12 @@ class MergeWorkerTest {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(3, 1_200, 0);
         MergeSettings fast = compaction.settings.withLease(Duration.ofSeconds(30), Duration.ofSeconds(1));
-        MergeHook stall = new MergeHook() {
-            @Override
-            public void recordsWritten(MergeJobClaim claim, MergePlan plan, long written) {
-                if (written == 1000) {
-                    sleep(1_500); // no heartbeat within the timeout: presumed dead
-                    compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5);
-                }
+        MergeHook stall = MergeHooks.onProgress((claim, plan, written) -> {
+            if (written == 1000) {
+                sleep(1_500); // no heartbeat within the timeout: presumed dead
+                compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5);
             }
-        };
+        });
         try (MergeWorker stalled = compaction.worker("stalled", fast, stall)) {
             assertThat(stalled.runOnce()).isEqualTo(Outcome.LEASE_LOST);
         }
