@@ -160,11 +160,14 @@ class MergeWorkerTest {
     void aWorkerWhoseLeaseWasTakenOverCommitsNothing() {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(3, 1_200, 0);
-        MergeSettings fast = compaction.settings.withLease(Duration.ofSeconds(30), Duration.ofSeconds(1));
+        MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
         MergeHook stall = MergeHooks.onProgress((claim, plan, written) -> {
             if (written == 1000) {
-                sleep(1_500); // no heartbeat within the timeout: presumed dead
-                compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5);
+                // a pause longer than the timeout (GC, SIGSTOP): its last heartbeat is old, another worker recovers it
+                compaction.jdbi.useHandle(h -> h.createUpdate(
+                                "UPDATE merge_job SET heartbeat_at = now() - interval '1 minute' WHERE job_id = :id")
+                        .bind("id", claim.jobId()).execute());
+                assertThat(compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5)).isPositive();
             }
         });
         try (MergeWorker stalled = compaction.worker("stalled", fast, stall)) {

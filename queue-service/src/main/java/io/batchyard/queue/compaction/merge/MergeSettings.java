@@ -16,6 +16,18 @@ import java.time.Duration;
 public record MergeSettings(long sizeCap, int batchSize, Duration heartbeatInterval, Duration jobTimeout,
                             int recoverBatch, int maxAttempts, Duration retryBackoff) {
 
+    public MergeSettings {
+        if (sizeCap <= 0 || batchSize <= 0 || recoverBatch <= 0 || maxAttempts <= 0 || retryBackoff.isNegative()) {
+            throw new IllegalArgumentException("compaction: size cap, batch size, recover batch and max attempts must be "
+                    + "positive, the retry backoff not negative");
+        }
+        // A lease refreshed less often than it expires would be taken from every live merge that lasts a while.
+        if (heartbeatInterval.isZero() || heartbeatInterval.isNegative() || heartbeatInterval.compareTo(jobTimeout) >= 0) {
+            throw new IllegalArgumentException("compaction: the heartbeat interval (" + heartbeatInterval
+                    + ") must be positive and shorter than the job timeout (" + jobTimeout + ")");
+        }
+    }
+
     public static MergeSettings defaults() {
         return new MergeSettings(134_217_728L, 2000, Duration.ofSeconds(60), Duration.ofSeconds(600), 100, 5,
                 Duration.ofSeconds(30));
