@@ -149,7 +149,7 @@ public final class LifecycleBenchmark {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index))) / 1e6;
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> opts = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--")) {

@@ -11,6 +11,9 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.events.queue.FileRegistered;
+import io.batchyard.events.queue.ManifestPublished;
+import io.batchyard.events.queue.ObjectCreated;
+import io.batchyard.events.queue.PartitionSwitched;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
@@ -34,7 +37,8 @@ public final class EventCatalog {
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
             LifecycleCommand.class, CommandRejected.class,
-            BatchEnqueued.class, BatchesArchived.class, FileRegistered.class);
+            BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
+            ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class);
 
     private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = EVENT_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(EventCatalog::fingerprint, Function.identity()));

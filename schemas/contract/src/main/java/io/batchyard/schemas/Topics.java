@@ -16,9 +16,14 @@ public final class Topics {
     public static final String QUEUE_BATCHES = "batchyard.queue.batches";
     /** FileRegistered; key = batch id. */
     public static final String QUEUE_FILES = "batchyard.queue.files";
+    /** ObjectCreated from producers of small objects; key = schemaName.tableName. */
+    public static final String QUEUE_OBJECTS = "batchyard.queue.objects";
+    /** PartitionSwitched, ManifestPublished; key = compaction table id. */
+    public static final String QUEUE_COMPACTION = "batchyard.queue.compaction";
 
     public static final List<String> ALL = List.of(
-            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES);
+            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES,
+            QUEUE_OBJECTS, QUEUE_COMPACTION);
 
     private Topics() {
     }

@@ -1,0 +1,62 @@
+package io.batchyard.queue.compaction;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** {@code batchyard.compaction.*}: the small-object compaction of spec part A. */
+@ConfigMapping(prefix = "batchyard.compaction")
+public interface CompactionConfig {
+
+    /** Whether this instance runs merge workers and the periodic catalog step (tests drive workers themselves). */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** Merge workers in this instance; more instances add more, the database claim keeps them apart. */
+    @WithDefault("2")
+    int workers();
+
+    /** Root directory of the object store (local or mounted). */
+    @WithDefault("data/compaction")
+    String storeRoot();
+
+    /** Largest merged object planned, in bytes; a larger small object forms its own range. */
+    @WithDefault("134217728")
+    long mergedObjectSize();
+
+    /** Most new small objects one merge run reads; the rest is carried over to an immediate follow-up. */
+    @WithDefault("2000")
+    int mergeBatchSize();
+
+    /** How often a running merge refreshes its lease. */
+    @WithDefault("PT60S")
+    Duration heartbeatInterval();
+
+    /** A lease not refreshed for this long is presumed dead and its job recovered by another worker. */
+    @WithDefault("PT600S")
+    Duration jobTimeout();
+
+    /** Expired jobs recovered per claim attempt. */
+    @WithDefault("100")
+    int recoverBatch();
+
+    /** Failed or expired runs of one job before it is dead-lettered (DEAD; revive with POST /compaction/jobs/{id}/retry). */
+    @WithDefault("5")
+    int maxAttempts();
+
+    /** Delay before a run that failed with an error is retried. */
+    @WithDefault("PT30S")
+    Duration retryBackoff();
+
+    /** Sleep of an idle worker between polls. */
+    @WithDefault("PT3S")
+    Duration idlePoll();
+
+    /** Period of the catalog step (switch, close, publish) and of garbage collection. */
+    @WithDefault("PT5M")
+    Duration catalogInterval();
+
+    /** Merged objects of partitions at least this many days old are garbage-collected by the periodic step. */
+    @WithDefault("17")
+    int gcAfterDays();
+}

@@ -1,0 +1,27 @@
+package io.batchyard.queue.compaction;
+
+import io.batchyard.api.ErrorCode;
+
+/** Compaction's errors (311-319), next to queue-service's 301-304. */
+public enum CompactionError implements ErrorCode {
+    UNKNOWN_TABLE(311, 404, "Unknown compaction table"),
+    TABLE_EXISTS(312, 409, "Compaction table exists with other settings"),
+    OBJECT_MISSING(313, 404, "Object not found in the object store"),
+    UNKNOWN_PARTITION(314, 404, "Unknown partition"),
+    NOTHING_TO_CLOSE(315, 409, "Partition has no live object to close on"),
+    INVALID_OBJECT_KEY(316, 400, "Invalid object key"),
+    UNKNOWN_JOB(317, 404, "Unknown merge job"),
+    JOB_NOT_DEAD(318, 409, "Merge job is not dead-lettered"),
+    NO_MANIFEST(319, 404, "Partition has no published manifest");
+
+    private final Spec spec;
+
+    CompactionError(int code, int status, String title) {
+        this.spec = new Spec(code, status, title);
+    }
+
+    @Override
+    public Spec spec() {
+        return spec;
+    }
+}

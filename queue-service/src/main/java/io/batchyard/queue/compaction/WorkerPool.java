@@ -1,0 +1,124 @@
+package io.batchyard.queue.compaction;
+
+import io.batchyard.queue.compaction.merge.MergeWorker;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * The in-service merge workers and the periodic catalog step. Each worker loops: run one job, and sleep only when
+ * there was none, so a backlog (carry-over) drains without pauses. Several instances of the service may run workers
+ * at once; the database claim keeps them apart.
+ */
+@ApplicationScoped
+public class WorkerPool {
+
+    private static final Logger LOG = Logger.getLogger(WorkerPool.class);
+
+    @Inject
+    Compaction compaction;
+
+    @Inject
+    CompactionConfig config;
+
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<MergeWorker> workers = new ArrayList<>();
+    private volatile boolean running;
+
+    void start(@Observes StartupEvent ignored) {
+        if (!config.enabled()) {
+            LOG.info("compaction workers disabled (batchyard.compaction.enabled=false)");
+            return;
+        }
+        running = true;
+        String instance = instanceName();
+        for (int i = 0; i < config.workers(); i++) {
+            MergeWorker w = compaction.worker(instance + "-" + i);
+            workers.add(w);
+            threads.add(daemon("merge-worker-" + i, () -> work(w)));
+        }
+        threads.add(daemon("compaction-catalog", this::catalogLoop));
+        threads.forEach(Thread::start);
+        LOG.infof("compaction: %d merge worker(s) on %s", config.workers(), compaction.store);
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        running = false;
+        threads.forEach(Thread::interrupt);
+        for (Thread t : threads) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        workers.forEach(MergeWorker::close);
+    }
+
+    private void work(MergeWorker w) {
+        while (running) {
+            try {
+                if (w.runOnce() == MergeWorker.Outcome.IDLE) {
+                    Thread.sleep(config.idlePoll().toMillis());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warnf("merge worker %s: %s", w.id(), e.getMessage());
+                if (!pause()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void catalogLoop() {
+        while (running) {
+            try {
+                compaction.catalog.run();
+                compaction.gc.collectUpTo(LocalDate.now(ZoneOffset.UTC).minusDays(config.gcAfterDays()));
+            } catch (RuntimeException e) {
+                LOG.warnf("catalog step failed, the next run repeats it: %s", e.getMessage());
+            }
+            try {
+                Thread.sleep(config.catalogInterval().toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private boolean pause() {
+        try {
+            Thread.sleep(config.idlePoll().toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            return false;
+        }
+    }
+
+    private static Thread daemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static String instanceName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "queue";
+        }
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

@@ -1,0 +1,196 @@
+package io.batchyard.queue.compaction.merge;
+
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionStore;
+import io.batchyard.queue.compaction.partition.SmallObject;
+import io.batchyard.queue.compaction.partition.SmallObjectStore;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.ObjectStore;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * One merge worker (spec A.7): recover expired jobs, claim one, merge, commit. The merged object is written under a
+ * temporary name and made durable and visible before the range is recorded, and the range, the desired version and
+ * the job's end commit in one transaction that first checks the lease is still this worker's. A worker killed at any
+ * point therefore leaves either the old range (its job is redone after the lease expires) or the new one, and a redo
+ * of the same inputs writes the same key with the same bytes.
+ */
+public final class MergeWorker implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MergeWorker.class);
+
+    /** How one {@link #runOnce()} ended. */
+    public enum Outcome {
+        /** No due job. */
+        IDLE,
+        /** The partition is fully merged; the job is gone. */
+        FINISHED,
+        /** Something was merged and more is left; a follow-up job is due at once (carry-over). */
+        CONTINUING,
+        /** The run failed; the job is retried later or dead-lettered. */
+        FAILED,
+        /** The lease expired during the run and another worker owns the job now; nothing was committed. */
+        LEASE_LOST
+    }
+
+    /** The lease was lost: abort without committing anything. */
+    static final class LeaseLost extends RuntimeException {
+        LeaseLost(MergeJobClaim claim) {
+            super("lease of merge job " + claim.jobId() + " lost", null, false, false);
+        }
+    }
+
+    private final String id;
+    private final Jdbi jdbi;
+    private final ObjectStore store;
+    private final MergeJobQueue queue;
+    private final PartitionStore partitions;
+    private final SmallObjectStore objects;
+    private final RangeStore ranges;
+    private final MergeSettings settings;
+    private final MergePlanner planner;
+    private final MergeHook hook;
+    private final RecordMerger merger = new RecordMerger();
+    private final ScheduledExecutorService heartbeats;
+
+    public MergeWorker(String id, Jdbi jdbi, ObjectStore store, MergeJobQueue queue, PartitionStore partitions,
+                       SmallObjectStore objects, RangeStore ranges, MergeSettings settings, MergeHook hook) {
+        this.id = id;
+        this.jdbi = jdbi;
+        this.store = store;
+        this.queue = queue;
+        this.partitions = partitions;
+        this.objects = objects;
+        this.ranges = ranges;
+        this.settings = settings;
+        this.planner = new MergePlanner(settings.sizeCap(), settings.batchSize());
+        this.hook = hook;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "merge-heartbeat-" + id);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** Recovers expired jobs, then claims and runs at most one. */
+    public Outcome runOnce() {
+        queue.recoverExpired(settings.jobTimeout(), settings.recoverBatch(), settings.maxAttempts());
+        Optional<MergeJobClaim> claimed = queue.claim(id);
+        if (claimed.isEmpty()) {
+            return Outcome.IDLE;
+        }
+        MergeJobClaim claim = claimed.get();
+        AtomicBoolean lost = new AtomicBoolean();
+        long every = settings.heartbeatInterval().toMillis();
+        ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(claim, lost), every, every, TimeUnit.MILLISECONDS);
+        try {
+            return merge(claim, lost);
+        } catch (LeaseLost e) {
+            LOG.warnf("worker %s: %s; its successor redoes the merge", id, e.getMessage());
+            return Outcome.LEASE_LOST;
+        } catch (Exception e) {
+            // Errors (a killed worker in tests, OOM) are deliberately not caught: the job then stays ONGOING and is
+            // recovered by another worker once its heartbeat is older than the timeout, as after a real crash.
+            MergeJobState next = queue.fail(claim, e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    settings.retryBackoff(), settings.maxAttempts());
+            LOG.warnf("worker %s: merge job %d (partition %d, attempt %d) failed, now %s: %s", id, claim.jobId(),
+                    claim.partitionId(), claim.attempt(), next, e.getMessage());
+            return Outcome.FAILED;
+        } finally {
+            beat.cancel(false);
+        }
+    }
+
+    private void beat(MergeJobClaim claim, AtomicBoolean lost) {
+        try {
+            if (!queue.heartbeat(claim)) {
+                lost.set(true);
+            }
+        } catch (RuntimeException e) {
+            // the database is unreachable: the lease may expire, and the fenced commit will then refuse our range
+            LOG.debugf("worker %s: heartbeat failed: %s", id, e.getMessage());
+        }
+    }
+
+    private Outcome merge(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
+        long pid = claim.partitionId();
+        Partition p = jdbi.withHandle(h -> partitions.find(h, pid)).orElseThrow();
+        Optional<MergeRange> open = jdbi.withHandle(h -> ranges.openRange(h, pid));
+        List<SmallObject> unmerged = jdbi.withHandle(h -> objects.unmerged(h, pid,
+                open.map(MergeRange::upperBound).orElse(0L), planner.fetchSize()));
+        Optional<MergePlan> planned = planner.plan(open, unmerged.stream()
+                .map(o -> new MergePlanner.Candidate(o.objectId(), o.contentLength())).toList());
+        if (planned.isEmpty()) {
+            commitFenced(claim, tx -> queue.finish(tx, claim));
+            return Outcome.FINISHED;
+        }
+        MergePlan plan = planned.get();
+        Map<Long, SmallObject> byId = unmerged.stream().collect(Collectors.toMap(SmallObject::objectId, Function.identity()));
+        RecordMerger.Source old = plan.extendsOpenRange() ? () -> store.open(ObjectKeys.merged(p.tablePrefix(),
+                p.partitionDate(), open.get().lowerBound(), open.get().upperBound())) : null;
+        List<RecordMerger.Source> inputs = plan.objects().stream().map(c -> byId.get(c.objectId()))
+                .<RecordMerger.Source>map(o -> () -> store.open(ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(),
+                        o.objectId(), o.delayed())))
+                .toList();
+        String key = ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), plan.lower(), plan.upper());
+        long records;
+        long size;
+        try (ObjectStore.PendingObject out = store.create(key)) {
+            records = merger.merge(old, inputs, out.stream(), written -> {
+                if (lost.get()) {
+                    throw new LeaseLost(claim);
+                }
+                hook.recordsWritten(claim, plan, written);
+            });
+            if (lost.get()) {
+                throw new LeaseLost(claim);
+            }
+            size = out.commit();
+        }
+        hook.objectWritten(claim, plan);
+        MergeRange range = new MergeRange(plan.lower(), plan.upper(), size, records);
+        commitFenced(claim, tx -> {
+            ranges.upsert(tx, pid, range);
+            partitions.raiseDesired(tx, pid, plan.upper());
+            if (plan.continuing()) {
+                queue.continueLater(tx, claim);
+            } else {
+                queue.finish(tx, claim);
+            }
+        });
+        LOG.debugf("worker %s: partition %d merged (%d, %d] from %d object(s), %d record(s), %d bytes%s", id, pid,
+                plan.lower(), plan.upper(), plan.objects().size(), records, size, plan.continuing() ? ", continuing" : "");
+        return plan.continuing() ? Outcome.CONTINUING : Outcome.FINISHED;
+    }
+
+    private void commitFenced(MergeJobClaim claim, java.util.function.Consumer<Handle> body) {
+        jdbi.useTransaction(tx -> {
+            if (!queue.holds(tx, claim)) {
+                throw new LeaseLost(claim);
+            }
+            body.accept(tx);
+        });
+    }
+
+    @Override
+    public void close() {
+        heartbeats.shutdownNow();
+    }
+}

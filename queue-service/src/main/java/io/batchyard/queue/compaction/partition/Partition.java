@@ -1,0 +1,16 @@
+package io.batchyard.queue.compaction.partition;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import java.time.LocalDate;
+
+/** One (table, date) partition with its manifest versions (spec A.3 prism_partitions). */
+public record Partition(long partitionId, long tableId, String schemaName, String tableName, LocalDate partitionDate,
+                        long currentManifestVersion, long desiredManifestVersion, Long lastLiveObjectId,
+                        boolean switched, PartitionState state) {
+
+    @JsonIgnore
+    public String tablePrefix() {
+        return ObjectKeys.tablePrefix(schemaName, tableName);
+    }
+}

@@ -1,0 +1,147 @@
+package io.batchyard.queue.compaction;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.queue.ObjectCreated;
+import io.batchyard.queue.QueueFixtures;
+import io.batchyard.queue.QueueTest;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventPublisher;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+@QueueTest
+class CompactionApiTest {
+
+    @Inject
+    Compaction compaction;
+
+    @Inject
+    ProcessedEventLedger ledger;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    private static ValidatableResponse post(String path, Object body) {
+        return given().contentType(ContentType.JSON).body(body).post(path).then();
+    }
+
+    private static Map<String, Object> object(String schema, String date, String key) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("schemaName", schema);
+        body.put("tableName", "events");
+        body.put("partitionDate", date);
+        body.put("objectKey", key);
+        return body;
+    }
+
+    private static void problem(ValidatableResponse r, int status, int code) {
+        r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
+    }
+
+    @Test
+    void tablesAndObjectsRegisterIdempotentlyOverRest() {
+        String schema = "r" + QueueFixtures.nextId();
+        Map<String, Object> table = Map.of("schemaName", schema, "tableName", "events", "mergeIntervalSeconds", 60);
+        long tableId = post("/compaction/tables", table).statusCode(201).extract().jsonPath().getLong("tableId");
+        post("/compaction/tables", table).statusCode(200).body("tableId", equalTo((int) tableId));
+        problem(post("/compaction/tables", Map.of("schemaName", schema, "tableName", "events", "mergeIntervalSeconds", 61)),
+                409, 312);
+
+        CompactionFixture f = new CompactionFixture(compaction, 60);
+        String key = f.write(3, 0);
+        // the fixture's table is in another schema; register the same file for the REST table
+        long objectId = post("/compaction/objects", object(schema, "2030-01-02", key)).statusCode(201)
+                .body("created", equalTo(true)).body("object.delayed", equalTo(false))
+                .body("storageKey", containsString("/live/dt=2030-01-02/object-"))
+                .extract().jsonPath().getLong("object.objectId");
+        post("/compaction/objects", object(schema, "2030-01-02", key)).statusCode(200)
+                .body("created", equalTo(false)).body("object.objectId", equalTo((int) objectId));
+        long partitionId = given().queryParam("tableId", tableId).get("/compaction/partitions").then().statusCode(200)
+                .body("total", equalTo(1)).body("items[0].partitionDate", equalTo("2030-01-02"))
+                .body("items[0].state", equalTo("NEW")).extract().jsonPath().getLong("items[0].partitionId");
+        given().queryParam("partitionId", partitionId).get("/compaction/jobs").then().statusCode(200)
+                .body("total", equalTo(1)).body("items[0].state", equalTo("PENDING"));
+        given().queryParam("state", "pending").queryParam("limit", 1).get("/compaction/jobs").then().statusCode(200)
+                .body("limit", equalTo(1)).body("total", greaterThanOrEqualTo(1));
+        given().get("/compaction/tables").then().statusCode(200).body("total", greaterThanOrEqualTo(2));
+    }
+
+    @Test
+    void refusalsAreProblemsWithCompactionCodesNeverServerErrors() {
+        CompactionFixture f = new CompactionFixture(compaction, 60);
+        String key = f.write(1, 0);
+        problem(post("/compaction/objects", object("nosuchschema", "2030-01-02", key)), 404, 311);
+        problem(post("/compaction/objects", object(f.schema, "2030-01-02", "incoming/missing.jsonl")), 404, 313);
+        problem(post("/compaction/objects", object(f.schema, "2030-01-02", "../../etc/passwd")), 400, 316);
+        problem(post("/compaction/objects", object(f.schema, "2030-01-02", "/etc/passwd")), 400, 316);
+        problem(post("/compaction/objects", object(f.schema, "not-a-date", key)), 400, 1);
+        problem(post("/compaction/objects", object(f.schema, "2030-02-30", key)), 400, 1);
+        problem(post("/compaction/objects", object("Bad-Name", "2030-01-02", key)), 400, 1);
+        problem(post("/compaction/tables", Map.of("schemaName", "x")), 400, 1);
+        problem(given().get("/compaction/partitions/999999999").then(), 404, 314);
+        problem(given().post("/compaction/partitions/999999999/close").then(), 404, 314);
+        problem(given().get("/compaction/partitions/999999999/manifest").then(), 404, 314);
+        problem(given().post("/compaction/jobs/999999999/retry").then(), 404, 317);
+        problem(given().queryParam("state", "bogus").get("/compaction/jobs").then(), 400, 1);
+        problem(given().queryParam("limit", 0).get("/compaction/jobs").then(), 400, 1);
+
+        long partition = f.register(key).object().partitionId();
+        long job = compaction.jdbi.withHandle(h -> compaction.jobs.list(h, null, partition, 1, 0)).get(0).jobId();
+        problem(given().post("/compaction/jobs/" + job + "/retry").then(), 409, 318);
+        problem(given().get("/compaction/partitions/" + partition + "/manifest").then(), 404, 319);
+        given().post("/compaction/catalog/sync").then().statusCode(200);
+    }
+
+    @Test
+    void objectCreatedEventsRegisterOnceAndUnroutableOnesAreQuarantined() {
+        CompactionFixture f = new CompactionFixture(compaction, 3600);
+        String key = f.write(2, 0);
+        LocalDate day = LocalDate.now().plusDays(3);
+        try (EventPublisher publisher = new EventPublisher(bootstrap)) {
+            ObjectCreated created = ObjectCreated.newBuilder().setHeader(Events.header("producer-test", null, null))
+                    .setSchemaName(f.schema).setTableName(f.table).setPartitionDate(day).setObjectKey(key).build();
+            long duplicatesBefore = ledger.duplicatesDropped();
+            publisher.publish(Topics.QUEUE_OBJECTS, f.schema + "." + f.table, created);
+            publisher.publish(Topics.QUEUE_OBJECTS, f.schema + "." + f.table, created); // redelivery
+            // the producer announces the same object again under a new event id
+            ObjectCreated again = ObjectCreated.newBuilder().setHeader(Events.header("producer-test", null, null))
+                    .setSchemaName(f.schema).setTableName(f.table).setPartitionDate(day).setObjectKey(key).build();
+            publisher.publish(Topics.QUEUE_OBJECTS, f.schema + "." + f.table, again);
+            ObjectCreated unknown = ObjectCreated.newBuilder().setHeader(Events.header("producer-test", null, null))
+                    .setSchemaName("nosuch" + QueueFixtures.nextId()).setTableName("events").setPartitionDate(day)
+                    .setObjectKey(key).build();
+            publisher.publish(Topics.QUEUE_OBJECTS, "nosuch.events", unknown);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> ledger.duplicatesDropped() > duplicatesBefore
+                    && count("SELECT count(*) FROM unknown_object WHERE schema_name = '" + unknown.getSchemaName() + "'") == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> count("SELECT count(*) FROM processed_event WHERE event_id IN ('"
+                    + Events.eventId(created) + "', '" + Events.eventId(again) + "')") == 2);
+            assertThat(count("SELECT count(*) FROM small_object s JOIN compaction_partition p USING (partition_id) "
+                    + "JOIN compaction_table t USING (table_id) WHERE t.schema_name = '" + f.schema + "'"))
+                    .as("one object however often it is announced").isEqualTo(1);
+            String reason = compaction.jdbi.withHandle(h -> h.createQuery(
+                    "SELECT reason FROM unknown_object WHERE schema_name = :s").bind("s", unknown.getSchemaName())
+                    .mapTo(String.class).one());
+            assertThat(reason).isEqualTo("Unknown compaction table");
+        }
+    }
+
+    private long count(String sql) {
+        return compaction.jdbi.withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+    }
+}

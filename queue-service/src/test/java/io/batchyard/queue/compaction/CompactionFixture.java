@@ -1,0 +1,156 @@
+package io.batchyard.queue.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.batchyard.queue.QueueFixtures;
+import io.batchyard.queue.compaction.merge.MergeRange;
+import io.batchyard.queue.compaction.merge.MergeWorker;
+import io.batchyard.queue.compaction.partition.ObjectRegistration;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.ObjectStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Small objects with known records for compaction tests: every record carries a unique id, so the merged output can
+ * be checked for "every record exactly once" and for event-time order.
+ */
+public final class CompactionFixture {
+
+    private static final Pattern RECORD = Pattern.compile("\\{\"eventTime\":(\\d+),\"id\":\"([^\"]+)\"");
+
+    public final Compaction compaction;
+    public final String schema;
+    public final String table;
+    public final LocalDate date;
+    /** Every record id written so far, per partition. */
+    private final Map<Long, List<String>> written = new HashMap<>();
+    private final Random random = new Random(42);
+
+    public CompactionFixture(Compaction compaction, int mergeIntervalSeconds) {
+        // tomorrow (UTC): the catalog step never closes it on its own
+        this(compaction, mergeIntervalSeconds, LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1));
+    }
+
+    public CompactionFixture(Compaction compaction, int mergeIntervalSeconds, LocalDate date) {
+        this.compaction = compaction;
+        this.schema = "s" + QueueFixtures.nextId();
+        this.table = "events";
+        this.date = date;
+        compaction.jdbi.useTransaction(tx -> compaction.tables.register(tx, schema, table, mergeIntervalSeconds, 0));
+    }
+
+    /** Writes an object of {@code records} records (unsorted on purpose) plus {@code padding} bytes per record. */
+    public String write(int records, int padding) {
+        String key = "incoming/" + schema + "/" + QueueFixtures.nextId() + ".jsonl";
+        String pad = "x".repeat(padding);
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < records; i++) {
+            body.append("{\"eventTime\":").append(1_700_000_000_000L + random.nextInt(1_000_000))
+                    .append(",\"id\":\"").append(key).append('#').append(i).append("\",\"pad\":\"").append(pad).append("\"}\n");
+        }
+        try (ObjectStore.PendingObject out = compaction.store.create(key)) {
+            out.stream().write(body.toString().getBytes(StandardCharsets.UTF_8));
+            out.commit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return key;
+    }
+
+    public ObjectRegistration.Registered register(String key) {
+        return register(key, date);
+    }
+
+    public ObjectRegistration.Registered register(String key, LocalDate day) {
+        ObjectRegistration.Registered r = compaction.jdbi.inTransaction(tx ->
+                compaction.registration.register(tx, schema, table, day, key));
+        if (r.created()) {
+            written.computeIfAbsent(r.object().partitionId(), p -> new ArrayList<>()).addAll(idsIn(key));
+        }
+        return r;
+    }
+
+    /** Writes and registers {@code count} objects; returns the partition id. */
+    public long arrive(int count, int records, int padding) {
+        long partition = -1;
+        for (int i = 0; i < count; i++) {
+            partition = register(write(records, padding)).object().partitionId();
+        }
+        return partition;
+    }
+
+    public Partition partition(long id) {
+        return compaction.jdbi.withHandle(h -> compaction.partitions.find(h, id)).orElseThrow();
+    }
+
+    public List<MergeRange> ranges(long partitionId) {
+        return compaction.jdbi.withHandle(h -> compaction.ranges.ranges(h, partitionId));
+    }
+
+    /** Runs the worker until no job is due. */
+    public static List<MergeWorker.Outcome> drain(MergeWorker worker) {
+        List<MergeWorker.Outcome> outcomes = new ArrayList<>();
+        for (MergeWorker.Outcome o = worker.runOnce(); o != MergeWorker.Outcome.IDLE; o = worker.runOnce()) {
+            outcomes.add(o);
+        }
+        return outcomes;
+    }
+
+    /** The partition's merged output: every record id exactly once, each range sorted by event time, sizes true. */
+    public void assertMergedExactlyOnce(long partitionId) {
+        Partition p = partition(partitionId);
+        List<String> merged = new ArrayList<>();
+        for (MergeRange r : ranges(partitionId)) {
+            String key = ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(), r.upperBound());
+            long last = Long.MIN_VALUE;
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(compaction.store.open(key), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    Matcher m = RECORD.matcher(line);
+                    assertThat(m.find()).as("record %s", line).isTrue();
+                    long time = Long.parseLong(m.group(1));
+                    assertThat(time).as("event-time order in %s", key).isGreaterThanOrEqualTo(last);
+                    last = time;
+                    merged.add(m.group(2));
+                }
+                assertThat(compaction.store.size(key)).isEqualTo(r.contentLength());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        assertThat(merged).as("every record of every small object exactly once")
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(written.getOrDefault(partitionId, List.of()));
+    }
+
+    public int recordsWritten(long partitionId) {
+        return written.getOrDefault(partitionId, List.of()).size();
+    }
+
+    private List<String> idsIn(String key) {
+        List<String> ids = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(compaction.store.open(key), StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                Matcher m = RECORD.matcher(line);
+                if (m.find()) {
+                    ids.add(m.group(2));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return ids;
+    }
+}

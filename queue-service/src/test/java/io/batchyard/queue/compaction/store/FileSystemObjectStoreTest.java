@@ -1,0 +1,44 @@
+package io.batchyard.queue.compaction.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileSystemObjectStoreTest {
+
+    @TempDir
+    Path root;
+
+    @Test
+    void anObjectIsInvisibleUntilCommittedAndAnAbandonedWriteLeavesNothingListed() throws Exception {
+        FileSystemObjectStore store = new FileSystemObjectStore(root);
+        try (ObjectStore.PendingObject out = store.create("t/merged/part-1.jsonl")) {
+            out.stream().write("half".getBytes(StandardCharsets.UTF_8));
+            assertThat(store.exists("t/merged/part-1.jsonl")).isFalse();
+            assertThat(store.list("t/merged/")).isEmpty();
+            assertThat(out.commit()).isEqualTo(4);
+        }
+        assertThat(store.list("t/merged/")).containsExactly("t/merged/part-1.jsonl");
+        ObjectStore.PendingObject abandoned = store.create("t/merged/part-2.jsonl");
+        abandoned.stream().write(1);
+        abandoned.close();
+        assertThat(store.list("t/merged/")).containsExactly("t/merged/part-1.jsonl");
+    }
+
+    @Test
+    void copyPlacesTheSameBytesAndKeysCannotLeaveTheRoot() throws Exception {
+        FileSystemObjectStore store = new FileSystemObjectStore(root);
+        Files.createDirectories(root.resolve("incoming"));
+        Files.writeString(root.resolve("incoming/a.jsonl"), "{}\n");
+        store.copy("incoming/a.jsonl", "t/live/dt=2024-01-01/object-1.jsonl");
+        assertThat(store.size("t/live/dt=2024-01-01/object-1.jsonl")).isEqualTo(3);
+        assertThatThrownBy(() -> store.checkKey("../etc/passwd")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.checkKey("/etc/passwd")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.open("../x")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
