@@ -37,4 +37,15 @@ class ApplicationApiTest {
         given().delete("/applications/" + empty).then().statusCode(204);
         given().get("/applications/" + empty).then().statusCode(404).body("code", equalTo(2));
     }
+
+    @Test
+    void malformedBodiesAreProblemsWithCodeOne() {
+        given().contentType(ContentType.JSON).body("{\"name\": ").post("/applications").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo(1));
+        // a well-formed body whose field has the wrong type: Jackson's own 400 must not leak through
+        given().contentType(ContentType.JSON).body("{\"name\": {\"nested\": true}, \"description\": \"d\", \"owner\": \"o\"}")
+                .post("/applications").then().statusCode(400).contentType("application/problem+json").body("code", equalTo(1));
+        given().contentType(ContentType.JSON).body("[1, 2]").post("/applications").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo(1));
+    }
 }

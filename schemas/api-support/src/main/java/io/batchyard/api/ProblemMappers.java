@@ -42,6 +42,20 @@ public class ProblemMappers {
                 err.code(), null));
     }
 
+    /**
+     * A well-formed body of the wrong shape (an object where a string belongs, an array for an object). Quarkus ships
+     * its own mapper for this exact type, which would answer plain JSON; this more specific one keeps problem+json.
+     */
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER - 100)
+    public Response mismatched(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+        CommonErrors err = CommonErrors.INVALID_REQUEST;
+        String field = e.getPath() == null || e.getPath().isEmpty() ? "the body"
+                : "field '" + e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
+                        : "[" + r.getIndex() + "]").collect(java.util.stream.Collectors.joining(".")) + "'";
+        return respond(new Problem(type(err.code()), err.title(), err.status(), "Wrong type of value for " + field, null,
+                err.code(), null));
+    }
+
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
