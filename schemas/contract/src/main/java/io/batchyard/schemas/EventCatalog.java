@@ -8,6 +8,7 @@ import io.batchyard.events.execution.LifecycleCommand;
 import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.events.queue.FileRegistered;
@@ -34,7 +35,8 @@ public final class EventCatalog {
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
             LifecycleCommand.class, CommandRejected.class,
-            BatchEnqueued.class, BatchesArchived.class, FileRegistered.class);
+            BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
+            QueryRegistered.class);
 
     private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = EVENT_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(EventCatalog::fingerprint, Function.identity()));

@@ -16,9 +16,12 @@ public final class Topics {
     public static final String QUEUE_BATCHES = "batchyard.queue.batches";
     /** FileRegistered; key = batch id. */
     public static final String QUEUE_FILES = "batchyard.queue.files";
+    /** QueryRegistered from running steps; key = process id. */
+    public static final String LINEAGE_QUERIES = "batchyard.lineage.queries";
 
     public static final List<String> ALL = List.of(
-            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES);
+            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES,
+            LINEAGE_QUERIES);
 
     private Topics() {
     }
