@@ -139,12 +139,17 @@ public final class ColumnLineageExtractor {
         }
     }
 
-    /** JSqlParser's message lists every expected token; keep the first lines, which say where it failed. */
+    /**
+     * JSqlParser wraps the grammar's ParseException, whose first line says where it failed ("Encountered unexpected
+     * token ... at line 1, column 8"); the expected-token list after it is dropped.
+     */
     private static String parseError(Exception e) {
-        Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
-        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        String[] lines = message.strip().split("\n");
-        String head = lines.length > 1 ? lines[0] + " " + lines[1].strip() : lines[0];
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage().strip();
+        String head = message.split("\n")[0].strip();
         return "parse error: " + (head.length() > 400 ? head.substring(0, 400) + "..." : head);
     }
 
@@ -426,10 +431,10 @@ public final class ColumnLineageExtractor {
             }
             if (e instanceof Column c) {
                 Endpoint column = resolve(c, scope);
-                if (column != null) {
-                    return new Direct(column);
-                }
-                return new Constant(c.toString());
+                // An unresolvable column (already warned about) has no source; TRUE/FALSE parse as columns too.
+                return column != null ? new Direct(column)
+                        : Set.of("true", "false").contains(name(c.getColumnName())) ? new Constant(c.toString())
+                        : new Computed("unresolved", List.of());
             }
             if (isLiteral(e)) {
                 return new Constant(e.toString());
@@ -516,6 +521,14 @@ public final class ColumnLineageExtractor {
             Source source = null;
             if (qualifier != null && qualifier.getName() != null) {
                 source = scope.byQualifier(name(qualifier.getName()));
+                if (source == null && qualifier.getSchemaName() != null) {
+                    // alias.struct_column.field: the lineage is the struct column of that alias
+                    Source owner = scope.byQualifier(name(qualifier.getSchemaName()));
+                    if (owner != null) {
+                        column = name(qualifier.getName());
+                        source = owner;
+                    }
+                }
                 if (source == null) {
                     Source owner = scope.owning(name(qualifier.getName()));
                     if (owner != null && owner.has(name(qualifier.getName()))) {

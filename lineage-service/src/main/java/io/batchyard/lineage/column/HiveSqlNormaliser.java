@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  *   <li>{@code DISTRIBUTE BY} is dropped and {@code SORT BY}/{@code CLUSTER BY} become {@code ORDER BY}: they only
  *       order rows, never move data between columns;</li>
  *   <li>statements without column lineage (SET, ADD JAR, DROP, ...) are skipped instead of parsed;</li>
+ *   <li>complex column types ({@code MAP<...>}, {@code STRUCT<...>}) in CREATE TABLE become STRING;</li>
+ *   <li>{@code LEFT ANTI JOIN} becomes {@code LEFT JOIN} (same lineage);</li>
  *   <li>Hive multi-insert ({@code FROM src INSERT ... INSERT ...}) is reported as unsupported.</li>
  * </ul>
  */
@@ -51,6 +53,9 @@ public final class HiveSqlNormaliser {
     private static final Pattern DISTRIBUTE_BY = Pattern.compile(
             "\\bDISTRIBUTE\\s+BY\\s+.*?(?=\\bSORT\\s+BY\\b|\\bORDER\\s+BY\\b|\\bLIMIT\\b|\\bUNION\\b|\\)|$)",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern ANTI_JOIN = Pattern.compile("\\bLEFT\\s+ANTI\\s+JOIN\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COMPLEX_TYPE = Pattern.compile("\\b(?:MAP|ARRAY|STRUCT|UNIONTYPE)\\s*<",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern SORT_BY = Pattern.compile("\\b(?:SORT|CLUSTER)\\s+BY\\b", Pattern.CASE_INSENSITIVE);
 
     private HiveSqlNormaliser() {
@@ -122,6 +127,8 @@ public final class HiveSqlNormaliser {
         }
         sql = DISTRIBUTE_BY.matcher(sql).replaceAll(" ");
         sql = SORT_BY.matcher(sql).replaceAll("ORDER BY");
+        // LEFT ANTI JOIN (Hive 3) reads the right side only in ON, exactly like LEFT JOIN does for lineage.
+        sql = ANTI_JOIN.matcher(sql).replaceAll("LEFT JOIN");
         return new Parse(sql.replaceAll("\\s+", " ").trim());
     }
 
@@ -152,12 +159,34 @@ public final class HiveSqlNormaliser {
         }
         Matcher q = AS_QUERY.matcher(rest);
         String query = q.find() ? " " + rest.substring(q.start()) : "";
-        return head + (columns == null ? "" : "(" + stripColumnComments(columns) + ")") + query;
+        return head + (columns == null ? "" : "(" + simpleTypes(stripColumnComments(columns)) + ")") + query;
     }
 
     /** Hive allows {@code col type COMMENT '...'}; the comment says nothing about lineage. */
     private static String stripColumnComments(String columns) {
         return columns.replaceAll("(?i)\\s+COMMENT\\s+'(?:[^'\\\\]|\\\\.)*'", "");
+    }
+
+    /** {@code MAP<STRING,INT>}, {@code STRUCT<x:INT>}, ... become STRING: only column names matter for lineage. */
+    private static String simpleTypes(String columns) {
+        StringBuilder out = new StringBuilder();
+        Matcher m = COMPLEX_TYPE.matcher(columns);
+        int from = 0;
+        while (m.find(from)) {
+            int depth = 0;
+            int end = m.end() - 1;
+            for (; end < columns.length(); end++) {
+                char c = columns.charAt(end);
+                if (c == '<') {
+                    depth++;
+                } else if (c == '>' && --depth == 0) {
+                    break;
+                }
+            }
+            out.append(columns, from, m.start()).append("STRING");
+            from = Math.min(end + 1, columns.length());
+        }
+        return out.append(columns.substring(from)).toString();
     }
 
     private static int closing(String s, int open) {

@@ -1,0 +1,40 @@
+package io.batchyard.lineage.graph;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ColumnDotWriterTest {
+
+    @Test
+    void tablesFunctionsConstantsAndIdleColumnsRenderWithoutGraphvizWarnings() throws Exception {
+        UUID q = UUID.randomUUID();
+        ColumnGraph graph = new ColumnGraph(List.of(
+                new ColumnGraph.Node(1, "s.t", NodeType.TABLE, "s.t", null, null, null, false),
+                new ColumnGraph.Node(2, "s.t.a<b>", NodeType.COLUMN, "a<b>", 1L, "s.t", 0, false),
+                new ColumnGraph.Node(3, "s.t.idle", NodeType.IDLE_COLUMN, "idle", 1L, "s.t", 1, false),
+                new ColumnGraph.Node(4, "tmp:x", NodeType.TEMP_TABLE, "sub", null, null, null, true),
+                new ColumnGraph.Node(5, "tmp:x.c", NodeType.COLUMN, "c", 4L, "sub", null, true),
+                new ColumnGraph.Node(6, "fn:1", NodeType.FUNCTION, "upper", null, null, null, false),
+                new ColumnGraph.Node(7, "const:1", NodeType.CONSTANT, "'a \"quoted\" b'", null, null, null, false)),
+                List.of(new ColumnGraph.Edge(UUID.randomUUID(), 2, 6, q, 1, null),
+                        new ColumnGraph.Edge(UUID.randomUUID(), 6, 5, q, 1, null),
+                        new ColumnGraph.Edge(UUID.randomUUID(), 7, 5, q, 1, 9L)));
+        String dot = ColumnDotWriter.write(graph);
+        assertThat(dot).contains("\"n1\":\"c2\" -> \"n6\"").contains("a&lt;b&gt;").contains("idle (idle)")
+                .contains("Temp sub");
+        Process p = new ProcessBuilder("dot", "-Tsvg").start();
+        p.getOutputStream().write(dot.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        String svg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(err + "\n" + dot).isZero();
+        assertThat(err).as("graphviz warnings").isEmpty();
+        assertThat(svg).contains("<svg").contains("upper");
+    }
+}
