@@ -38,7 +38,8 @@ public class QueryConsumer {
             LOG.debugf("ignoring %s on the queries topic", event.getClass().getSimpleName());
             return;
         }
-        ledger.processOnce(CONSUMER, q, tx -> registrar.register(tx, toNewQuery(q), "kafka"));
+        NewQuery query = toNewQuery(q);
+        TransientRetry.run(() -> ledger.processOnce(CONSUMER, q, tx -> registrar.register(tx, query, "kafka")));
     }
 
     /** Semantic problems (unknown type, bad id) are stored as a failed query rather than dead-lettered. */

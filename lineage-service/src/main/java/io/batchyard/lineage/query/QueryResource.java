@@ -53,9 +53,9 @@ public class QueryResource {
     @POST
     @Operation(summary = "Register a query (HIVE, SQL or PIG) of a process run; it is parsed at once")
     public Response register(@Valid @NotNull RegisterQuery r) {
-        StoredQuery stored = jdbi.inTransaction(tx -> registrar.register(tx,
-                new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
-                        r.defaultDatabase()), "api"));
+        NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
+                r.defaultDatabase());
+        StoredQuery stored = TransientRetry.run(() -> jdbi.inTransaction(tx -> registrar.register(tx, query, "api")));
         return Response.created(URI.create("/queries/" + stored.id())).entity(stored).build();
     }
 

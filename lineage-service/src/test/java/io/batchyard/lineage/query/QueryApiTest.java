@@ -108,6 +108,27 @@ class QueryApiTest {
                 .get("/lineage/columns").then().statusCode(200).body("nodes.key", org.hamcrest.Matchers.hasItem("ddl.src.v"));
     }
 
+    /** Registrations sharing tables upsert the same nodes; racing ones are retried, none fails. */
+    @Test
+    void concurrentRegistrationsOfOverlappingQueriesAllSucceed() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                String sql = "INSERT INTO race.out_" + (i % 3) + " SELECT a, b, upper(c) AS c FROM race.in_1 JOIN race.in_2 "
+                        + "ON race.in_1.k = race.in_2.k";
+                results.add(pool.submit(() -> register(Map.of("queryType", "SQL", "queryText", sql, "processId", 12))
+                        .statusCode()));
+            }
+            for (java.util.concurrent.Future<Integer> r : results) {
+                assertThat(r.get(60, TimeUnit.SECONDS)).isEqualTo(201);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        given().queryParam("processId", 12).get("/queries").then().body("total", equalTo(12));
+    }
+
     @Test
     void invalidRequestsAreProblemsWithCodes() {
         register(Map.of("queryType", "HIVE", "queryText", "SELECT 1")).then().statusCode(400)
