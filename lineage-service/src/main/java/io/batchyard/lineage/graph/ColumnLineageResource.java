@@ -76,11 +76,15 @@ public class ColumnLineageResource {
 
     @GET
     @Path("tables/{table}")
-    @Operation(summary = "A table with all its columns (idle ones included) and the columns one hop away")
-    public Response table(@PathParam("table") String table, @QueryParam("format") String format) {
+    @Operation(summary = "A table with all its columns (idle ones included) and the columns up/downstream, to a depth")
+    public Response table(@PathParam("table") String table,
+                          @QueryParam("direction") @DefaultValue("both") String direction,
+                          @QueryParam("depth") @DefaultValue("1") @Min(1) @Max(50) int depth,
+                          @QueryParam("format") String format) {
         GraphFormat f = GraphFormat.parse(format);
         TableName name = TableName.parse(table);
-        ColumnGraph graph = jdbi.withHandle(h -> reader.walk(h, tableColumns(h, name), ColumnGraphReader.Direction.BOTH, 1));
+        ColumnGraphReader.Direction d = direction(direction);
+        ColumnGraph graph = jdbi.withHandle(h -> reader.walk(h, tableColumns(h, name), d, depth));
         return f.respond(graph, () -> ColumnDotWriter.write(graph), graphviz);
     }
 

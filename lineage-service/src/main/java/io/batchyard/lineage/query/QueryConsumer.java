@@ -2,6 +2,7 @@ package io.batchyard.lineage.query;
 
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.lineage.QueryRegistered;
+import io.batchyard.schemas.Events;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,7 +40,8 @@ public class QueryConsumer {
             return;
         }
         NewQuery query = toNewQuery(q);
-        TransientRetry.run(() -> ledger.processOnce(CONSUMER, q, tx -> registrar.register(tx, query, "kafka")));
+        TransientRetry.run(() -> ledger.processOnce(CONSUMER, q, tx -> registrar.register(tx, query, "kafka",
+                Events.headerOf(q).getEventId())));
     }
 
     /** Semantic problems (unknown type, bad id) are stored as a failed query rather than dead-lettered. */

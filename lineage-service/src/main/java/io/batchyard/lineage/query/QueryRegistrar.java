@@ -2,7 +2,12 @@ package io.batchyard.lineage.query;
 
 import io.batchyard.lineage.column.ColumnLineageExtractor;
 import io.batchyard.lineage.column.QueryLineage;
+import io.batchyard.eventing.Outbox;
+import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.lineage.column.StatementLineage;
+import io.batchyard.lineage.column.TableUse;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
 import io.batchyard.lineage.graph.ColumnGraphWriter;
 import io.batchyard.lineage.schema.TableSchemaStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +29,7 @@ public class QueryRegistrar {
 
     private static final Logger LOG = Logger.getLogger(QueryRegistrar.class);
     private static final int MAX_WARNINGS = 50;
+    private static final String PRODUCER = "lineage-service";
 
     @Inject
     QueryStore queries;
@@ -34,10 +40,18 @@ public class QueryRegistrar {
     @Inject
     ColumnGraphWriter graph;
 
+    @Inject
+    Outbox outbox;
+
     private final ColumnLineageExtractor extractor = new ColumnLineageExtractor();
 
-    /** Stores and parses the query; an already registered {@code queryId} returns the stored one unchanged. */
-    public StoredQuery register(Handle tx, NewQuery q, String via) {
+    /**
+     * Stores and parses the query, and appends LineageParsed to the outbox in the same transaction; an already
+     * registered {@code queryId} returns the stored one unchanged (and emits nothing).
+     *
+     * @param correlationId the QueryRegistered event id when the query came from Kafka, else null
+     */
+    public StoredQuery register(Handle tx, NewQuery q, String via, String correlationId) {
         UUID id = q.queryId() == null ? UUID.randomUUID() : q.queryId();
         Optional<StoredQuery> existing = queries.find(tx, id);
         if (existing.isPresent()) {
@@ -48,7 +62,7 @@ public class QueryRegistrar {
         if (q.type() == QueryType.PIG) {
             queries.insert(tx, id, q, database, StoredQuery.ParseStatus.UNSUPPORTED,
                     "Pig scripts are stored but not parsed for lineage", List.of(), via);
-            return queries.find(tx, id).orElseThrow();
+            return announce(tx, id, q, correlationId, List.of());
         }
         QueryLineage lineage;
         try {
@@ -58,7 +72,7 @@ public class QueryRegistrar {
             LOG.warnf("query %s could not be analysed: %s", id, e.toString());
             queries.insert(tx, id, q, database, StoredQuery.ParseStatus.FAILED,
                     "lineage analysis failed: " + e.getClass().getSimpleName(), List.of(), via);
-            return queries.find(tx, id).orElseThrow();
+            return announce(tx, id, q, correlationId, List.of());
         }
         List<String> warnings = lineage.warnings().stream().limit(MAX_WARNINGS).toList();
         StoredQuery.ParseStatus status = lineage.failed() ? StoredQuery.ParseStatus.FAILED : StoredQuery.ParseStatus.PARSED;
@@ -69,6 +83,22 @@ public class QueryRegistrar {
             }
         }
         graph.write(tx, id, lineage);
-        return queries.find(tx, id).orElseThrow();
+        return announce(tx, id, q, correlationId, lineage.statements().stream()
+                .flatMap(st -> st.tables().stream()).filter(t -> !t.temp()).toList());
+    }
+
+    private StoredQuery announce(Handle tx, UUID id, NewQuery q, String correlationId, List<TableUse> tables) {
+        StoredQuery stored = queries.find(tx, id).orElseThrow();
+        outbox.append(tx, Topics.LINEAGE_PARSED, q.processId(), LineageParsed.newBuilder()
+                .setHeader(Events.header(PRODUCER, q.instanceExecId(), correlationId))
+                .setQueryId(id.toString())
+                .setProcessId(q.processId())
+                .setParseStatus(stored.parseStatus().name())
+                .setParseError(stored.parseError())
+                .setInputTables(tables.stream().filter(t -> !t.output()).map(TableUse::name).distinct().toList())
+                .setOutputTables(tables.stream().filter(TableUse::output).map(TableUse::name).distinct().toList())
+                .setRelationCount((int) stored.relationCount())
+                .build());
+        return stored;
     }
 }

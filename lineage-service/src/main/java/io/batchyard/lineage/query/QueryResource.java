@@ -55,7 +55,7 @@ public class QueryResource {
     public Response register(@Valid @NotNull RegisterQuery r) {
         NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
                 r.defaultDatabase());
-        StoredQuery stored = TransientRetry.run(() -> jdbi.inTransaction(tx -> registrar.register(tx, query, "api")));
+        StoredQuery stored = TransientRetry.run(() -> jdbi.inTransaction(tx -> registrar.register(tx, query, "api", null)));
         return Response.created(URI.create("/queries/" + stored.id())).entity(stored).build();
     }
 

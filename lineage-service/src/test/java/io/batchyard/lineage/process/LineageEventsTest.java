@@ -9,12 +9,14 @@ import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
@@ -56,11 +58,27 @@ class LineageEventsTest {
                 .setQueryType("HIVE").setProcessId(500).setInstanceExecId(501L)
                 .setQueryText("this is not SQL at all").build();
         long duplicatesBefore = ledger.duplicatesDropped();
-        try (EventPublisher publisher = new EventPublisher(kafka)) {
+        try (EventPublisher publisher = new EventPublisher(kafka);
+             EventProbe parsed = EventProbe.on(kafka, Topics.LINEAGE_PARSED)) {
             publisher.publishRaw(Topics.LINEAGE_QUERIES, "500", "not avro".getBytes(StandardCharsets.UTF_8));
             publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
             publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
             publisher.publish(Topics.LINEAGE_QUERIES, 500, broken);
+            // The outcome is announced through the outbox, correlated to the registering event, once.
+            var ok = parsed.await(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), WAIT);
+            assertThat(ok.key()).isEqualTo("500");
+            assertThat(ok.event().getParseStatus()).isEqualTo("PARSED");
+            assertThat(ok.event().getInputTables()).containsExactly("kafka.in_t");
+            assertThat(ok.event().getOutputTables()).containsExactly("kafka.out_t");
+            assertThat(ok.event().getRelationCount()).isEqualTo(2);
+            var failed = parsed.await(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(broken.getHeader().getEventId()), WAIT);
+            assertThat(failed.event().getParseStatus()).isEqualTo("FAILED");
+            assertThat(failed.event().getParseError()).contains("parse error");
+            assertThat(parsed.all(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), Duration.ofSeconds(2)))
+                    .hasSize(1);
         }
         await().atMost(WAIT).untilAsserted(() -> given().queryParam("processId", 500).get("/queries").then()
                 .statusCode(200).body("total", equalTo(2)));

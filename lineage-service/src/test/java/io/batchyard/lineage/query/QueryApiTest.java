@@ -54,6 +54,10 @@ class QueryApiTest {
         JsonPath table = given().get("/lineage/tables/api.customers").then().statusCode(200).extract().jsonPath();
         assertThat(table.getList("nodes.findAll { it.type == 'IDLE_COLUMN' }.name", String.class)).containsExactly("email");
 
+        JsonPath upstreamOfTarget = given().queryParam("direction", "upstream").queryParam("depth", 2)
+                .get("/lineage/tables/api.customer_dim").then().statusCode(200).extract().jsonPath();
+        assertThat(upstreamOfTarget.getList("nodes.key", String.class)).contains("api.customers.name", "api.customers.id")
+                .doesNotContain("api.customers.email");
         JsonPath impact = given().get("/lineage/tables/api.customers/impact").then().statusCode(200).extract().jsonPath();
         assertThat(impact.getList("columns.column", String.class)).contains("id", "name_upper", "country");
         assertThat(impact.getList("tables", String.class)).containsExactly("api.customer_dim");

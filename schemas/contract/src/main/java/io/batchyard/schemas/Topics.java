@@ -18,10 +18,12 @@ public final class Topics {
     public static final String QUEUE_FILES = "batchyard.queue.files";
     /** QueryRegistered from running steps; key = process id. */
     public static final String LINEAGE_QUERIES = "batchyard.lineage.queries";
+    /** LineageParsed from lineage-service; key = process id. */
+    public static final String LINEAGE_PARSED = "batchyard.lineage.parsed";
 
     public static final List<String> ALL = List.of(
             REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES,
-            LINEAGE_QUERIES);
+            LINEAGE_QUERIES, LINEAGE_PARSED);
 
     private Topics() {
     }
