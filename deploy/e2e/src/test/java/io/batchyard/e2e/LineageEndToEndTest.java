@@ -9,19 +9,15 @@ import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.Graphviz;
 import io.batchyard.teststack.EventPublisher;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -144,18 +140,10 @@ class LineageEndToEndTest {
                 .get("/lineage/columns").then().statusCode(200).extract().asString();
         String processDot = lineage().queryParam("format", "dot").get("/lineage/processes/" + b).then().statusCode(200)
                 .extract().asString();
-        assertThat(renders(columnDot)).isTrue();
-        assertThat(renders(processDot)).isTrue();
+        assertThat(Graphviz.render(columnDot).exitCode()).isZero();
+        assertThat(Graphviz.render(processDot).exitCode()).isZero();
         assertThat(lineage().queryParam("format", "svg").get("/lineage/processes/" + b).then().statusCode(200)
                 .extract().asString()).contains("<svg");
-    }
-
-    private static boolean renders(String dot) throws Exception {
-        Path in = Files.createTempFile("lineage-e2e", ".dot");
-        Files.writeString(in, dot, StandardCharsets.UTF_8);
-        Process p = new ProcessBuilder("dot", "-Tsvg", in.toString()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
     private JsonPath init(long parent) {
@@ -165,28 +153,15 @@ class LineageEndToEndTest {
     }
 
     private long createProcess(long app, Long parent, List<Long> enqueuers) {
-        Map<String, Object> body = new HashMap<>();
-        body.put("name", (parent == null ? "lineage-job-" : "lineage-step-") + System.nanoTime() % 1_000_000);
-        body.put("description", "lineage e2e");
-        body.put("applicationId", app);
-        body.put("processTypeId", parent == null ? 1 : 12);
-        body.put("parentProcessId", parent);
-        body.put("enqueuingProcessIds", enqueuers);
-        return registry().body(body).post("/processes").then().statusCode(201).extract().jsonPath().getLong("id");
+        return RegistryFixtures.createProcess(stack, app, parent, enqueuers);
     }
 
     private void link(long process, long next) {
-        registry().body(Map.of("nextProcessIds", List.of(next))).patch("/processes/" + process).then().statusCode(200);
+        RegistryFixtures.link(stack, process, next);
     }
 
-    /** execution and queue follow the registry through Kafka: wait until both know the last link. */
     private void awaitKnown(long process, long next) {
-        for (String service : List.of(stack.execution.url(), stack.queue.url())) {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                Response r = given().baseUri(service).get("/process-definitions/" + process);
-                return r.statusCode() == 200 && r.jsonPath().getList("nextProcessIds", Long.class).contains(next);
-            });
-        }
+        RegistryFixtures.awaitKnown(stack, process, next, WAIT);
     }
 
     private static RequestSpecification registry() {

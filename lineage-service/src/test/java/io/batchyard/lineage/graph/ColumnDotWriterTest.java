@@ -2,16 +2,15 @@ package io.batchyard.lineage.graph;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import io.batchyard.teststack.Graphviz;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ColumnDotWriterTest {
 
     @Test
-    void tablesFunctionsConstantsAndIdleColumnsRenderWithoutGraphvizWarnings() throws Exception {
+    void tablesFunctionsConstantsAndIdleColumnsRenderWithoutGraphvizWarnings() {
         UUID q = UUID.randomUUID();
         ColumnGraph graph = new ColumnGraph(List.of(
                 new ColumnGraph.Node(1, "s.t", NodeType.TABLE, "s.t", null, null, null, false),
@@ -27,14 +26,9 @@ class ColumnDotWriterTest {
         String dot = ColumnDotWriter.write(graph);
         assertThat(dot).contains("\"n1\":\"c2\" -> \"n6\"").contains("a&lt;b&gt;").contains("idle (idle)")
                 .contains("Temp sub");
-        Process p = new ProcessBuilder("dot", "-Tsvg").start();
-        p.getOutputStream().write(dot.getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().close();
-        String svg = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(err + "\n" + dot).isZero();
-        assertThat(err).as("graphviz warnings").isEmpty();
-        assertThat(svg).contains("<svg").contains("upper");
+        Graphviz.Rendering r = Graphviz.render(dot);
+        assertThat(r.exitCode()).as(r.warnings() + "\n" + dot).isZero();
+        assertThat(r.warnings()).as("graphviz warnings").isEmpty();
+        assertThat(r.svg()).contains("<svg").contains("upper");
     }
 }
