@@ -147,6 +147,12 @@ class QueryApiTest {
         given().get("/lineage/batches/987654321").then().statusCode(404).body("code", equalTo(502))
                 .body("title", equalTo("Invalid Target BatchId"));
         given().get("/queries?limit=0").then().statusCode(400);
+        given().queryParam("table", "x.y").queryParam("column", "c").queryParam("depth", 0).get("/lineage/columns")
+                .then().statusCode(400).body("code", equalTo(1));
+        given().queryParam("table", "x.y").queryParam("column", "c").queryParam("direction", "sideways")
+                .get("/lineage/columns").then().statusCode(400).body("code", equalTo(1));
+        given().contentType(ContentType.JSON).body(Map.of("columns", List.of("ok", "not ok")))
+                .put("/tables/x.y").then().statusCode(400).body("code", equalTo(506));
     }
 
     private static io.restassured.response.Response register(Map<String, ?> body) {
