@@ -50,6 +50,8 @@ CREATE TABLE lineage_relation (
     query_id       UUID NOT NULL REFERENCES lineage_query ON DELETE CASCADE,
     src_node_id    BIGINT NOT NULL REFERENCES lineage_node ON DELETE CASCADE,
     target_node_id BIGINT NOT NULL REFERENCES lineage_node ON DELETE CASCADE,
+    -- Indirect: a column read in JOIN/WHERE/GROUP BY/HAVING into the table whose rows it decides (target = a table).
+    indirect       BOOLEAN NOT NULL DEFAULT FALSE,
     created_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
     CONSTRAINT relation_once_per_query UNIQUE (query_id, src_node_id, target_node_id),
     -- A column feeding itself (INSERT INTO t SELECT c FROM t) is not lineage.

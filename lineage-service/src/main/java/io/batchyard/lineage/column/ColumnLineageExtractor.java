@@ -21,8 +21,8 @@ import net.sf.jsqlparser.statement.Statement;
  * a target's columns by position when those are known (Hive INSERT is positional), else by their label.
  *
  * <p>Fixes of the reference: a column inside a function keeps its own table alias (it was bound to the first input
- * table); unreferenced columns of inputs with known columns become idle columns. Like the reference, columns used only
- * in JOIN ... ON, WHERE, GROUP BY or HAVING are not lineage edges, but they do count as referenced (not idle).
+ * table); unreferenced columns of inputs with known columns become idle columns; columns read in JOIN ... ON, WHERE,
+ * GROUP BY or HAVING (not captured by the reference) become indirect edges into the block's target table.
  */
 public final class ColumnLineageExtractor {
 

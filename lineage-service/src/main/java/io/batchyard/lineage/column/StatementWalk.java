@@ -73,6 +73,13 @@ final class StatementWalk {
     private record Produced(String label, List<Derivation> derivations) {
     }
 
+    /**
+     * What a query block yields: its select items, and the columns its JOIN ... ON, WHERE, GROUP BY and HAVING read.
+     * Those decide which rows reach the target, so they become indirect edges into the target table.
+     */
+    private record Block(List<Produced> items, List<Endpoint> filters) {
+    }
+
     /** Where a query block's rows go. {@code columns} null: by label; {@code dynamicPartitions} take the last items. */
     private record Target(String table, boolean temp, List<String> columns, List<String> dynamicPartitions) {
     }
@@ -194,18 +201,20 @@ final class StatementWalk {
         return ctes;
     }
 
-    private List<Produced> select(Select select, Scope outer, Map<String, Source> visible) {
+    private Block select(Select select, Scope outer, Map<String, Source> visible) {
         Map<String, Source> ctes = ctes(select.getWithItemsList(), visible);
         if (select instanceof ParenthesedSelect p) {
             return select(p.getSelect(), outer, ctes);
         }
         if (select instanceof SetOperationList union) {
             List<Produced> merged = null;
+            List<Endpoint> filters = new ArrayList<>();
             for (Select branch : union.getSelects()) {
-                List<Produced> produced = select(branch, outer, ctes);
-                merged = merged == null ? new ArrayList<>(produced) : mergePositionally(merged, produced);
+                Block block = select(branch, outer, ctes);
+                merged = merged == null ? new ArrayList<>(block.items()) : mergePositionally(merged, block.items());
+                block.filters().stream().filter(f -> !filters.contains(f)).forEach(filters::add);
             }
-            return merged == null ? List.of() : merged;
+            return new Block(merged == null ? List.of() : merged, filters);
         }
         if (select instanceof PlainSelect plain) {
             return plain(plain, outer, ctes);
@@ -229,8 +238,11 @@ final class StatementWalk {
         return merged;
     }
 
-    private List<Produced> plain(PlainSelect select, Scope outer, Map<String, Source> ctes) {
+    private Block plain(PlainSelect select, Scope outer, Map<String, Source> ctes) {
         Scope scope = new Scope(outer);
+        List<Endpoint> filters = new ArrayList<>();
+        java.util.function.Consumer<Expression> filter = e -> inputs(e, scope, ctes).stream()
+                .filter(f -> !filters.contains(f)).forEach(filters::add);
         if (select.getFromItem() != null) {
             from(select.getFromItem(), scope, ctes);
         }
@@ -240,7 +252,7 @@ final class StatementWalk {
             }
             for (Join join : select.getJoins()) {
                 if (join.getOnExpressions() != null) {
-                    join.getOnExpressions().forEach(e -> inputs(e, scope, ctes));
+                    join.getOnExpressions().forEach(filter);
                 }
                 if (join.getUsingColumns() != null) {
                     join.getUsingColumns().forEach(c -> scope.sources().forEach(s -> markUsed(s, name(c.getColumnName()))));
@@ -252,10 +264,10 @@ final class StatementWalk {
                 lateralView(view, scope, ctes);
             }
         }
-        inputs(select.getWhere(), scope, ctes);
-        inputs(select.getHaving(), scope, ctes);
+        filter.accept(select.getWhere());
+        filter.accept(select.getHaving());
         if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
-            select.getGroupBy().getGroupByExpressionList().forEach(e -> inputs((Expression) e, scope, ctes));
+            select.getGroupBy().getGroupByExpressionList().forEach(e -> filter.accept((Expression) e));
         }
         List<Produced> produced = new ArrayList<>();
         for (SelectItem<?> item : select.getSelectItems()) {
@@ -275,7 +287,7 @@ final class StatementWalk {
                 produced.add(new Produced(label, List.of(derive(e, scope, ctes))));
             }
         }
-        return produced;
+        return new Block(produced, filters);
     }
 
     /** {@code *}: every known column of the source; unknown columns cannot be expanded, which is reported. */
@@ -341,7 +353,7 @@ final class StatementWalk {
         use(temp, true, true, columns);
         List<Produced> produced = columns.stream()
                 .map(c -> new Produced(c, List.<Derivation>of(new Computed(name(generator.getName()), inputs)))).toList();
-        emit(new Target(temp, true, columns, List.of()), produced);
+        emit(new Target(temp, true, columns, List.of()), new Block(produced, List.of()));
         scope.add(alias, new Source(temp, true, columns));
     }
 
@@ -418,7 +430,9 @@ final class StatementWalk {
 
             @Override
             public <S> Void visit(Select sub, S context) {
-                for (Produced p : select(sub, scope, ctes)) {
+                Block block = select(sub, scope, ctes);
+                block.filters().stream().filter(x -> !found.contains(x)).forEach(found::add);
+                for (Produced p : block.items()) {
                     for (Derivation d : p.derivations()) {
                         if (d instanceof Direct direct && !found.contains(direct.column())) {
                             found.add(direct.column());
@@ -491,8 +505,12 @@ final class StatementWalk {
 
     // ---- output ------------------------------------------------------------------------------------------
 
-    /** Writes a block's select items into the target; returns the target column names in order. */
-    private List<String> emit(Target target, List<Produced> produced) {
+    /**
+     * Writes a block's select items into the target's columns, and its filter columns into the target table
+     * (indirect edges); returns the target column names in order.
+     */
+    private List<String> emit(Target target, Block block) {
+        List<Produced> produced = block.items();
         List<String> known = target.temp() ? null : schemas.columns(target.table()).orElse(null);
         List<String> written = new ArrayList<>();
         int n = produced.size();
@@ -527,6 +545,13 @@ final class StatementWalk {
         }
         TableUse use = use(target.table(), target.temp(), true, target.temp() ? written : known);
         use.usedColumns().addAll(written);
+        Endpoint table = Endpoint.table(target.table(), target.temp());
+        for (Endpoint f : block.filters()) {
+            ColumnEdge edge = new ColumnEdge(f, table, true);
+            if (!edges.contains(edge)) {
+                edges.add(edge);
+            }
+        }
         return written;
     }
 

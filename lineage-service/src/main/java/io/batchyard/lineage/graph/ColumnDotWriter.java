@@ -64,7 +64,8 @@ public final class ColumnDotWriter {
         }
         for (ColumnGraph.Edge e : graph.edges()) {
             dot.append("  ").append(endpoint(byId.get(e.from()), e.from())).append(" -> ")
-                    .append(endpoint(byId.get(e.to()), e.to())).append(" [color=grey33, id=").append(id(e.id().toString()))
+                    .append(endpoint(byId.get(e.to()), e.to())).append(" [color=grey33, ")
+                    .append(e.indirect() ? "style=\"dashed\", " : "").append("id=").append(id(e.id().toString()))
                     .append("];\n");
         }
         return dot.append("}\n").toString();

@@ -11,7 +11,11 @@ public record ColumnGraph(List<Node> nodes, List<Edge> edges) {
                        boolean temp) {
     }
 
-    /** One relation, with the query (and so the process and run) that created it. */
-    public record Edge(UUID id, long from, long to, UUID queryId, long processId, Long instanceExecId) {
+    /**
+     * One relation, with the query (and so the process and run) that created it. {@code indirect}: a column read in
+     * JOIN/WHERE/GROUP BY/HAVING into the table ({@code to}) whose rows it decides.
+     */
+    public record Edge(UUID id, long from, long to, UUID queryId, long processId, Long instanceExecId,
+                       boolean indirect) {
     }
 }

@@ -27,7 +27,8 @@ public class ColumnGraphReader {
                    n.node_order, COALESCE(t.node_type_id, n.node_type_id) = 4
               FROM lineage_node n LEFT JOIN lineage_node t ON t.node_id = n.container_node_id""";
     private static final String EDGE = """
-            SELECT r.relation_id, r.src_node_id, r.target_node_id, r.query_id, q.process_id, q.instance_exec_id
+            SELECT r.relation_id, r.src_node_id, r.target_node_id, r.query_id, q.process_id, q.instance_exec_id,
+                   r.indirect
               FROM lineage_relation r JOIN lineage_query q ON q.query_id = r.query_id""";
 
     public Optional<ColumnGraph.Node> byKey(Handle h, String key) {
@@ -40,8 +41,10 @@ public class ColumnGraphReader {
     }
 
     /**
-     * Breadth-first from {@code start}. Depth counts hops between columns: passing through a function or constant
-     * node costs nothing, so {@code depth=1} reaches the columns one transformation away.
+     * Breadth-first from {@code start}. Depth counts hops between columns: passing through a function, constant or
+     * table node costs nothing, so {@code depth=1} reaches the columns one transformation away. Indirect relations
+     * end at a table: upstream of a column includes those into its table, and downstream of a table continues from
+     * its columns.
      */
     public ColumnGraph walk(Handle h, Collection<Long> start, Direction direction, int depth) {
         Map<Long, Integer> seen = new HashMap<>();
@@ -56,26 +59,36 @@ public class ColumnGraphReader {
             if (current[1] >= depth) {
                 continue;
             }
-            for (ColumnGraph.Edge e : edgesAt(h, current[0], direction)) {
-                edges.putIfAbsent(e.id(), e);
-                long other = e.from() == current[0] ? e.to() : e.from();
-                if (!seen.containsKey(other)) {
-                    NodeType type = typeOf(h, other);
-                    int cost = type == NodeType.FUNCTION || type == NodeType.CONSTANT ? 0 : 1;
-                    seen.put(other, (int) current[1] + cost);
-                    queue.add(new long[] {other, current[1] + cost});
+            List<Direction> directions = direction == Direction.BOTH
+                    ? List.of(Direction.UPSTREAM, Direction.DOWNSTREAM) : List.of(direction);
+            for (Direction d : directions) {
+                for (ColumnGraph.Edge e : edgesAt(h, current[0], d)) {
+                    edges.putIfAbsent(e.id(), e);
+                    long other = d == Direction.UPSTREAM ? e.from() : e.to();
+                    if (!seen.containsKey(other)) {
+                        NodeType type = typeOf(h, other);
+                        int cost = type == NodeType.COLUMN || type == NodeType.IDLE_COLUMN ? 1 : 0;
+                        seen.put(other, (int) current[1] + cost);
+                        queue.add(new long[] {other, current[1] + cost});
+                    }
                 }
             }
         }
-        return new ColumnGraph(nodes(h, withTables(h, seen.keySet())), new ArrayList<>(edges.values()));
+        Set<Long> ids = new java.util.LinkedHashSet<>(seen.keySet());
+        edges.values().forEach(e -> {
+            ids.add(e.from());
+            ids.add(e.to());
+        });
+        return new ColumnGraph(nodes(h, withTables(h, ids)), new ArrayList<>(edges.values()));
     }
 
+    /** Relations into (upstream) or out of (downstream) a node, counting a table and its columns as one. */
     private List<ColumnGraph.Edge> edgesAt(Handle h, long node, Direction direction) {
-        String where = switch (direction) {
-            case UPSTREAM -> " WHERE r.target_node_id = :n";
-            case DOWNSTREAM -> " WHERE r.src_node_id = :n";
-            case BOTH -> " WHERE r.target_node_id = :n OR r.src_node_id = :n";
-        };
+        String where = direction == Direction.UPSTREAM
+                ? " WHERE r.target_node_id = :n OR r.target_node_id = (SELECT container_node_id FROM lineage_node"
+                        + " WHERE node_id = :n)"
+                : " WHERE r.src_node_id = :n OR r.src_node_id IN (SELECT node_id FROM lineage_node"
+                        + " WHERE container_node_id = :n)";
         return h.createQuery(EDGE + where + " ORDER BY r.created_at, r.relation_id").bind("n", node)
                 .map((rs, ctx) -> edge(rs)).list();
     }
@@ -112,6 +125,6 @@ public class ColumnGraphReader {
         long run = rs.getLong(6);
         Long instanceExecId = rs.wasNull() ? null : run;
         return new ColumnGraph.Edge(rs.getObject(1, UUID.class), rs.getLong(2), rs.getLong(3),
-                rs.getObject(4, UUID.class), rs.getLong(5), instanceExecId);
+                rs.getObject(4, UUID.class), rs.getLong(5), instanceExecId, rs.getBoolean(7));
     }
 }

@@ -60,9 +60,10 @@ public class ColumnGraphWriter {
                 long from = node(edge.from());
                 long to = node(edge.to());
                 tx.createUpdate("""
-                                INSERT INTO lineage_relation (relation_id, query_id, src_node_id, target_node_id)
-                                VALUES (:id, :query, :from, :to) ON CONFLICT DO NOTHING""")
+                                INSERT INTO lineage_relation (relation_id, query_id, src_node_id, target_node_id, indirect)
+                                VALUES (:id, :query, :from, :to, :indirect) ON CONFLICT DO NOTHING""")
                         .bind("id", UUID.randomUUID()).bind("query", queryId).bind("from", from).bind("to", to)
+                        .bind("indirect", edge.indirect())
                         .execute();
             }
         }
@@ -72,6 +73,7 @@ public class ColumnGraphWriter {
                 case COLUMN -> column(e.table(), e.temp(), table(e.table(), e.temp()), e.name(), null, NodeType.COLUMN);
                 case FUNCTION -> local("fn", e, NodeType.FUNCTION);
                 case CONSTANT -> local("const", e, NodeType.CONSTANT);
+                case TABLE -> table(e.table(), e.temp());
             };
         }
 

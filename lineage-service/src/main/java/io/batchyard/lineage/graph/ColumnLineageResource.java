@@ -103,8 +103,13 @@ public class ColumnLineageResource {
                     .filter(n -> n.type().isColumn() && !n.temp())
                     .map(n -> new ColumnRef(n.table(), n.name()))
                     .sorted(java.util.Comparator.comparing(ColumnRef::table).thenComparing(ColumnRef::column)).toList();
-            return new Impact(name.qualified(), columns, columns.stream().map(ColumnRef::table)
-                    .collect(Collectors.toCollection(TreeSet::new)),
+            // A table reached by an indirect relation (filtered or joined by this table) is impacted as a whole.
+            Set<String> tables = reached.stream().map(byId::get).filter(Objects::nonNull)
+                    .filter(n -> n.type() == NodeType.TABLE).map(ColumnGraph.Node::name)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            columns.forEach(c -> tables.add(c.table()));
+            tables.remove(name.qualified());
+            return new Impact(name.qualified(), columns, tables,
                     graph.edges().stream().map(ColumnGraph.Edge::processId).collect(Collectors.toCollection(TreeSet::new)),
                     graph.edges().stream().map(ColumnGraph.Edge::queryId).collect(Collectors.toCollection(TreeSet::new)),
                     graph);

@@ -20,12 +20,13 @@ class ColumnDotWriterTest {
                 new ColumnGraph.Node(5, "tmp:x.c", NodeType.COLUMN, "c", 4L, "sub", null, true),
                 new ColumnGraph.Node(6, "fn:1", NodeType.FUNCTION, "upper", null, null, null, false),
                 new ColumnGraph.Node(7, "const:1", NodeType.CONSTANT, "'a \"quoted\" b'", null, null, null, false)),
-                List.of(new ColumnGraph.Edge(UUID.randomUUID(), 2, 6, q, 1, null),
-                        new ColumnGraph.Edge(UUID.randomUUID(), 6, 5, q, 1, null),
-                        new ColumnGraph.Edge(UUID.randomUUID(), 7, 5, q, 1, 9L)));
+                List.of(new ColumnGraph.Edge(UUID.randomUUID(), 2, 6, q, 1, null, false),
+                        new ColumnGraph.Edge(UUID.randomUUID(), 6, 5, q, 1, null, false),
+                        new ColumnGraph.Edge(UUID.randomUUID(), 7, 5, q, 1, 9L, false),
+                        new ColumnGraph.Edge(UUID.randomUUID(), 2, 4, q, 1, 9L, true)));
         String dot = ColumnDotWriter.write(graph);
         assertThat(dot).contains("\"n1\":\"c2\" -> \"n6\"").contains("a&lt;b&gt;").contains("idle (idle)")
-                .contains("Temp sub");
+                .contains("Temp sub").contains("\"n1\":\"c2\" -> \"n4\" [color=grey33, style=\"dashed\"");
         Graphviz.Rendering r = Graphviz.render(dot);
         assertThat(r.exitCode()).as(r.warnings() + "\n" + dot).isZero();
         assertThat(r.warnings()).as("graphviz warnings").isEmpty();

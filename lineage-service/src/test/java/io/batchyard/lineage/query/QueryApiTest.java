@@ -71,6 +71,25 @@ class QueryApiTest {
                 .contentType(containsString("image/svg+xml")).body(containsString("<svg"));
     }
 
+    /** A table used only in a join and a filter still drives the target: indirect relations make that visible. */
+    @Test
+    void joinAndFilterColumnsAreIndirectLineage() {
+        register(Map.of("queryType", "HIVE", "processId", 13, "queryText",
+                "INSERT OVERWRITE TABLE ind.out_t SELECT a.x FROM ind.a a JOIN ind.b b ON a.k = b.k WHERE b.flag = 1"))
+                .then().statusCode(201).body("parseStatus", equalTo("PARSED"));
+        JsonPath impact = given().get("/lineage/tables/ind.b/impact").then().statusCode(200).extract().jsonPath();
+        assertThat(impact.getList("tables", String.class)).containsExactly("ind.out_t");
+        assertThat(impact.getList("processes", Integer.class)).containsExactly(13);
+        JsonPath up = given().queryParam("table", "ind.out_t").queryParam("column", "x").queryParam("direction", "upstream")
+                .get("/lineage/columns").then().statusCode(200).extract().jsonPath();
+        assertThat(up.getList("nodes.key", String.class)).contains("ind.a.x", "ind.a.k", "ind.b.k", "ind.b.flag");
+        assertThat(up.getList("edges.findAll { it.indirect }.id", String.class)).hasSize(3);
+        String dot = given().queryParam("table", "ind.out_t").queryParam("column", "x").queryParam("direction", "upstream")
+                .queryParam("format", "dot").get("/lineage/columns").then().statusCode(200).extract().asString();
+        assertThat(dot).contains("style=\"dashed\"");
+        assertThat(Graphviz.render(dot).exitCode()).isZero();
+    }
+
     @Test
     void anUnparseableQueryIsStoredWithItsParseError() {
         String id = register(Map.of("queryType", "HIVE", "queryText", "INSERT OVERWRITE TABLE x SELECT FROM WHERE",
