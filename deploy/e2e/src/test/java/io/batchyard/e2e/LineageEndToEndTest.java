@@ -133,6 +133,9 @@ class LineageEndToEndTest {
         JsonPath ol = lineage().get("/openlineage/runs/" + runA).then().statusCode(200).extract().jsonPath();
         assertThat(ol.getString("eventType")).isEqualTo("COMPLETE");
         assertThat(ol.getString("outputs[0].facets.columnLineage.fields.amount.inputFields[0].field")).isEqualTo("amount");
+        // WHERE status <> 'X' decides A's rows: a dataset-level INDIRECT input of the output.
+        assertThat(ol.getString("outputs[0].facets.columnLineage.dataset[0].field")).isEqualTo("status");
+        assertThat(ol.getString("outputs[0].facets.columnLineage.dataset[0].transformations[0].type")).isEqualTo("INDIRECT");
 
         // Both graphs render with Graphviz.
         String columnDot = lineage().queryParam("table", db + ".customer_totals").queryParam("column", "total")

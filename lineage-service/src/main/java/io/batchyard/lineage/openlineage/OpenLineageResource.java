@@ -50,7 +50,8 @@ public class OpenLineageResource {
                             SELECT r.query_id, s.node_id, st.display_name, s.display_name,
                                    s.node_type_id = 2 AND st.node_type_id = 1,
                                    t.node_id, tt.display_name, t.display_name,
-                                   t.node_type_id = 2 AND tt.node_type_id = 1, s.node_type_id = 3
+                                   t.node_type_id = 2 AND tt.node_type_id = 1, s.node_type_id = 3,
+                                   t.node_type_id = 1
                               FROM lineage_relation r
                               JOIN lineage_node s ON s.node_id = r.src_node_id
                               LEFT JOIN lineage_node st ON st.node_id = s.container_node_id
@@ -60,7 +61,7 @@ public class OpenLineageResource {
                     .bind("queries", ofRun.stream().map(StoredQuery::id).toArray(UUID[]::new))
                     .map((rs, ctx) -> new RunEventBuilder.Relation(rs.getObject(1, UUID.class), rs.getLong(2),
                             rs.getString(3), rs.getString(4), rs.getBoolean(5), rs.getLong(6), rs.getString(7),
-                            rs.getString(8), rs.getBoolean(9), rs.getBoolean(10)))
+                            rs.getString(8), rs.getBoolean(9), rs.getBoolean(10), rs.getBoolean(11)))
                     .list();
             return RunEventBuilder.build(instanceExecId, run.map(ProcessLineageStore.Run::state).orElse(null),
                     run.map(r -> r.endedAt() != null ? r.endedAt() : r.startedAt()).orElse(null), process, relations);

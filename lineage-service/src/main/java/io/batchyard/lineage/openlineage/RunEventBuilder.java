@@ -29,9 +29,13 @@ public final class RunEventBuilder {
     public static final String DATASET_NAMESPACE = "hive";
     public static final String JOB_NAMESPACE = "batchyard";
 
-    /** One stored relation with both ends; {@code table} is null for function and constant nodes. */
+    /**
+     * One stored relation with both ends; {@code table} is null for function, constant and table nodes.
+     * {@code toBaseTable}: an indirect relation into a real table (its {@code toName} is the table).
+     */
     public record Relation(UUID queryId, long from, String fromTable, String fromName, boolean fromBaseColumn,
-                           long to, String toTable, String toName, boolean toBaseColumn, boolean fromIsFunction) {
+                           long to, String toTable, String toName, boolean toBaseColumn, boolean fromIsFunction,
+                           boolean toBaseTable) {
     }
 
     private record Field(String table, String column) implements Comparable<Field> {
@@ -69,7 +73,15 @@ public final class RunEventBuilder {
                 walkBack(r, into, sources);
             }
         }
+        // JOIN/WHERE/GROUP BY/HAVING columns decide the rows of the whole output: the facet's dataset-level list.
+        Map<String, Set<Field>> indirect = new TreeMap<>();
+        for (Relation r : relations) {
+            if (r.toBaseTable() && r.fromBaseColumn()) {
+                indirect.computeIfAbsent(r.toName(), k -> new TreeSet<>()).add(new Field(r.fromTable(), r.fromName()));
+            }
+        }
         Map<String, Map<String, Object>> outputs = new TreeMap<>();
+        indirect.keySet().forEach(t -> outputs.computeIfAbsent(t, k -> new TreeMap<>()));
         lineage.forEach((target, sources) -> {
             Map<String, Object> fields = outputs.computeIfAbsent(target.table(), t -> new TreeMap<>());
             List<Map<String, Object>> inputFields = new ArrayList<>();
@@ -89,7 +101,11 @@ public final class RunEventBuilder {
         event.put("inputs", inputs.stream().map(t -> Map.of("namespace", DATASET_NAMESPACE, "name", t)).toList());
         event.put("outputs", outputs.entrySet().stream().map(o -> Map.of("namespace", DATASET_NAMESPACE,
                 "name", o.getKey(), "facets", Map.of("columnLineage", Map.of(
-                        "_producer", PRODUCER, "_schemaURL", COLUMN_LINEAGE_SCHEMA, "fields", o.getValue()))))
+                        "_producer", PRODUCER, "_schemaURL", COLUMN_LINEAGE_SCHEMA, "fields", o.getValue(),
+                        "dataset", indirect.getOrDefault(o.getKey(), Set.of()).stream()
+                                .map(f -> Map.of("namespace", DATASET_NAMESPACE, "name", f.table(), "field", f.column(),
+                                        "transformations", List.of(Map.of("type", "INDIRECT"))))
+                                .toList()))))
                 .toList());
         return event;
     }

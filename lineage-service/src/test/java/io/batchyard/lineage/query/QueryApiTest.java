@@ -74,9 +74,16 @@ class QueryApiTest {
     /** A table used only in a join and a filter still drives the target: indirect relations make that visible. */
     @Test
     void joinAndFilterColumnsAreIndirectLineage() {
-        register(Map.of("queryType", "HIVE", "processId", 13, "queryText",
+        register(Map.of("queryType", "HIVE", "processId", 13, "instanceExecId", 1300, "queryText",
                 "INSERT OVERWRITE TABLE ind.out_t SELECT a.x FROM ind.a a JOIN ind.b b ON a.k = b.k WHERE b.flag = 1"))
                 .then().statusCode(201).body("parseStatus", equalTo("PARSED"));
+        // No run event for 1300 yet: the export still describes its queries, as an OTHER event.
+        JsonPath ol = given().get("/openlineage/runs/1300").then().statusCode(200).extract().jsonPath();
+        assertThat(ol.getString("eventType")).isEqualTo("OTHER");
+        assertThat(ol.getList("inputs.name", String.class)).containsExactly("ind.a", "ind.b");
+        assertThat(ol.getList("outputs[0].facets.columnLineage.dataset.field", String.class))
+                .containsExactlyInAnyOrder("k", "k", "flag");
+        assertThat(ol.getString("outputs[0].facets.columnLineage.fields.x.inputFields[0].name")).isEqualTo("ind.a");
         JsonPath impact = given().get("/lineage/tables/ind.b/impact").then().statusCode(200).extract().jsonPath();
         assertThat(impact.getList("tables", String.class)).containsExactly("ind.out_t");
         assertThat(impact.getList("processes", Integer.class)).containsExactly(13);
