@@ -47,10 +47,13 @@ public class QueryConsumer {
     /** Semantic problems (unknown type, bad id) are stored as a failed query rather than dead-lettered. */
     static NewQuery toNewQuery(QueryRegistered q) {
         QueryType type;
+        String rejection = null;
         try {
-            type = QueryType.valueOf(q.getQueryType().toUpperCase(Locale.ROOT));
+            type = QueryType.valueOf(q.getQueryType().strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
+            // Stored (the text is not lost) but not parsed: nobody said it is SQL.
             type = QueryType.SQL;
+            rejection = "unknown query type '" + abbreviate(q.getQueryType()) + "' (HIVE, SQL or PIG): stored, not parsed";
         }
         UUID id = null;
         if (q.getQueryId() != null) {
@@ -63,6 +66,10 @@ public class QueryConsumer {
         }
         String text = q.getQueryText().isBlank() ? "(empty)" : q.getQueryText();
         return new NewQuery(id, type, text, Math.max(0, q.getProcessId()), q.getInstanceExecId() != null
-                && q.getInstanceExecId() > 0 ? q.getInstanceExecId() : null, q.getDefaultDatabase());
+                && q.getInstanceExecId() > 0 ? q.getInstanceExecId() : null, q.getDefaultDatabase(), rejection);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 }

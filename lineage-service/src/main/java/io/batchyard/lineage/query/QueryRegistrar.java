@@ -59,6 +59,10 @@ public class QueryRegistrar {
         }
         String database = q.defaultDatabase() == null || q.defaultDatabase().isBlank()
                 ? ColumnLineageExtractor.DEFAULT_DATABASE : q.defaultDatabase().strip().toLowerCase(Locale.ROOT);
+        if (q.rejection() != null) {
+            queries.insert(tx, id, q, database, StoredQuery.ParseStatus.FAILED, q.rejection(), List.of(), via);
+            return announce(tx, id, q, correlationId, List.of());
+        }
         if (q.type() == QueryType.PIG) {
             queries.insert(tx, id, q, database, StoredQuery.ParseStatus.UNSUPPORTED,
                     "Pig scripts are stored but not parsed for lineage", List.of(), via);

@@ -57,6 +57,9 @@ class LineageEventsTest {
         QueryRegistered broken = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
                 .setQueryType("HIVE").setProcessId(500).setInstanceExecId(501L)
                 .setQueryText("this is not SQL at all").build();
+        QueryRegistered cobol = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
+                .setQueryType("COBOL").setProcessId(500).setInstanceExecId(501L)
+                .setQueryText("MOVE A TO B").build();
         long duplicatesBefore = ledger.duplicatesDropped();
         try (EventPublisher publisher = new EventPublisher(kafka);
              EventProbe parsed = EventProbe.on(kafka, Topics.LINEAGE_PARSED)) {
@@ -64,6 +67,7 @@ class LineageEventsTest {
             publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
             publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
             publisher.publish(Topics.LINEAGE_QUERIES, 500, broken);
+            publisher.publish(Topics.LINEAGE_QUERIES, 500, cobol);
             // The outcome is announced through the outbox, correlated to the registering event, once.
             var ok = parsed.await(LineageParsed.class,
                     e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), WAIT);
@@ -81,10 +85,13 @@ class LineageEventsTest {
                     .hasSize(1);
         }
         await().atMost(WAIT).untilAsserted(() -> given().queryParam("processId", 500).get("/queries").then()
-                .statusCode(200).body("total", equalTo(2)));
+                .statusCode(200).body("total", equalTo(3)));
         await().atMost(WAIT).until(() -> ledger.duplicatesDropped() > duplicatesBefore);
         JsonPath queries = given().queryParam("processId", 500).get("/queries").then().extract().jsonPath();
-        assertThat(queries.getList("items.parseStatus", String.class)).containsExactlyInAnyOrder("PARSED", "FAILED");
+        assertThat(queries.getList("items.parseStatus", String.class)).containsExactlyInAnyOrder("PARSED", "FAILED",
+                "FAILED");
+        assertThat(queries.getList("items.parseError", String.class)).anyMatch(e -> e != null
+                && e.startsWith("unknown query type 'COBOL'"));
         assertThat(queries.getList("items.registeredVia", String.class)).containsOnly("kafka");
         given().queryParam("table", "kafka.out_t").queryParam("column", "a").queryParam("direction", "upstream")
                 .get("/lineage/columns").then().statusCode(200)
