@@ -12,7 +12,8 @@ QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
 SERVICES=(registry-service queue-service execution-service lineage-service)
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
-        batchyard.execution.rejections batchyard.queue.batches batchyard.queue.files)
+        batchyard.execution.rejections batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
+        batchyard.lineage.parsed batchyard.queue.objects batchyard.queue.compaction)
 
 say() { printf '[batchyard] %s\n' "$*"; }
 die() { printf '[batchyard] ERROR: %s\n' "$*" >&2; exit 1; }

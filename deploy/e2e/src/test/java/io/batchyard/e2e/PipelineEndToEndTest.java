@@ -198,12 +198,7 @@ class PipelineEndToEndTest {
     }
 
     private void awaitKnown(long process, long next) {
-        for (String service : List.of(stack.execution.url(), stack.queue.url())) {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                Response r = given().baseUri(service).get("/process-definitions/" + process);
-                return r.statusCode() == 200 && r.jsonPath().getList("nextProcessIds", Long.class).contains(next);
-            });
-        }
+        RegistryFixtures.awaitKnown(stack, process, next, WAIT);
     }
 
     /** A parent with three chained steps; the first step consumes {@code upstream}'s batches (if any). */
@@ -237,18 +232,11 @@ class PipelineEndToEndTest {
     }
 
     private long createProcess(long app, Long parent, List<Long> enqueuers) {
-        Map<String, Object> body = new HashMap<>();
-        body.put("name", (parent == null ? "job-" : "step-") + System.nanoTime() % 1_000_000);
-        body.put("description", "e2e");
-        body.put("applicationId", app);
-        body.put("processTypeId", parent == null ? 1 : 12);
-        body.put("parentProcessId", parent);
-        body.put("enqueuingProcessIds", enqueuers);
-        return registry().body(body).post("/processes").then().statusCode(201).extract().jsonPath().getLong("id");
+        return RegistryFixtures.createProcess(stack, app, parent, enqueuers);
     }
 
     private void link(long process, long next) {
-        registry().body(Map.of("nextProcessIds", List.of(next))).patch("/processes/" + process).then().statusCode(200);
+        RegistryFixtures.link(stack, process, next);
     }
 
     private static io.restassured.specification.RequestSpecification registry() {

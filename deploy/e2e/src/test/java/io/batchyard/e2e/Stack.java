@@ -11,13 +11,20 @@ final class Stack implements AutoCloseable {
     final ServiceProcess registry;
     final ServiceProcess queue;
     final ServiceProcess execution;
+    /** Only started when a test asks for it, so the other end-to-end tests do not pay for a fourth JVM. */
+    final ServiceProcess lineage;
 
     Stack() {
+        this(false);
+    }
+
+    Stack(boolean withLineage) {
         registry = ServiceProcess.start("registry-service", env("registry",
                 Map.of("BATCHYARD_SECRETS_KEY", "ZTJlLW9ubHkta2V5LWUyZS1vbmx5LWtleS0zMmJ5dGU=")));
         queue = ServiceProcess.start("queue-service", env("queue", Map.of()));
         execution = ServiceProcess.start("execution-service", env("execution",
                 Map.of("BATCHYARD_QUEUE_URL", queue.url())));
+        lineage = withLineage ? ServiceProcess.start("lineage-service", env("lineage", Map.of())) : null;
     }
 
     String kafka() {
@@ -36,6 +43,9 @@ final class Stack implements AutoCloseable {
 
     @Override
     public void close() {
+        if (lineage != null) {
+            lineage.close();
+        }
         execution.close();
         queue.close();
         registry.close();

@@ -8,6 +8,8 @@ import io.batchyard.events.execution.LifecycleCommand;
 import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.lineage.LineageParsed;
+import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.events.queue.FileRegistered;
@@ -38,7 +40,8 @@ public final class EventCatalog {
             StepStarted.class, StepHalted.class, StepFailed.class,
             LifecycleCommand.class, CommandRejected.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
-            ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class);
+            ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
+            QueryRegistered.class, LineageParsed.class);
 
     private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = EVENT_TYPES.stream()
             .collect(Collectors.toUnmodifiableMap(EventCatalog::fingerprint, Function.identity()));

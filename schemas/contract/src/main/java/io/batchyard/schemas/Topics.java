@@ -20,10 +20,14 @@ public final class Topics {
     public static final String QUEUE_OBJECTS = "batchyard.queue.objects";
     /** PartitionSwitched, ManifestPublished; key = compaction table id. */
     public static final String QUEUE_COMPACTION = "batchyard.queue.compaction";
+    /** QueryRegistered from running steps; key = process id. */
+    public static final String LINEAGE_QUERIES = "batchyard.lineage.queries";
+    /** LineageParsed from lineage-service; key = process id. */
+    public static final String LINEAGE_PARSED = "batchyard.lineage.parsed";
 
     public static final List<String> ALL = List.of(
             REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES,
-            QUEUE_OBJECTS, QUEUE_COMPACTION);
+            QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED);
 
     private Topics() {
     }

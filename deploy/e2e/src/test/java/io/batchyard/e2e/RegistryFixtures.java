@@ -1,0 +1,46 @@
+package io.batchyard.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Process trees created through the registry's API, shared by the end-to-end tests. */
+final class RegistryFixtures {
+
+    private RegistryFixtures() {
+    }
+
+    /** A parent (no {@code parent}) or a step; the step consumes the batches of {@code enqueuers}. */
+    static long createProcess(Stack stack, long app, Long parent, List<Long> enqueuers) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("name", (parent == null ? "job-" : "step-") + System.nanoTime() % 1_000_000);
+        body.put("description", "e2e");
+        body.put("applicationId", app);
+        body.put("processTypeId", parent == null ? 1 : 12);
+        body.put("parentProcessId", parent);
+        body.put("enqueuingProcessIds", enqueuers);
+        return given().baseUri(stack.registry.url()).contentType(ContentType.JSON).body(body).post("/processes")
+                .then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    static void link(Stack stack, long process, long next) {
+        given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .body(Map.of("nextProcessIds", List.of(next))).patch("/processes/" + process).then().statusCode(200);
+    }
+
+    /** The read models of execution and queue follow the registry through Kafka: wait until both know the link. */
+    static void awaitKnown(Stack stack, long process, long next, Duration wait) {
+        for (String service : List.of(stack.execution.url(), stack.queue.url())) {
+            await().atMost(wait).pollInterval(Duration.ofMillis(200)).until(() -> {
+                Response r = given().baseUri(service).get("/process-definitions/" + process);
+                return r.statusCode() == 200 && r.jsonPath().getList("nextProcessIds", Long.class).contains(next);
+            });
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package io.batchyard.lineage.column;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Brings HiveQL into the dialect JSqlParser reads, without changing what the statement reads and writes. JSqlParser
+ * already handles {@code INSERT OVERWRITE TABLE t PARTITION (...)}, backticks and {@code LATERAL VIEW}; this class
+ * only covers what it does not:
+ * <ul>
+ *   <li>comments and the split into statements (on ';' outside quotes, unlike the reference's naive split);</li>
+ *   <li>{@code CREATE [TEMPORARY] [EXTERNAL] TABLE} with Hive storage clauses: the clauses are dropped and
+ *       {@code PARTITIONED BY} columns are appended to the column list, since they are real columns of the table;</li>
+ *   <li>{@code DISTRIBUTE BY} is dropped and {@code SORT BY}/{@code CLUSTER BY} become {@code ORDER BY}: they only
+ *       order rows, never move data between columns;</li>
+ *   <li>statements without column lineage (SET, ADD JAR, DROP, ...) are skipped instead of parsed;</li>
+ *   <li>complex column types ({@code MAP<...>}, {@code STRUCT<...>}) in CREATE TABLE become STRING;</li>
+ *   <li>{@code LEFT ANTI JOIN} becomes {@code LEFT JOIN} (same lineage);</li>
+ *   <li>Hive multi-insert ({@code FROM src INSERT ... INSERT ...}) is reported as unsupported.</li>
+ * </ul>
+ */
+public final class HiveSqlNormaliser {
+
+    /** What to do with one statement. */
+    public sealed interface Normalised {
+    }
+
+    public record Parse(String sql) implements Normalised {
+    }
+
+    public record Use(String database) implements Normalised {
+    }
+
+    public record Skip(String keyword) implements Normalised {
+    }
+
+    public record Unsupported(String reason) implements Normalised {
+    }
+
+    private static final Set<String> NO_LINEAGE = Set.of("set", "reset", "add", "delete", "drop", "alter", "msck",
+            "analyze", "load", "describe", "desc", "show", "truncate", "refresh", "invalidate", "explain", "grant",
+            "revoke", "dfs", "compute", "list", "reload", "export", "import");
+
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "^CREATE\\s+(?:TEMPORARY\\s+)?(?:EXTERNAL\\s+)?TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?([`\\w.]+)\\s*",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern AS_QUERY = Pattern.compile("\\bAS\\s*\\(?\\s*(SELECT|WITH)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern PARTITIONED_BY = Pattern.compile("\\bPARTITIONED\\s+BY\\s*\\(", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DISTRIBUTE_BY = Pattern.compile(
+            "\\bDISTRIBUTE\\s+BY\\s+.*?(?=\\bSORT\\s+BY\\b|\\bORDER\\s+BY\\b|\\bLIMIT\\b|\\bUNION\\b|\\)|$)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    private static final Pattern ANTI_JOIN = Pattern.compile("\\bLEFT\\s+ANTI\\s+JOIN\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COMPLEX_TYPE = Pattern.compile("\\b(?:MAP|ARRAY|STRUCT|UNIONTYPE)\\s*<",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern SORT_BY = Pattern.compile("\\b(?:SORT|CLUSTER)\\s+BY\\b", Pattern.CASE_INSENSITIVE);
+
+    private HiveSqlNormaliser() {
+    }
+
+    /** Statements of a script: comments removed, split on ';' outside quotes, blank ones dropped. */
+    public static List<String> statements(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            char next = i + 1 < text.length() ? text.charAt(i + 1) : 0;
+            if (quote != 0) {
+                current.append(c);
+                if (c == '\\' && quote != '`' && next != 0) {
+                    current.append(next);
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+                current.append(c);
+            } else if (c == '-' && next == '-') {
+                // A comment runs to the end of its line, also on the last line (the reference's bug with that case).
+                int eol = text.indexOf('\n', i);
+                i = eol < 0 ? text.length() : eol - 1;
+                current.append(' ');
+            } else if (c == '/' && next == '*') {
+                int end = text.indexOf("*/", i + 2);
+                i = end < 0 ? text.length() : end + 1;
+                current.append(' ');
+            } else if (c == ';') {
+                add(out, current);
+                current.setLength(0);
+            } else {
+                current.append(c);
+            }
+        }
+        add(out, current);
+        return out;
+    }
+
+    private static void add(List<String> out, StringBuilder statement) {
+        String s = statement.toString().replaceAll("\\s+", " ").trim();
+        if (!s.isEmpty()) {
+            out.add(s);
+        }
+    }
+
+    /** Decides how to treat one statement and rewrites its Hive-only parts. */
+    public static Normalised normalise(String statement) {
+        String first = statement.split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
+        if (first.equals("use")) {
+            String[] words = statement.trim().split("\\s+");
+            return new Use(unquote(words[words.length - 1]).toLowerCase(Locale.ROOT));
+        }
+        if (NO_LINEAGE.contains(first)) {
+            return new Skip(first);
+        }
+        if (first.equals("from")) {
+            return new Unsupported("Hive multi-insert (FROM ... INSERT ... SELECT) is not supported; "
+                    + "write one INSERT ... SELECT ... FROM per target");
+        }
+        String sql = statement;
+        if (first.equals("create")) {
+            sql = createTable(sql);
+        }
+        sql = DISTRIBUTE_BY.matcher(sql).replaceAll(" ");
+        sql = SORT_BY.matcher(sql).replaceAll("ORDER BY");
+        // LEFT ANTI JOIN (Hive 3) reads the right side only in ON, exactly like LEFT JOIN does for lineage.
+        sql = ANTI_JOIN.matcher(sql).replaceAll("LEFT JOIN");
+        return new Parse(sql.replaceAll("\\s+", " ").trim());
+    }
+
+    /** {@code CREATE [TEMPORARY] [EXTERNAL] TABLE t (cols) PARTITIONED BY (p) STORED AS ... [AS SELECT ...]}. */
+    private static String createTable(String sql) {
+        Matcher m = CREATE_TABLE.matcher(sql);
+        if (!m.find()) {
+            return sql;
+        }
+        String head = "CREATE TABLE " + m.group(1) + " ";
+        String rest = sql.substring(m.end());
+        String columns = null;
+        if (rest.startsWith("(")) {
+            int close = closing(rest, 0);
+            if (close < 0) {
+                return sql;
+            }
+            columns = rest.substring(1, close);
+            rest = rest.substring(close + 1);
+        }
+        Matcher p = PARTITIONED_BY.matcher(rest);
+        if (columns != null && p.find()) {
+            int open = p.end() - 1;
+            int close = closing(rest, open);
+            if (close > open) {
+                columns = columns + ", " + rest.substring(open + 1, close);
+            }
+        }
+        Matcher q = AS_QUERY.matcher(rest);
+        String query = q.find() ? " " + rest.substring(q.start()) : "";
+        return head + (columns == null ? "" : "(" + simpleTypes(stripColumnComments(columns)) + ")") + query;
+    }
+
+    /** Hive allows {@code col type COMMENT '...'}; the comment says nothing about lineage. */
+    private static String stripColumnComments(String columns) {
+        return columns.replaceAll("(?i)\\s+COMMENT\\s+'(?:[^'\\\\]|\\\\.)*'", "");
+    }
+
+    /** {@code MAP<STRING,INT>}, {@code STRUCT<x:INT>}, ... become STRING: only column names matter for lineage. */
+    private static String simpleTypes(String columns) {
+        StringBuilder out = new StringBuilder();
+        Matcher m = COMPLEX_TYPE.matcher(columns);
+        int from = 0;
+        while (m.find(from)) {
+            int depth = 0;
+            int end = m.end() - 1;
+            for (; end < columns.length(); end++) {
+                char c = columns.charAt(end);
+                if (c == '<') {
+                    depth++;
+                } else if (c == '>' && --depth == 0) {
+                    break;
+                }
+            }
+            out.append(columns, from, m.start()).append("STRING");
+            from = Math.min(end + 1, columns.length());
+        }
+        return out.append(columns.substring(from)).toString();
+    }
+
+    private static int closing(String s, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@code `name`} or {@code "name"} to {@code name}. */
+    public static String unquote(String identifier) {
+        if (identifier == null) {
+            return null;
+        }
+        String s = identifier.trim();
+        if (s.length() >= 2 && (s.charAt(0) == '`' || s.charAt(0) == '"') && s.charAt(s.length() - 1) == s.charAt(0)) {
+            return s.substring(1, s.length() - 1);
+        }
+        return s;
+    }
+}

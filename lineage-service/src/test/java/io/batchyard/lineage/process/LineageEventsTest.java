@@ -1,0 +1,175 @@
+package io.batchyard.lineage.process;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.lineage.LineageParsed;
+import io.batchyard.events.lineage.QueryRegistered;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.events.queue.BatchesArchived;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.EventPublisher;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+
+/** The Kafka side against the real broker: queries from the topic, and process lineage from run and batch events. */
+@QuarkusTest
+@WithTestResource(value = BatchyardTestStack.class, scope = TestResourceScope.MATCHING_RESOURCES,
+        initArgs = @ResourceArg(name = "database", value = "lineage"))
+class LineageEventsTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String kafka;
+
+    @Inject
+    ProcessedEventLedger ledger;
+
+    @Inject
+    Jdbi jdbi;
+
+    @Test
+    void aQueryFromTheTopicIsRegisteredOnceAndAPoisonRecordDoesNotStopTheConsumer() {
+        QueryRegistered q = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
+                .setQueryType("hive").setProcessId(500).setInstanceExecId(501L).setDefaultDatabase("kafka")
+                .setQueryText("INSERT OVERWRITE TABLE out_t SELECT lower(a) AS a FROM in_t").build();
+        QueryRegistered broken = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
+                .setQueryType("HIVE").setProcessId(500).setInstanceExecId(501L)
+                .setQueryText("this is not SQL at all").build();
+        QueryRegistered cobol = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
+                .setQueryType("COBOL").setProcessId(500).setInstanceExecId(501L)
+                .setQueryText("MOVE A TO B").build();
+        long duplicatesBefore = ledger.duplicatesDropped();
+        try (EventPublisher publisher = new EventPublisher(kafka);
+             EventProbe parsed = EventProbe.on(kafka, Topics.LINEAGE_PARSED)) {
+            publisher.publishRaw(Topics.LINEAGE_QUERIES, "500", "not avro".getBytes(StandardCharsets.UTF_8));
+            publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
+            publisher.publish(Topics.LINEAGE_QUERIES, 500, q);
+            publisher.publish(Topics.LINEAGE_QUERIES, 500, broken);
+            publisher.publish(Topics.LINEAGE_QUERIES, 500, cobol);
+            // The outcome is announced through the outbox, correlated to the registering event, once.
+            var ok = parsed.await(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), WAIT);
+            assertThat(ok.key()).isEqualTo("500");
+            assertThat(ok.event().getParseStatus()).isEqualTo("PARSED");
+            assertThat(ok.event().getInputTables()).containsExactly("kafka.in_t");
+            assertThat(ok.event().getOutputTables()).containsExactly("kafka.out_t");
+            assertThat(ok.event().getRelationCount()).isEqualTo(2);
+            var failed = parsed.await(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(broken.getHeader().getEventId()), WAIT);
+            assertThat(failed.event().getParseStatus()).isEqualTo("FAILED");
+            assertThat(failed.event().getParseError()).contains("parse error");
+            assertThat(parsed.all(LineageParsed.class,
+                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), Duration.ofSeconds(2)))
+                    .hasSize(1);
+        }
+        await().atMost(WAIT).untilAsserted(() -> given().queryParam("processId", 500).get("/queries").then()
+                .statusCode(200).body("total", equalTo(3)));
+        await().atMost(WAIT).until(() -> ledger.duplicatesDropped() > duplicatesBefore);
+        JsonPath queries = given().queryParam("processId", 500).get("/queries").then().extract().jsonPath();
+        assertThat(queries.getList("items.parseStatus", String.class)).containsExactlyInAnyOrder("PARSED", "FAILED",
+                "FAILED");
+        assertThat(queries.getList("items.parseError", String.class)).anyMatch(e -> e != null
+                && e.startsWith("unknown query type 'COBOL'"));
+        assertThat(queries.getList("items.registeredVia", String.class)).containsOnly("kafka");
+        given().queryParam("table", "kafka.out_t").queryParam("column", "a").queryParam("direction", "upstream")
+                .get("/lineage/columns").then().statusCode(200)
+                .body("nodes.key", org.hamcrest.Matchers.hasItem("kafka.in_t.a"));
+    }
+
+    /** P (run 601) produces batch 6001; Q's step 611 consumes it in run 602, which produces 6002. */
+    @Test
+    void runAndBatchEventsGiveBatchAndProcessLineageAppliedOnce() {
+        long p = 600;
+        long q = 610;
+        long step = 611;
+        JobStarted startP = JobStarted.newBuilder().setHeader(Events.header("test", 601L, null)).setProcessId(p)
+                .setInstanceExecId(601).setTargetBatchId(6001).setTargetBatchMarking("m").build();
+        JobHalted haltP = JobHalted.newBuilder().setHeader(Events.header("test", 601L, null)).setProcessId(p)
+                .setInstanceExecId(601).setTargetBatchId(6001).setBatchMarking("2024-05-01").build();
+        BatchEnqueued toQ = BatchEnqueued.newBuilder().setHeader(Events.header("test", 601L, null)).setQueueId(6100)
+                .setSourceBatchId(6001).setSourceProcessId(p).setConsumerProcessId(step).setBatchMarking("2024-05-01").build();
+        JobStarted startQ = JobStarted.newBuilder().setHeader(Events.header("test", 602L, null)).setProcessId(q)
+                .setInstanceExecId(602).setTargetBatchId(6002).setTargetBatchMarking("2024-05-01").build();
+        StepStarted stepQ = StepStarted.newBuilder().setHeader(Events.header("test", 602L, null)).setParentProcessId(q)
+                .setSubProcessId(step).setSubInstanceExecId(603).setParentInstanceExecId(602).setTargetBatchId(6002L).build();
+        BatchesArchived archived = BatchesArchived.newBuilder().setHeader(Events.header("test", 602L, null))
+                .setParentProcessId(q).setTargetBatchId(6002).setSourceBatchIds(List.of(6001L)).build();
+        JobHalted haltQ = JobHalted.newBuilder().setHeader(Events.header("test", 602L, null)).setProcessId(q)
+                .setInstanceExecId(602).setTargetBatchId(6002).setBatchMarking("2024-05-01").build();
+        QueryRegistered query = QueryRegistered.newBuilder().setHeader(Events.header("test", 603L, null))
+                .setQueryType("HIVE").setProcessId(step).setInstanceExecId(603L)
+                .setQueryText("INSERT OVERWRITE TABLE ol.facts SELECT upper(s.name) AS name, s.id FROM ol.src s").build();
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publishRaw(Topics.EXECUTION_LIFECYCLE, "600", new byte[] {(byte) 0xC3, 1, 2});
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, p, startP);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, p, haltP);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, p, haltP);
+            publisher.publish(Topics.QUEUE_BATCHES, step, toQ);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, q, startQ);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, q, stepQ);
+            publisher.publish(Topics.LINEAGE_QUERIES, step, query);
+            publisher.publish(Topics.QUEUE_BATCHES, q, archived);
+            publisher.publish(Topics.QUEUE_BATCHES, q, archived);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, q, haltQ);
+        }
+        await().atMost(WAIT).untilAsserted(() -> given().get("/lineage/batches/6002").then().statusCode(200)
+                .body("producedBy.instanceExecId", equalTo(602)).body("producedBy.state", equalTo("SUCCESS"))
+                .body("sources[0].sourceBatchId", equalTo(6001))
+                .body("sources[0].producedBy.processId", equalTo(600))
+                .body("sources[0].producedBy.instanceExecId", equalTo(601)));
+        given().get("/lineage/batches/6001").then().statusCode(200)
+                .body("producedBy.processId", equalTo(600)).body("producedBy.batchMarking", equalTo("2024-05-01"))
+                .body("enqueuedTo[0].consumerProcessId", equalTo(611))
+                .body("consumedBy.instanceExecId", equalTo(List.of(602)));
+        long consumed = jdbi.withHandle(h -> h.createQuery(
+                "SELECT count(*) FROM batch_consumption WHERE target_batch_id = 6002").mapTo(Long.class).one());
+        assertThat(consumed).isEqualTo(1);
+
+        JsonPath process = given().get("/lineage/processes/" + q).then().statusCode(200).extract().jsonPath();
+        assertThat(process.getList("runs.instanceExecId", Long.class)).containsExactly(602L);
+        assertThat(process.getList("upstream.fromProcessId", Long.class)).containsExactly(600L);
+        assertThat(process.getList("upstream.fromRun", Long.class)).containsExactly(601L);
+        assertThat(process.getList("upstream.toRun", Long.class)).containsExactly(602L);
+        given().get("/lineage/processes/" + p).then().statusCode(200).body("downstream.toProcessId", equalTo(List.of(610)));
+        String dot = given().get("/lineage/processes/" + q + "?format=dot").then().statusCode(200).extract().asString();
+        assertThat(dot).contains("\"p600\" -> \"p610\"");
+        given().get("/lineage/batches/6002?format=svg").then().statusCode(200).body(org.hamcrest.Matchers.containsString("<svg"));
+
+        // OpenLineage: the step's query counts for the parent run 602 (found through StepStarted).
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonPath ol = given().get("/openlineage/runs/602").then().statusCode(200).extract().jsonPath();
+            assertThat(ol.getString("eventType")).isEqualTo("COMPLETE");
+            assertThat(ol.getString("job.name")).isEqualTo("process-610");
+            assertThat(ol.getList("inputs.name", String.class)).containsExactly("ol.src");
+            Map<String, Object> name = ol.getMap("outputs[0].facets.columnLineage.fields.name.inputFields[0]");
+            assertThat(name).containsEntry("name", "ol.src").containsEntry("field", "name");
+            assertThat(ol.getString("outputs[0].facets.columnLineage.fields.name.inputFields[0].transformations[0].subtype"))
+                    .isEqualTo("TRANSFORMATION");
+            assertThat(ol.getString("outputs[0].facets.columnLineage.fields.id.inputFields[0].transformations[0].subtype"))
+                    .isEqualTo("IDENTITY");
+        });
+        given().get("/openlineage/runs/999999").then().statusCode(404).body("code", equalTo(504));
+    }
+}

@@ -1,0 +1,1 @@
+INSERT OVERWRITE TABLE dw.customer_dim SELECT customer_id, name, country FROM sales.customers

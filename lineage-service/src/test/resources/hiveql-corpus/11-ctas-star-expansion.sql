@@ -1,0 +1,1 @@
+CREATE TABLE dw.customers_copy AS SELECT * FROM sales.customers

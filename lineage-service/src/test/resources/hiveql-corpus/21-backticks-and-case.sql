@@ -1,0 +1,1 @@
+INSERT OVERWRITE TABLE `DW`.`Customer_Dim` SELECT `Customer_ID`, UPPER(`Name`), Country FROM `sales`.`customers`

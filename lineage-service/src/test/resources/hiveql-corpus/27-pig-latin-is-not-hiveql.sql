@@ -1,0 +1,1 @@
+A = LOAD '/data/orders' USING PigStorage(',') AS (id:int)

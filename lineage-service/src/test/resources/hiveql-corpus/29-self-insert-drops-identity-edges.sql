@@ -1,0 +1,1 @@
+INSERT OVERWRITE TABLE sales.customers SELECT customer_id, upper(name), email, country FROM sales.customers
