@@ -10,6 +10,7 @@ REGISTRY_PORT=${BATCHYARD_REGISTRY_PORT:-8081}
 EXECUTION_PORT=${BATCHYARD_EXECUTION_PORT:-8082}
 QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
+COMPACTION_ROOT=${BATCHYARD_COMPACTION_STORE_ROOT:-$WORK/compaction}
 SERVICES=(registry-service queue-service execution-service lineage-service)
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
         batchyard.execution.rejections batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries

@@ -8,6 +8,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ROOT"
 REG=http://127.0.0.1:$REGISTRY_PORT EXE=http://127.0.0.1:$EXECUTION_PORT QUE=http://127.0.0.1:$QUEUE_PORT
+LIN=http://127.0.0.1:$LINEAGE_PORT
 OUT=$WORK/demo; mkdir -p "$OUT"
 
 call() {  # call METHOD URL [JSON]: prints the body; a non-2xx answer (problem+json) stops the demo
@@ -89,5 +90,48 @@ if curl -sSf -o "$OUT/workflow-$A.svg" "$REG/processes/$A/workflow?format=svg" 2
 else
   say "A's workflow: $OUT/workflow-$A.xml and .dot (install graphviz for the SVG)"
 fi
+
+say "lineage: A's load step registers the HiveQL it stands for; column lineage is parsed at once"
+call PUT "$LIN/tables/staging.orders" '{"columns":["order_id","region","amount","customer_id"]}' >/dev/null
+call POST "$LIN/queries" "{\"queryType\":\"HIVE\",\"processId\":$A4,\"instanceExecId\":$IE,\"queryText\":\"INSERT OVERWRITE TABLE dw.revenue_by_region SELECT o.region, round(sum(o.amount), 2) AS revenue, count(o.order_id) AS orders FROM staging.orders o WHERE o.amount > 0 GROUP BY o.region\"}" \
+  | python3 -c "import json,sys; q=json.load(sys.stdin); print('    query %s: %s, %s relations' % (q['id'], q['parseStatus'], q['relationCount']))"
+call GET "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3" | python3 -c "
+import json,sys
+g=json.load(sys.stdin); key={n['id']: (n['name'] + '()' if n['type'] == 'FUNCTION' else n['key']) for n in g['nodes']}
+for e in [e for e in g['edges'] if e['instanceExecId'] == $IE]: print('    %s %s %s' % (key[e['from']], '..>' if e['indirect'] else '-->', key[e['to']]))"
+curl -sS -o "$OUT/lineage-revenue.dot" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=dot"
+curl -sSf -o "$OUT/lineage-revenue.svg" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=svg" 2>/dev/null \
+  && say "  column lineage drawn: $OUT/lineage-revenue.svg" || say "  column lineage: $OUT/lineage-revenue.dot (install graphviz for the SVG)"
+call GET "$LIN/lineage/processes/$B" | python3 -c "
+import json,sys
+p=json.load(sys.stdin); print('    process lineage of B: ' + json.dumps({k: p[k] for k in p if k in ('upstream', 'downstream')})[:400])"
+
+say "compaction: 200 small click files for demo.clicks, merged by queue-service's workers"
+CLICKS=$(date -u -d yesterday +%F)
+call POST "$QUE/compaction/tables" '{"schemaName":"demo","tableName":"clicks","mergeIntervalSeconds":0}' >/dev/null
+INCOMING=$COMPACTION_ROOT/incoming/demo-clicks-$(date +%s); mkdir -p "$INCOMING"
+python3 - "$INCOMING" <<'PY'
+import json, random, sys
+random.seed(7)
+for i in range(200):
+    with open("%s/clicks-%03d.jsonl" % (sys.argv[1], i), "w") as f:
+        for _ in range(25):
+            f.write(json.dumps({"eventTime": random.randint(1_700_000_000_000, 1_700_086_399_000),
+                                "user": "u%d" % random.randint(1, 50), "page": random.choice(["/", "/cart", "/pay"])}) + "\n")
+PY
+for f in "$INCOMING"/*.jsonl; do
+  call POST "$QUE/compaction/objects" "{\"schemaName\":\"demo\",\"tableName\":\"clicks\",\"partitionDate\":\"$CLICKS\",\"objectKey\":\"${f#$COMPACTION_ROOT/}\"}" >/dev/null
+done
+PART=$(call GET "$QUE/compaction/partitions?limit=500" | python3 -c "import json,sys; print([p['partitionId'] for p in json.load(sys.stdin)['items'] if p['partitionDate']=='$CLICKS'][-1])")
+for _ in $(seq 1 120); do
+  busy=$(call GET "$QUE/compaction/jobs?partitionId=$PART" | field "['total']"); [ "$busy" = 0 ] && break; sleep 0.5
+done
+for _ in 1 2 3; do call POST "$QUE/compaction/catalog/sync" >/dev/null; done
+call GET "$QUE/compaction/partitions/$PART/manifest" | python3 -c "
+import json,sys
+m=json.load(sys.stdin); e=m['manifest']['entries']
+print('    partition %s of %s: 200 small objects -> manifest v%d with %d merged object(s), %d bytes' % ('$PART', '$CLICKS', m['version'], len(e), sum(x['meta']['content_length'] for x in e)))
+for x in e[:3]: print('      ' + x['url'])"
+
 kill "$TAIL" "$SHOW" 2>/dev/null || true
 say "demo done; events in $OUT/events.log"

@@ -40,7 +40,7 @@ public final class ColumnDotWriter {
             boolean temp = table != null ? table.type() == NodeType.TEMP_TABLE : columns.get(0).temp();
             dot.append("  ").append(id("n" + tableId)).append(" [shape=\"plaintext\"")
                     .append(temp ? ", color=\"gray\"" : "")
-                    .append(", label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\"><TR><TD BGCOLOR=\"")
+                    .append(", label=<<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\"><TR><TD PORT=\"title\" BGCOLOR=\"")
                     .append(temp ? "gray90" : "lightblue").append("\"><B>").append(temp ? "Temp " : "Table ")
                     .append(html(name)).append("</B></TD></TR>");
             columns.sort(java.util.Comparator.comparing((ColumnGraph.Node c) -> c.order() == null ? Integer.MAX_VALUE : c.order())
@@ -74,6 +74,10 @@ public final class ColumnDotWriter {
     private static String endpoint(ColumnGraph.Node n, long nodeId) {
         if (n != null && n.type().isColumn() && n.tableId() != null) {
             return id("n" + n.tableId()) + ":" + id("c" + n.id());
+        }
+        if (n != null && (n.type() == NodeType.TABLE || n.type() == NodeType.TEMP_TABLE)) {
+            // an indirect edge ends at the table's title row, apart from the column rows' own edges
+            return id("n" + nodeId) + ":\"title\"";
         }
         return id("n" + nodeId);
     }

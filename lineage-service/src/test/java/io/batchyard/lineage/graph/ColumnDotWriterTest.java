@@ -26,7 +26,7 @@ class ColumnDotWriterTest {
                         new ColumnGraph.Edge(UUID.randomUUID(), 2, 4, q, 1, 9L, true)));
         String dot = ColumnDotWriter.write(graph);
         assertThat(dot).contains("\"n1\":\"c2\" -> \"n6\"").contains("a&lt;b&gt;").contains("idle (idle)")
-                .contains("Temp sub").contains("\"n1\":\"c2\" -> \"n4\" [color=grey33, style=\"dashed\"");
+                .contains("Temp sub").contains("\"n1\":\"c2\" -> \"n4\":\"title\" [color=grey33, style=\"dashed\"");
         Graphviz.Rendering r = Graphviz.render(dot);
         assertThat(r.exitCode()).as(r.warnings() + "\n" + dot).isZero();
         assertThat(r.warnings()).as("graphviz warnings").isEmpty();
