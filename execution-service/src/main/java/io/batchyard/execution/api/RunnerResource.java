@@ -153,16 +153,15 @@ public class RunnerResource {
             throw ExecutionError.INVALID_BUCKET.exception("a JSON body with 'bucket' is required");
         }
         String bucket = body.bucket().trim().replaceAll("\\s+", " ");
-        boolean added = jdbi.inTransaction(tx -> {
+        return jdbi.inTransaction(tx -> {
             RunnerJob job = policy(tx, pid);
             BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
                 throw ExecutionError.INVALID_BUCKET.exception("process " + pid + " has " + p.text()
                         + " buckets; '" + bucket + "' is not one");
             });
-            return ledger.ensure(tx, pid, bucket);
+            boolean added = ledger.ensure(tx, pid, bucket);
+            return Response.status(added ? 201 : 200).entity(ledger.find(tx, pid, bucket).orElseThrow()).build();
         });
-        BucketStatus row = jdbi.withHandle(h -> ledger.find(h, pid, bucket).orElseThrow());
-        return Response.status(added ? 201 : 200).entity(row).build();
     }
 
     @POST

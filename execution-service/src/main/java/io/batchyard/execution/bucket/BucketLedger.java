@@ -2,10 +2,13 @@ package io.batchyard.execution.bucket;
 
 import io.batchyard.execution.bucket.BucketStatus.State;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /** bucket_status: which buckets of a process wait, run, completed or failed. */
 @ApplicationScoped
@@ -27,10 +30,7 @@ public class BucketLedger {
 
     public Optional<BucketStatus> find(Handle h, long processId, String bucket) {
         return h.createQuery("SELECT * FROM bucket_status WHERE process_id = :p AND bucket = :b")
-                .bind("p", processId).bind("b", bucket).map((rs, ctx) -> new BucketStatus(rs.getLong("process_id"),
-                        rs.getString("bucket"), State.valueOf(rs.getString("status")), (Long) rs.getObject("instance_exec_id"),
-                        rs.getInt("attempts"), rs.getString("message"), rs.getObject("updated_at", OffsetDateTime.class)))
-                .findOne();
+                .bind("p", processId).bind("b", bucket).map(BucketLedger::row).findOne();
     }
 
     public List<BucketStatus> list(Handle h, long processId, State status, int limit, int offset) {
@@ -38,11 +38,7 @@ public class BucketLedger {
                 SELECT * FROM bucket_status WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = :s)
                 ORDER BY bucket DESC LIMIT :limit OFFSET :offset""")
                 .bind("p", processId).bind("s", status == null ? null : status.name()).bind("limit", limit)
-                .bind("offset", offset)
-                .map((rs, ctx) -> new BucketStatus(rs.getLong("process_id"), rs.getString("bucket"),
-                        State.valueOf(rs.getString("status")), (Long) rs.getObject("instance_exec_id"), rs.getInt("attempts"),
-                        rs.getString("message"), rs.getObject("updated_at", OffsetDateTime.class)))
-                .list();
+                .bind("offset", offset).map(BucketLedger::row).list();
     }
 
     public long count(Handle h, long processId, State status) {
@@ -79,5 +75,11 @@ public class BucketLedger {
     /** COMPLETE of {@code bucket} for {@code processId}: a same-bucket parent dependency. */
     public boolean complete(Handle h, long processId, String bucket) {
         return find(h, processId, bucket).map(b -> b.status() == State.COMPLETE).orElse(false);
+    }
+
+    private static BucketStatus row(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new BucketStatus(rs.getLong("process_id"), rs.getString("bucket"), State.valueOf(rs.getString("status")),
+                (Long) rs.getObject("instance_exec_id"), rs.getInt("attempts"), rs.getString("message"),
+                rs.getObject("updated_at", OffsetDateTime.class));
     }
 }

@@ -59,10 +59,9 @@ public class Planner {
      *               not change anything)
      */
     public Plan plan(Handle h, long processId, LocalDateTime now, boolean ensure) {
-        List<Reason> reasons = new ArrayList<>();
         Optional<RunnerJob> job = jobs.find(h, processId);
-        Optional<ProcessDefinition> parent = definitions.find(h, processId);
-        if (!blockers(job, parent, reasons).isEmpty()) {
+        List<Reason> reasons = blockers(processId, job, definitions.find(h, processId));
+        if (!reasons.isEmpty()) {
             return new Plan(processId, List.of(), null, reasons);
         }
         RunnerJob j = job.get();
@@ -70,9 +69,10 @@ public class Planner {
         if (ensure && current != null && j.schedule() == null) {
             ledger.ensure(h, processId, current);
         }
-        if (leases.find(h, processId).isPresent()) {
+        Optional<RunnerLeases.Lease> running = leases.find(h, processId);
+        if (running.isPresent()) {
             reasons.add(new Reason("ALREADY_RUNNING", "a run of process " + processId + " holds buckets "
-                    + leases.find(h, processId).get().buckets()));
+                    + running.get().buckets()));
             return new Plan(processId, List.of(), current, reasons);
         }
         List<String> eligible = ledger.eligible(h, processId, j.retryFailed());
@@ -102,8 +102,8 @@ public class Planner {
     }
 
     /** Everything that stops the parent as a whole: unknown, not stand-alone, disabled, no steps. */
-    List<Reason> blockers(Optional<RunnerJob> job, Optional<ProcessDefinition> parent, List<Reason> reasons) {
-        long pid = job.map(RunnerJob::processId).or(() -> parent.map(ProcessDefinition::processId)).orElse(-1L);
+    private static List<Reason> blockers(long pid, Optional<RunnerJob> job, Optional<ProcessDefinition> parent) {
+        List<Reason> reasons = new ArrayList<>();
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
             reasons.add(new Reason("UNKNOWN_PROCESS", "process " + pid + " is not a live parent process in the registry"));
         } else if (parent.get().workflowTypeId() != STAND_ALONE) {

@@ -18,6 +18,11 @@ public class ProcessLog {
                        OffsetDateTime loggedAt) {
     }
 
+    /** Lines of run {@code :ie}, and with {@code :steps} those of its steps' runs too. */
+    private static final String OF_RUN = """
+            (instance_exec_id = :ie OR (:steps AND instance_exec_id IN
+                (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
+
     @Inject
     Jdbi jdbi;
 
@@ -27,10 +32,7 @@ public class ProcessLog {
     }
 
     public List<Line> lines(Handle h, long instanceExecId, boolean withSteps, int limit, int offset) {
-        return h.createQuery("""
-                SELECT * FROM process_log WHERE instance_exec_id = :ie
-                   OR (:steps AND instance_exec_id IN (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie))
-                ORDER BY log_id LIMIT :limit OFFSET :offset""")
+        return h.createQuery("SELECT * FROM process_log WHERE " + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset")
                 .bind("ie", instanceExecId).bind("steps", withSteps).bind("limit", limit).bind("offset", offset)
                 .map((rs, ctx) -> new Line(rs.getLong("log_id"), rs.getLong("instance_exec_id"), rs.getLong("process_id"),
                         rs.getString("stream"), rs.getInt("line_no"), rs.getString("line"),
@@ -39,9 +41,7 @@ public class ProcessLog {
     }
 
     public long count(Handle h, long instanceExecId, boolean withSteps) {
-        return h.createQuery("""
-                SELECT count(*) FROM process_log WHERE instance_exec_id = :ie
-                   OR (:steps AND instance_exec_id IN (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie))""")
+        return h.createQuery("SELECT count(*) FROM process_log WHERE " + OF_RUN)
                 .bind("ie", instanceExecId).bind("steps", withSteps).mapTo(Long.class).one();
     }
 

@@ -1,10 +1,13 @@
 package io.batchyard.execution.runner;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * runner_lease: the row that makes a parent's run exclusive across runners; a runner keeps it alive while it runs.
@@ -24,8 +27,7 @@ public class RunnerLeases {
         return tx.createQuery("""
                 DELETE FROM runner_lease WHERE process_id = :p AND lease_until < now()
                 RETURNING process_id, owner, buckets, instance_exec_id""")
-                .bind("p", processId).map((rs, ctx) -> new Lease(rs.getLong(1), rs.getString(2),
-                        List.of((String[]) rs.getArray(3).getArray()), (Long) rs.getObject(4))).findOne();
+                .bind("p", processId).map(RunnerLeases::lease).findOne();
     }
 
     /** Claims the parent; false when another runner holds it (the primary key decides between racing runners). */
@@ -51,7 +53,12 @@ public class RunnerLeases {
 
     public Optional<Lease> find(Handle h, long processId) {
         return h.createQuery("SELECT process_id, owner, buckets, instance_exec_id FROM runner_lease WHERE process_id = :p AND lease_until >= now()")
-                .bind("p", processId).map((rs, ctx) -> new Lease(rs.getLong(1), rs.getString(2),
-                        List.of((String[]) rs.getArray(3).getArray()), (Long) rs.getObject(4))).findOne();
+                .bind("p", processId).map(RunnerLeases::lease).findOne();
+    }
+
+    /** Maps {@code process_id, owner, buckets, instance_exec_id}. */
+    private static Lease lease(ResultSet rs, StatementContext ctx) throws SQLException {
+        return new Lease(rs.getLong(1), rs.getString(2), List.of((String[]) rs.getArray(3).getArray()),
+                (Long) rs.getObject(4));
     }
 }

@@ -2,7 +2,6 @@ package io.batchyard.execution.runner;
 
 import io.batchyard.execution.bucket.BucketLedger;
 import io.batchyard.execution.bucket.BucketStatus;
-import io.batchyard.readmodel.ProcessDefinitions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.LocalDateTime;
@@ -35,12 +34,6 @@ public class WhyNotRunning {
 
     @Inject
     BucketLedger ledger;
-
-    @Inject
-    RunnerLeases leases;
-
-    @Inject
-    ProcessDefinitions definitions;
 
     public Explanation explain(long processId, String bucket, LocalDateTime now) {
         return jdbi.withHandle(h -> {

@@ -83,15 +83,7 @@ public class RunnerScheduler {
         for (long pid : jdbi.withHandle(jobs::enabledWithWork)) {
             if (inFlight.add(pid)) {
                 launched.add(pid);
-                workers.submit(() -> {
-                    try {
-                        launcher.runOnce(pid, launcher.now());
-                    } catch (RuntimeException e) {
-                        LOG.errorf(e, "launcher cycle of process %d failed", pid);
-                    } finally {
-                        inFlight.remove(pid);
-                    }
-                });
+                inBackground(pid, "launcher cycle", () -> launcher.runOnce(pid, launcher.now()));
             }
         }
         return launched;
@@ -102,17 +94,22 @@ public class RunnerScheduler {
         Launcher.Cycle cycle = launcher.claim(processId, launcher.now(), launcher.owner());
         cycle.claimed().ifPresent(claimed -> {
             inFlight.add(processId);
-            workers.submit(() -> {
-                try {
-                    launcher.execute(claimed, launcher.owner());
-                } catch (RuntimeException e) {
-                    LOG.errorf(e, "run of process %d failed", processId);
-                } finally {
-                    inFlight.remove(processId);
-                }
-            });
+            inBackground(processId, "run", () -> launcher.execute(claimed, launcher.owner()));
         });
         return cycle;
+    }
+
+    /** Runs {@code work} on a runner thread; the parent leaves {@code inFlight} however it ends. */
+    private void inBackground(long processId, String what, Runnable work) {
+        workers.submit(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "%s of process %d failed", what, processId);
+            } finally {
+                inFlight.remove(processId);
+            }
+        });
     }
 
     /** Records a bucket for every fire of every schedule in (last fire, now]; returns the buckets added. */

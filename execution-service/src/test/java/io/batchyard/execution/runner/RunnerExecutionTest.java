@@ -12,39 +12,14 @@ import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.ProcessTrees;
-import jakarta.inject.Inject;
 import java.nio.file.Files;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Stand-alone runs of real shell scripts through the lifecycle, against real PostgreSQL and Kafka. */
 @ExecutionTest
-class RunnerExecutionTest {
-
-    private static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30);
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
-
-    @Inject
-    Launcher launcher;
-
-    private RunnerFixtures f;
-
-    @BeforeEach
-    void setUp() {
-        f = new RunnerFixtures(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        f.close();
-    }
+class RunnerExecutionTest extends RunnerTestSupport {
 
     @Test
     void aForkJoinRunsItsBranchesInParallelAndTheJoinSeesBothOutputs() throws Exception {

@@ -5,39 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.teststack.ProcessTrees;
-import jakarta.inject.Inject;
 import java.nio.file.Files;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The rest of the runner's inputs: OnInit, loop scripts, context files and scripts, range checks, step concurrency. */
 @ExecutionTest
-class RunnerHooksAndInputsTest {
-
-    private static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30);
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
-
-    @Inject
-    Launcher launcher;
-
-    private RunnerFixtures f;
-
-    @BeforeEach
-    void setUp() {
-        f = new RunnerFixtures(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        f.close();
-    }
+class RunnerHooksAndInputsTest extends RunnerTestSupport {
 
     @Test
     void aFailingOnInitFailsTheRunBeforeAnyStepAndOnErrorSeesItsStderr() {

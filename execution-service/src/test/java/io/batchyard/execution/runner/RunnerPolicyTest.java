@@ -12,47 +12,23 @@ import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Bucket selection, dependencies, schedules, exclusive claims and the REST contract of the runner. */
 @ExecutionTest
-class RunnerPolicyTest {
-
-    private static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30);
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
-
-    @Inject
-    Launcher launcher;
+class RunnerPolicyTest extends RunnerTestSupport {
 
     @Inject
     RunnerScheduler scheduler;
 
     @Inject
     Jdbi jdbi;
-
-    private RunnerFixtures f;
-
-    @BeforeEach
-    void setUp() {
-        f = new RunnerFixtures(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        f.close();
-    }
 
     /** A one-step stand-alone parent whose step appends its arguments to {@code calls-<parent>}. */
     private long oneStepJob(Map<String, Object> policy) {

@@ -1,0 +1,32 @@
+package io.batchyard.execution.runner;
+
+import jakarta.inject.Inject;
+import java.time.LocalDateTime;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/** What every runner integration test uses: the launcher, script fixtures, and a fixed clock for bucket rules. */
+abstract class RunnerTestSupport {
+
+    /** A Friday morning; its daily bucket is 20240301. */
+    static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Inject
+    Launcher launcher;
+
+    RunnerFixtures f;
+
+    @BeforeEach
+    void openFixtures() {
+        f = new RunnerFixtures(bootstrap);
+    }
+
+    @AfterEach
+    void closeFixtures() {
+        f.close();
+    }
+}
