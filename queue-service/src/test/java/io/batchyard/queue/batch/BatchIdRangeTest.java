@@ -71,7 +71,7 @@ class BatchIdRangeTest {
         long up = nextId();
         try (QueueFixtures f = new QueueFixtures(bootstrap)) {
             f.register(ProcessTrees.parent(up).next(nextId()));
-            long chosen = 500_000_000L + nextId();
+            long chosen = 50_000_000L + nextId();
             assertThat(enqueueBatch(up, chosen, null)).isEqualTo(chosen);
             assertThat(enqueueBatch(up, chosen, null)).as("the same chosen id again names the same batch").isEqualTo(chosen);
             long generated = enqueueBatch(up, null, null);

@@ -8,12 +8,12 @@ package io.batchyard.api;
  * collides with a generated one and never has to move the shared sequence: syncing the sequence to a chosen id let
  * a single request with id 2^63-1 exhaust it for every later caller.
  *
- * <p>Kept below 2^31 so generated ids stay small numbers for the next billion rows.
+ * <p>The split is low enough that generated ids stay below 2^31 for the next two billion rows.
  */
 public final class ChosenIds {
 
     /** The generators' first id. */
-    public static final long FIRST_GENERATED_ID = 1_000_000_000L;
+    public static final long FIRST_GENERATED_ID = 100_000_000L;
 
     private ChosenIds() {
     }
