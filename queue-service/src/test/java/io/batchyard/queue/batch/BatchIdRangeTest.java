@@ -84,6 +84,31 @@ class BatchIdRangeTest {
         }
     }
 
+    /** A database whose generator an earlier huge id exhausted is repaired by the migration that splits the ranges. */
+    @Test
+    void theRangeMigrationRepairsAnExhaustedGenerator() throws Exception {
+        long up = nextId();
+        try (QueueFixtures f = new QueueFixtures(bootstrap)) {
+            f.register(ProcessTrees.parent(up).next(nextId()));
+            long before = enqueueBatch(up, null, null);
+            long huge = Long.MAX_VALUE - 7;
+            String migration;
+            try (var in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__batch_id_ranges.sql")) {
+                migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            jdbi.useTransaction(tx -> {
+                // what the old code did for a client's batchId 2^63-8: the row, and the generator moved past it
+                tx.execute("INSERT INTO batch (batch_id, batch_type) OVERRIDING SYSTEM VALUE VALUES (?, 'file') "
+                        + "ON CONFLICT DO NOTHING", huge);
+                tx.createQuery("SELECT setval(pg_get_serial_sequence('batch', 'batch_id'), 9223372036854775807)")
+                        .mapTo(Long.class).one();
+            });
+            jdbi.useTransaction(tx -> tx.createScript(migration).execute());
+            long after = enqueueBatch(up, null, null);
+            assertThat(after).isGreaterThan(before).isLessThan(before + 1_000);
+        }
+    }
+
     private long count() {
         return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM batch").mapTo(Long.class).one());
     }

@@ -255,6 +255,22 @@ class ProcessApiTest {
         assertThat(parent(app, INGESTION)).isGreaterThan(next);
     }
 
+    /** A database whose generator an earlier huge id exhausted is repaired by the migration that splits the ranges. */
+    @Test
+    void theRangeMigrationRepairsAnExhaustedGenerator() throws Exception {
+        long before = parent(app, INGESTION);
+        String migration;
+        try (var in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__process_id_ranges.sql")) {
+            migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        jdbi.useTransaction(tx -> {
+            tx.createQuery("SELECT setval(pg_get_serial_sequence('process', 'process_id'), 9223372036854775807)")
+                    .mapTo(Long.class).one();
+            tx.createScript(migration).execute();
+        });
+        assertThat(parent(app, INGESTION)).isGreaterThan(before).isLessThan(before + 1_000);
+    }
+
     @Test
     void listsAreFilteredAndPaged() {
         long otherApp = application();
