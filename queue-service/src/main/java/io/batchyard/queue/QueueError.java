@@ -7,7 +7,8 @@ public enum QueueError implements ErrorCode {
     FILE_EXISTS(301, 409, "File Already exists exception"),
     UNKNOWN_PROCESS(302, 422, "Unknown process"),
     UNKNOWN_BATCH(303, 404, "Unknown batch"),
-    ALREADY_QUEUED(304, 409, "Batch already queued for the process");
+    ALREADY_QUEUED(304, 409, "Batch already queued for the process"),
+    BATCH_ID_OUT_OF_RANGE(305, 400, "Batch id outside the client range");
 
     private final Spec spec;
 

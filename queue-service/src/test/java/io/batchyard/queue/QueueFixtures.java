@@ -3,6 +3,7 @@ package io.batchyard.queue;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
+import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
@@ -69,26 +70,34 @@ public final class QueueFixtures implements AutoCloseable {
                 .extract().jsonPath().getLong("batchId");
     }
 
-    public void stepStarted(long parent, long step, long ie, long target) {
-        send(parent, StepStarted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+    public StepStarted stepStarted(long parent, long step, long ie, long target) {
+        return sent(parent, StepStarted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
                 .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
-    public void stepHalted(long parent, long step, long ie, long target) {
-        send(parent, StepHalted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+    public StepHalted stepHalted(long parent, long step, long ie, long target) {
+        return sent(parent, StepHalted.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
                 .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
-    public void stepFailed(long parent, long step, long ie, long target) {
-        send(parent, StepFailed.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
+    public StepFailed stepFailed(long parent, long step, long ie, long target) {
+        return sent(parent, StepFailed.newBuilder().setHeader(Events.header("test", ie, null)).setParentProcessId(parent)
                 .setSubProcessId(step).setSubInstanceExecId(nextId()).setParentInstanceExecId(ie).setTargetBatchId(target).build());
     }
 
     public JobHalted jobHalted(long parent, long ie, long targetBatch, String marking) {
-        JobHalted e = JobHalted.newBuilder().setHeader(Events.header("test", ie, null)).setProcessId(parent)
-                .setInstanceExecId(ie).setTargetBatchId(targetBatch).setBatchMarking(marking).build();
-        send(parent, e);
-        return e;
+        return sent(parent, JobHalted.newBuilder().setHeader(Events.header("test", ie, null)).setProcessId(parent)
+                .setInstanceExecId(ie).setTargetBatchId(targetBatch).setBatchMarking(marking).build());
+    }
+
+    public JobFailed jobFailed(long parent, long ie, long targetBatch) {
+        return sent(parent, JobFailed.newBuilder().setHeader(Events.header("test", ie, null)).setProcessId(parent)
+                .setInstanceExecId(ie).setTargetBatchId(targetBatch).build());
+    }
+
+    private <T extends SpecificRecord> T sent(long key, T event) {
+        send(key, event);
+        return event;
     }
 
     public void send(long key, SpecificRecord event) {

@@ -23,7 +23,9 @@ public enum RegistryError implements ErrorCode {
     INVALID_TEMPLATE(214, 422, "Invalid template"),
     /** BDRE-WG-001/002 and shapes a workflow cannot express. */
     WORKFLOW_SHAPE(215, 422, "Cannot generate a workflow for this process"),
-    WORKFLOW_RENDERER(216, 503, "Workflow renderer unavailable");
+    WORKFLOW_RENDERER(216, 503, "Workflow renderer unavailable"),
+    /** A client-chosen process id in the generator's range. */
+    ID_OUT_OF_RANGE(217, 400, "Process id outside the client range");
 
     private final Spec spec;
 

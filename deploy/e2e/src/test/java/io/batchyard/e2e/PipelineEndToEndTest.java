@@ -184,6 +184,31 @@ class PipelineEndToEndTest {
         }
     }
 
+    /** A client naming id 2^63-1 is refused; batch registration and InitJob keep working for everyone after it. */
+    @Test
+    void theLargestChosenIdsAreRefusedAndBatchCreationAndInitJobKeepWorking() {
+        long app = registry().body(Map.of("name", "ids-" + System.nanoTime(), "description", "e2e", "owner", "e2e"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+        Job up = job(app, null);
+        Job consumer = job(app, up.parent);
+        queue().body(Map.of("enqueuingProcessId", up.parent, "batchId", Long.MAX_VALUE, "serverId", 123461,
+                        "files", List.of(Map.of("path", "/landing/max-" + System.nanoTime(), "fileSize", 1))))
+                .post("/batches").then().statusCode(400).body("code", org.hamcrest.Matchers.equalTo(305));
+        queue().body(Map.of("batchId", Long.MAX_VALUE, "serverId", 123461, "path", "/landing/max-" + System.nanoTime(),
+                "fileSize", 1)).post("/files").then().statusCode(404);
+        registry().body(Map.of("id", Long.MAX_VALUE, "name", "max-" + System.nanoTime(), "description", "e2e",
+                "applicationId", app, "processTypeId", 1)).post("/processes").then().statusCode(400)
+                .body("code", org.hamcrest.Matchers.equalTo(217));
+
+        long registered = queue().body(Map.of("enqueuingProcessId", up.parent, "serverId", 123461,
+                        "files", List.of(Map.of("path", "/landing/ok-" + System.nanoTime(), "fileSize", 1))))
+                .post("/batches").then().statusCode(201).extract().jsonPath().getLong("batchId");
+        JsonPath run = run(consumer, "2024-07-01");
+        assertThat(run.getString("outputs.'min-batch-id-map." + consumer.steps.get(0) + "'"))
+                .isEqualTo(String.valueOf(registered));
+        assertThat(run.getLong("targetBatchId")).isGreaterThan(registered);
+    }
+
     private void explicit(long app, long id, Long parent, List<Long> enqueuers, String cut) {
         Map<String, Object> body = new HashMap<>();
         body.put("id", id);

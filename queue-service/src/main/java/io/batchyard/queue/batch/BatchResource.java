@@ -2,9 +2,11 @@ package io.batchyard.queue.batch;
 
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.queue.QueueError.ALREADY_QUEUED;
+import static io.batchyard.queue.QueueError.BATCH_ID_OUT_OF_RANGE;
 import static io.batchyard.queue.QueueError.FILE_EXISTS;
 import static io.batchyard.queue.QueueError.UNKNOWN_PROCESS;
 
+import io.batchyard.api.ChosenIds;
 import io.batchyard.queue.consumption.ConsumptionQueue;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.lifecycle.QueueEvents;
@@ -45,7 +47,10 @@ public class BatchResource {
                           @Size(max = 100) String fileHash, OffsetDateTime creationTs) {
     }
 
-    /** {@code batchId} null or 0 creates a new 'file' batch; another id is used (and created if absent). */
+    /**
+     * {@code batchId} null or 0 creates a new 'file' batch; an existing batch's id is used as is; an absent one is
+     * created only with an id of the client range, {@link ChosenIds} (305 otherwise).
+     */
     public record EnqueueBatch(@NotNull @Positive Long enqueuingProcessId, @PositiveOrZero Long batchId,
                                @NotNull @PositiveOrZero Long serverId, @Size(max = 1000) List<@Valid @NotNull NewFile> files,
                                @Size(max = 4000) String batchMarking) {
@@ -137,7 +142,12 @@ public class BatchResource {
         if (requested == null || requested == 0) {
             return batches.create(tx, null, "file");
         }
-        batches.createWithId(tx, requested, "file");
+        if (ChosenIds.choosable(requested)) {
+            batches.createWithId(tx, requested, "file");
+        } else if (batches.find(tx, requested).isEmpty()) {
+            // Creating it would take an id of the generator's range, which a later generated batch would collide with.
+            throw BATCH_ID_OUT_OF_RANGE.exception(ChosenIds.outOfRange("batch", requested) + " (and it does not exist)");
+        }
         return requested;
     }
 }

@@ -1,5 +1,6 @@
 package io.batchyard.queue.batch;
 
+import io.batchyard.api.ChosenIds;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jdbi.v3.core.Handle;
 
-/** Batches and their files. */
+/** Batches and their files. Generated and client-chosen batch ids live in disjoint ranges ({@link ChosenIds}). */
 @ApplicationScoped
 public class BatchStore {
 
@@ -25,14 +26,18 @@ public class BatchStore {
                 .bind("ie", sourceInstanceExecId).bind("type", type).mapTo(Long.class).one();
     }
 
-    /** Creates a batch with a chosen id (imports, fixtures) unless it exists; keeps generated ids clear of it. */
+    /**
+     * Creates a batch with a client-chosen id unless it exists. Only ids of the client range are accepted, so the
+     * row can never collide with a generated one and the sequence is left alone.
+     */
     public void createWithId(Handle tx, long batchId, String type) {
+        if (!ChosenIds.choosable(batchId)) {
+            throw new IllegalArgumentException(ChosenIds.outOfRange("batch id", batchId));
+        }
         tx.createUpdate("""
                         INSERT INTO batch (batch_id, batch_type) OVERRIDING SYSTEM VALUE VALUES (:id, :type)
                         ON CONFLICT (batch_id) DO NOTHING""")
                 .bind("id", batchId).bind("type", type).execute();
-        tx.createQuery("SELECT setval(pg_get_serial_sequence('batch', 'batch_id'), GREATEST((SELECT max(batch_id) FROM batch), 1))")
-                .mapTo(Long.class).one();
     }
 
     public Optional<Batch> find(Handle h, long batchId) {

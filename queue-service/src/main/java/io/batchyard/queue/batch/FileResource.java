@@ -94,7 +94,7 @@ public class FileResource {
                         throw BATCH_NOT_QUEUED.exception("batch " + batch + " is not queued for process " + processId);
                     }
                 }
-            } else if (min != max) {
+            } else if (!min.equals(max)) {
                 if (holdMin.isEmpty() || holdMax.isEmpty()) {
                     throw BATCH_NOT_QUEUED.exception("batch " + (holdMin.isEmpty() ? min : max) + " is not queued for any process");
                 }

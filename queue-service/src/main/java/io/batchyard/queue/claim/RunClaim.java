@@ -39,10 +39,13 @@ public class RunClaim {
     @Inject
     BatchStore batches;
 
+    @Inject
+    ClaimStore claims;
+
     public ClaimApi.ClaimResult claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         return jdbi.inTransaction(tx -> {
             Optional<ProcessDefinition> parent = definitions.lock(tx, parentId);
-            Optional<Previous> previous = previous(tx, instanceExecId);
+            Optional<ClaimStore.Claim> previous = claims.find(tx, instanceExecId);
             if (previous.isPresent()) {
                 return result(tx, previous.get().targetBatchId(), previous.get().retry(), stepIds(tx, parentId));
             }
@@ -51,7 +54,7 @@ public class RunClaim {
                 steps = definitions.tree(tx, parentId).map(ProcessDefinitions.Tree::steps).orElse(List.of());
             }
             List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
-            if (completedTargetBatchId != null && claimedFor(tx, parentId, completedTargetBatchId)) {
+            if (completedTargetBatchId != null && claims.claimedFor(tx, parentId, completedTargetBatchId)) {
                 // The last run succeeded but its JobHalted may still be on its way: what it consumed is done.
                 // Only a target this parent's own runs claimed qualifies, so a wrong id cannot archive another job's rows.
                 queue.archive(tx, completedTargetBatchId);
@@ -83,25 +86,9 @@ public class RunClaim {
                     queue.claim(tx, c.queueIds(), target, c.access());
                 }
             }
-            tx.createUpdate("""
-                            INSERT INTO run_claim (instance_exec_id, parent_process_id, target_batch_id, retry)
-                            VALUES (:ie, :p, :t, :retry)""")
-                    .bind("ie", instanceExecId).bind("p", parentId).bind("t", target).bind("retry", retry).execute();
+            claims.insert(tx, new ClaimStore.Claim(instanceExecId, parentId, target, retry));
             return result(tx, target, retry, stepIds);
         });
-    }
-
-    private record Previous(long targetBatchId, boolean retry) {
-    }
-
-    private static boolean claimedFor(Handle tx, long parentId, long targetBatchId) {
-        return tx.createQuery("SELECT count(*) FROM run_claim WHERE parent_process_id = :p AND target_batch_id = :t")
-                .bind("p", parentId).bind("t", targetBatchId).mapTo(Long.class).one() > 0;
-    }
-
-    private static Optional<Previous> previous(Handle tx, long instanceExecId) {
-        return tx.createQuery("SELECT target_batch_id, retry FROM run_claim WHERE instance_exec_id = :ie")
-                .bind("ie", instanceExecId).map((rs, ctx) -> new Previous(rs.getLong(1), rs.getBoolean(2))).findOne();
     }
 
     private List<Long> stepIds(Handle tx, long parentId) {

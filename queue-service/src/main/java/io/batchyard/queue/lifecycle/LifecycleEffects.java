@@ -56,6 +56,9 @@ public class LifecycleEffects {
     @Inject
     QueueEvents events;
 
+    @Inject
+    LifecycleCheck check;
+
     @ConfigProperty(name = "batchyard.queue.replace-pending", defaultValue = "false")
     boolean replacePending;
 
@@ -65,19 +68,31 @@ public class LifecycleEffects {
         return records.process(CONSUMER, record, this::apply);
     }
 
-    /** Applies one lifecycle event; false when it was a duplicate delivery. */
+    /**
+     * Applies one lifecycle event; false when it was a duplicate delivery. Each event is first checked against the
+     * run's claim ({@link LifecycleCheck}); one that contradicts it throws {@link io.batchyard.eventing.InvalidEventException}
+     * and its transaction, ledger entry included, rolls back.
+     */
     public boolean apply(SpecificRecord event) {
         return ledger.processOnce(CONSUMER, event, tx -> {
-            if (event instanceof StepStarted e && e.getTargetBatchId() != null) {
+            if (event instanceof StepStarted e) {
+                check.step(tx, "StepStarted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                        e.getTargetBatchId());
                 queue.markStarted(tx, e.getSubProcessId(), e.getTargetBatchId());
-            } else if (event instanceof StepHalted e && e.getTargetBatchId() != null) {
+            } else if (event instanceof StepHalted e) {
+                check.step(tx, "StepHalted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                        e.getTargetBatchId());
                 queue.markProcessed(tx, e.getSubProcessId(), e.getTargetBatchId());
-            } else if (event instanceof StepFailed e && e.getTargetBatchId() != null) {
+            } else if (event instanceof StepFailed e) {
+                check.step(tx, "StepFailed", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                        e.getTargetBatchId());
                 // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
                 queue.markProcessed(tx, e.getSubProcessId(), e.getTargetBatchId());
             } else if (event instanceof JobHalted e) {
+                check.halted(tx, "JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId());
                 halted(tx, e);
-            } else if (event instanceof JobFailed e && e.getTargetBatchId() != null) {
+            } else if (event instanceof JobFailed e) {
+                check.failed(tx, "JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId());
                 batches.markFailed(tx, e.getTargetBatchId(), e.getInstanceExecId());
             }
         });

@@ -8,7 +8,11 @@ import java.util.HashSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
-/** SQL over {@code process}. Every method runs on the caller's handle, so callers decide the transaction. */
+/**
+ * SQL over {@code process}. Every method runs on the caller's handle, so callers decide the transaction. Generated
+ * and chosen process ids live in disjoint ranges ({@link io.batchyard.api.ChosenIds}): an insert never touches the
+ * sequence.
+ */
 @ApplicationScoped
 public class ProcessDao {
 
@@ -21,7 +25,7 @@ public class ProcessDao {
         String idColumn = d.processId() == null ? "" : "process_id, ";
         String idValue = d.processId() == null ? "" : ":processId, ";
         String overriding = d.processId() == null ? "" : " OVERRIDING SYSTEM VALUE";
-        long id = tx.createQuery("INSERT INTO process (" + idColumn + """
+        return tx.createQuery("INSERT INTO process (" + idColumn + """
                         name, description, application_id, process_type_id, parent_process_id, can_recover,
                         enqueuing_process_ids, batch_cut_pattern, next_process_ids, workflow_type_id, process_template_id)
                         """ + overriding + " VALUES (" + idValue + """
@@ -34,12 +38,6 @@ public class ProcessDao {
                 .bindArray("next", Long.class, d.nextProcessIds())
                 .mapTo(Long.class)
                 .one();
-        if (d.processId() != null) {
-            // Explicit ids (imports, fixtures) must not collide with later generated ones.
-            tx.createQuery("SELECT setval(pg_get_serial_sequence('process', 'process_id'), "
-                    + "GREATEST((SELECT max(process_id) FROM process), 1))").mapTo(Long.class).one();
-        }
-        return id;
     }
 
     /** Applies the draft if the row is still at {@code expectedVersion}; returns false when it is not. */

@@ -3,10 +3,12 @@ package io.batchyard.registry.process;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.registry.RegistryError.DELETED;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
+import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
 import static io.batchyard.registry.RegistryError.STALE_VERSION;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 
+import io.batchyard.api.ChosenIds;
 import io.batchyard.registry.application.ApplicationDao;
 import io.batchyard.registry.catalog.Catalog;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,6 +59,9 @@ public class ProcessService {
         Optional<ProcessRow> parent = Optional.empty();
         if (!draft.isParent()) {
             parent = processes.lock(tx, draft.parentProcessId());
+        }
+        if (draft.processId() != null && !ChosenIds.choosable(draft.processId())) {
+            throw ID_OUT_OF_RANGE.exception(ChosenIds.outOfRange("process id", draft.processId()));
         }
         if (draft.processId() != null && processes.find(tx, draft.processId()).isPresent()) {
             throw DUPLICATE.exception("process " + draft.processId() + " already exists");

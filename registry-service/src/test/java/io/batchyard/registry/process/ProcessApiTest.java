@@ -21,6 +21,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
 
+import io.batchyard.api.ChosenIds;
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
@@ -224,6 +225,50 @@ class ProcessApiTest {
         expectProblem(postProcess(body), 409, 210, "already exists");
         long generated = parent(app, INGESTION);
         assertThat(generated).isGreaterThan(explicit);
+    }
+
+    @Test
+    void aChosenIdOfTheGeneratorsRangeIsRefusedAndGeneratedIdsKeepComing() {
+        long before = outboxRows();
+        long processesBefore = processRows();
+        for (long id : List.of(Long.MAX_VALUE, 5_000_000_000_000L, ChosenIds.FIRST_GENERATED_ID)) {
+            Map<String, Object> body = parentBody(app, INGESTION);
+            body.put("id", id);
+            expectProblem(postProcess(body), 400, 217, String.valueOf(id));
+        }
+        given().get("/processes/" + Long.MAX_VALUE).then().statusCode(404);
+        assertThat(outboxRows()).as("a refused registration announces nothing").isEqualTo(before);
+        assertThat(processRows()).as("a refused registration inserts nothing").isEqualTo(processesBefore);
+        long generated = parent(app, INGESTION);
+        long next = parent(app, INGESTION);
+        assertThat(generated).isGreaterThanOrEqualTo(ChosenIds.FIRST_GENERATED_ID);
+        assertThat(next).isGreaterThan(generated);
+        long lastValue = jdbi.withHandle(h -> h.createQuery(
+                "SELECT last_value FROM pg_sequences WHERE sequencename = 'process_process_id_seq'").mapTo(Long.class).one());
+        assertThat(lastValue).as("the generator was not moved towards its maximum").isLessThan(1L << 40);
+        // a step under a generated parent, and a chosen id of the client range, still work
+        step(app, generated, SFTP);
+        long chosen = 8_000_000 + (System.nanoTime() % 1_000_000);
+        Map<String, Object> body = parentBody(app, INGESTION);
+        body.put("id", chosen);
+        postProcess(body).statusCode(201).body("id", equalTo((int) chosen));
+        assertThat(parent(app, INGESTION)).isGreaterThan(next);
+    }
+
+    /** A database whose generator an earlier huge id exhausted is repaired by the migration that splits the ranges. */
+    @Test
+    void theRangeMigrationRepairsAnExhaustedGenerator() throws Exception {
+        long before = parent(app, INGESTION);
+        String migration;
+        try (var in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__process_id_ranges.sql")) {
+            migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        jdbi.useTransaction(tx -> {
+            tx.createQuery("SELECT setval(pg_get_serial_sequence('process', 'process_id'), 9223372036854775807)")
+                    .mapTo(Long.class).one();
+            tx.createScript(migration).execute();
+        });
+        assertThat(parent(app, INGESTION)).isGreaterThan(before).isLessThan(before + 1_000);
     }
 
     @Test
