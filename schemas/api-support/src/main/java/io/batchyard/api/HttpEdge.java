@@ -17,15 +17,16 @@ import org.jboss.logging.Logger;
 
 /**
  * The first and last word on every HTTP request, below JAX-RS. Before any resource runs it refuses what no endpoint
- * should see: a URI longer than the limit (414), a declared body larger than the limit (413), matrix parameters
+ * should see: a URI longer than the limit (414), headers larger than the limit (431), a declared body larger than the limit (413), matrix parameters
  * ({@code ;x} in the path, which JAX-RS would silently drop), dot segments, malformed percent-encoding, and NUL characters in the
  * path, the query or a header (400). After routing it turns what the framework answers on its own (an unknown route,
  * a failure outside JAX-RS) into problem+json as well. Every answer carries a numeric {@code code}.
  *
- * <p>Vert.x itself refuses a request line longer than {@code quarkus.http.limits.max-initial-line-length} and a
- * declared body larger than {@code quarkus.http.limits.max-body-size} with an empty body, before any hook can shape
- * the answer. The defaults shipped with this library set those two framework limits above Batchyard's own
- * ({@code batchyard.http.max-uri-length}, {@code batchyard.http.max-body-size}), so it is this filter that answers.
+ * <p>Vert.x itself refuses a request line longer than {@code quarkus.http.limits.max-initial-line-length}, headers
+ * larger than {@code quarkus.http.limits.max-header-size} and a declared body larger than
+ * {@code quarkus.http.limits.max-body-size} with an empty body, before any hook can shape the answer. The defaults
+ * shipped with this library set those framework limits above Batchyard's own ({@code batchyard.http.max-uri-length},
+ * {@code batchyard.http.max-header-size}, {@code batchyard.http.max-body-size}), so it is this filter that answers.
  */
 @ApplicationScoped
 public class HttpEdge {
@@ -37,11 +38,15 @@ public class HttpEdge {
 
     private final int maxUriLength;
     private final long maxBodySize;
+    private final long maxHeaderSize;
 
     public HttpEdge(@ConfigProperty(name = "batchyard.http.max-uri-length", defaultValue = "8192") int maxUriLength,
-                    @ConfigProperty(name = "batchyard.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize) {
+                    @ConfigProperty(name = "batchyard.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize,
+                    @ConfigProperty(name = "batchyard.http.max-header-size", defaultValue = "20K")
+                    MemorySize maxHeaderSize) {
         this.maxUriLength = maxUriLength;
         this.maxBodySize = maxBodySize.asLongValue();
+        this.maxHeaderSize = maxHeaderSize.asLongValue();
     }
 
     void install(@Observes Router router) {
@@ -57,6 +62,14 @@ public class HttpEdge {
         String uri = request.uri();
         if (uri.length() > maxUriLength) {
             reply(ctx, CommonErrors.URI_TOO_LONG, "The request URI is longer than " + maxUriLength + " characters");
+            return;
+        }
+        long headerBytes = 0;
+        for (Map.Entry<String, String> h : request.headers()) {
+            headerBytes += h.getKey().length() + h.getValue().length() + 4;
+        }
+        if (headerBytes > maxHeaderSize) {
+            reply(ctx, CommonErrors.HEADERS_TOO_LARGE, "The request headers are larger than " + maxHeaderSize + " bytes");
             return;
         }
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);

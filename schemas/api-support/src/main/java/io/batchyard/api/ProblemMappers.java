@@ -65,6 +65,9 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 503) {
+            return unavailable(e);
+        }
         if (status >= 500) {
             return unexpected(e.getCause() != null ? e.getCause() : e);
         }
