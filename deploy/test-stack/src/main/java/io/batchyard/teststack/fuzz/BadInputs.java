@@ -36,6 +36,9 @@ final class BadInputs {
             "%1F", "%7F", "%zz", "%", "%C3%28", "%F0%9F%92%A9", "%3B", "%2F", "%2e%2e", "..", "%27%20OR%201%3D1--",
             "x".repeat(300), "y".repeat(3000), "BOGUS_ENUM", "true", "%5B%5D", "%7B%7D");
 
+    /** For free-text parameters, where most of {@link #BAD_TEXT} is legitimate text: only what no text may hold. */
+    static final List<String> BAD_FREE_TEXT = List.of("%00", "1%00", "a%00b", "%zz", "%", "%C0%80", "z".repeat(9_000));
+
     static final List<String> MALFORMED_JSON = List.of("{", "}", "{\"a\":}", "[1,", "nul", "\"unterminated",
             "{\"a\":1}{", "{} trailing", "{\"a\":01}", "NaN", "{'a':1}", "{\"a\" 1}", "[".repeat(2_000), "\u0000",
             "{\"a\":\"\u0000\"}", "");
@@ -69,8 +72,13 @@ final class BadInputs {
     List<Case> cases(int target) {
         List<Case> cases = new ArrayList<>();
         for (Param p : op.in("path")) {
-            for (String bad : BAD_TEXT) {
+            for (String bad : badFor(p)) {
                 cases.add(build("path " + p.name() + "=" + bad, Map.of(p.name(), bad), Map.of(), null, null, null));
+            }
+            if (badFor(p) == BAD_FREE_TEXT) {
+                cases.add(build("dot segment " + p.name(), Map.of(p.name(), ".."), Map.of(), null, null, null));
+                cases.add(build("encoded dot segment " + p.name(), Map.of(p.name(), "%2e%2e"), Map.of(), null, null,
+                        null));
             }
             cases.add(build("matrix on " + p.name(), Map.of(p.name(), valid(p) + ";x"), Map.of(), null, null, null));
             cases.add(build("matrix=v on " + p.name(), Map.of(p.name(), valid(p) + ";x=1"), Map.of(), null, null, null));
@@ -82,13 +90,15 @@ final class BadInputs {
             cases.add(new Case(plain.what(), new RawHttp.Request(r.method(), matrix, r.headers(), r.body())));
         }
         for (Param p : op.in("query")) {
-            for (String bad : BAD_TEXT) {
+            for (String bad : badFor(p)) {
                 cases.add(build("query " + p.name() + "=" + bad, Map.of(), Map.of(p.name(), bad), null, null, null));
             }
         }
         cases.add(build("query name with NUL", Map.of(), Map.of("a%00b", "1"), null, null, null));
-        for (String accept : ACCEPTS) {
-            cases.add(build("accept " + accept, Map.of(), Map.of("limit", "1.5"), null, null, accept));
+        if (op.method().equals("GET")) {
+            for (String accept : ACCEPTS) {
+                cases.add(build("accept " + accept, Map.of(), Map.of("limit", "1.5"), null, null, accept));
+            }
         }
         for (String method : op.otherMethods()) {
             cases.add(new Case("method " + method, new RawHttp.Request(method, path(Map.of()) + query(Map.of()),
@@ -138,14 +148,14 @@ final class BadInputs {
         List<String> what = new ArrayList<>();
         for (Param p : op.in("path")) {
             if (random.nextInt(3) == 0) {
-                String bad = pick(BAD_TEXT);
+                String bad = pick(badFor(p));
                 path.put(p.name(), bad);
                 what.add(p.name() + "=" + bad);
             }
         }
         for (Param p : op.in("query")) {
             if (random.nextInt(2) == 0) {
-                String bad = pick(BAD_TEXT);
+                String bad = pick(badFor(p));
                 query.put(p.name(), bad);
                 what.add(p.name() + "=" + bad);
             }
@@ -165,14 +175,17 @@ final class BadInputs {
             }
             body = random.nextInt(8) == 0 ? pick(MALFORMED_JSON) : valid.toString();
         } else if (what.isEmpty()) {
-            String name = op.in("path").isEmpty() ? null : op.in("path").get(0).name();
-            String bad = pick(BAD_TEXT);
-            if (name != null) {
-                path.put(name, bad);
+            Param first = !op.in("path").isEmpty() ? op.in("path").get(0)
+                    : !op.in("query").isEmpty() ? op.in("query").get(0) : null;
+            String bad = pick(first == null ? BAD_FREE_TEXT : badFor(first));
+            if (first == null) {
+                query.put("q", bad);
+            } else if (first.in().equals("path")) {
+                path.put(first.name(), bad);
             } else {
-                query.put("limit", bad);
+                query.put(first.name(), bad);
             }
-            what.add((name == null ? "limit" : name) + "=" + bad);
+            what.add((first == null ? "q" : first.name()) + "=" + bad);
         }
         return build("mix " + String.join(", ", what), path, query, body, null, null);
     }
@@ -238,6 +251,13 @@ final class BadInputs {
         }
         JsonNode v = validValue(p.name(), api.resolve(p.schema()), 0);
         return java.net.URLEncoder.encode(v.asText(), StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private List<String> badFor(Param p) {
+        JsonNode s = api.resolve(p.schema());
+        boolean freeText = s.path("type").asText("string").equals("string") && !s.has("enum") && !s.has("format")
+                && !s.has("pattern");
+        return freeText ? BAD_FREE_TEXT : BAD_TEXT;
     }
 
     ObjectNode validBody() {

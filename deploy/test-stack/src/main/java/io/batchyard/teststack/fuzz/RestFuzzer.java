@@ -32,8 +32,8 @@ public final class RestFuzzer {
      * @param jdbcUrl user password: the service's own database, fingerprinted around rejected requests
      * @param seed the run's seed; the same seed sends the same requests
      * @param casesPerOperation at least this many requests per operation (more where the fixed catalogue is larger)
-     * @param knownIds path/query values that name existing resources, by parameter name (added to the ids the fuzzer
-     *                 discovers from the service's own list endpoints)
+     * @param knownIds values naming resources the caller created for the fuzzer, by path up to the parameter
+     *                 ({@code "/processes/{id}"}) or by parameter name; see {@link #known}
      * @param noHugeNumbers body fields that must not receive numbers beyond the 64-bit range or near it
      * @param skipOperations operations ("POST /path/{id}") not fuzzed, each with a reason in the caller's code
      */
@@ -251,9 +251,23 @@ public final class RestFuzzer {
         return ids;
     }
 
+    /**
+     * Values for a path or query parameter. The caller's own ids come first ({@code "/processes/{id}"} before
+     * {@code "id"}); without them, reads use ids discovered from the list endpoints, while writes get an id that exists
+     * nowhere, so that a request the service accepts never alters data other tests of the application rely on.
+     */
     private List<String> known(Param p, Operation op, Map<String, List<String>> discovered) {
-        List<String> values = new ArrayList<>(settings.knownIds().getOrDefault(p.name(), List.of()));
         int at = op.path().indexOf("{" + p.name() + "}");
+        String specific = at < 0 ? null : op.path().substring(0, at + p.name().length() + 2);
+        List<String> given = specific != null && settings.knownIds().containsKey(specific)
+                ? settings.knownIds().get(specific) : settings.knownIds().getOrDefault(p.name(), List.of());
+        if (!given.isEmpty() || at < 0) {
+            return given;
+        }
+        if (!op.method().equals("GET")) {
+            return List.of("987654321");
+        }
+        List<String> values = new ArrayList<>();
         if (at > 1) {
             String collection = op.path().substring(0, at - 1);
             for (String row : discovered.getOrDefault(collection, List.of())) {
