@@ -179,6 +179,8 @@ class ProcessApiTest {
         given().get("/processes/not-a-number").then().statusCode(400).body("code", equalTo(1));
         given().get("/processes/1.5").then().statusCode(400).body("code", equalTo(1));
         given().get("/processes/1;x").then().statusCode(400).body("code", equalTo(1));
+        given().queryParam("includeDeleted", "yes").get("/processes").then().statusCode(400).body("code", equalTo(1));
+        given().queryParam("includeDeleted", "TRUE").get("/processes").then().statusCode(200);
         given().queryParam("limit", 0).get("/processes").then().statusCode(400).body("code", equalTo(1));
         given().queryParam("limit", 501).get("/processes").then().statusCode(400);
     }

@@ -17,16 +17,19 @@ import org.jboss.logging.Logger;
 
 /**
  * The first and last word on every HTTP request, below JAX-RS. Before any resource runs it refuses what no endpoint
- * should see: a URI longer than the limit (414), headers larger than the limit (431), a declared body larger than the limit (413), matrix parameters
- * ({@code ;x} in the path, which JAX-RS would silently drop), dot segments, malformed percent-encoding, and NUL characters in the
- * path, the query or a header (400). After routing it turns what the framework answers on its own (an unknown route,
- * a failure outside JAX-RS) into problem+json as well. Every answer carries a numeric {@code code}.
+ * should see: a URI longer than the limit (414), headers larger than the limit (431), a declared body larger than the
+ * limit (413), matrix parameters ({@code ;x} in the path, which JAX-RS would silently drop), dot segments, malformed
+ * percent-encoding, and NUL characters in the path, the query or a header (400). After routing it turns what the
+ * framework answers on its own (an unknown route, a failure outside JAX-RS) into problem+json as well. Every answer
+ * carries a numeric {@code code}.
  *
  * <p>Vert.x itself refuses a request line longer than {@code quarkus.http.limits.max-initial-line-length}, headers
  * larger than {@code quarkus.http.limits.max-header-size} and a declared body larger than
  * {@code quarkus.http.limits.max-body-size} with an empty body, before any hook can shape the answer. The defaults
  * shipped with this library set those framework limits above Batchyard's own ({@code batchyard.http.max-uri-length},
  * {@code batchyard.http.max-header-size}, {@code batchyard.http.max-body-size}), so it is this filter that answers.
+ * Malformed percent-encoding only gets here when Quarkus' own URI validation is off
+ * ({@code -Dvertx.disableURIValidation=true}); otherwise Quarkus answers it with an empty 400 first.
  */
 @ApplicationScoped
 public class HttpEdge {

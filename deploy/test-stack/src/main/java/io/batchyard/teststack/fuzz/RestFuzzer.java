@@ -100,8 +100,9 @@ public final class RestFuzzer {
                     byStatus.merge(response.status() / 100 + "xx", 1, Integer::sum);
                     String problem = contractViolation(response);
                     if (problem != null && response.status() == 400 && malformedEscape(c.request().target())) {
-                        // Vert.x refuses a URI it cannot percent-decode before any application hook runs; this
-                        // bare 400 is the one answer the service cannot shape. Counted and shown, not failed.
+                        // Quarkus' HTTP root handler refuses a URI it cannot validate before any router or hook
+                        // runs (unless -Dvertx.disableURIValidation=true); this bare 400 is the one answer the
+                        // service cannot shape. Counted and shown, not failed.
                         protocolRefusals++;
                         if (protocolRefusals <= 3) {
                             System.out.println("[rest-fuzz]   bare 400 from the HTTP layer (malformed "
