@@ -1,5 +1,7 @@
 package io.batchyard.execution.lifecycle;
 
+import io.batchyard.api.CommonErrors;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +31,18 @@ public enum ExecState {
 
     public boolean isTerminal() {
         return TRANSITIONS.containsKey(this) && TRANSITIONS.get(this).isEmpty();
+    }
+
+    /** A state as a client names it: its name in any case, or its number. */
+    public static ExecState parse(String text) {
+        String t = text.strip();
+        for (ExecState s : values()) {
+            if (s.name().equalsIgnoreCase(t) || Integer.toString(s.id).equals(t)) {
+                return s;
+            }
+        }
+        throw CommonErrors.INVALID_REQUEST.exception("state must be one of " + Arrays.toString(values())
+                + " or their numbers 1-8");
     }
 
     public static ExecState of(int id) {

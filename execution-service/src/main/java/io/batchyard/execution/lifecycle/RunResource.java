@@ -6,8 +6,6 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
@@ -17,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jdbi.v3.core.Jdbi;
 
@@ -36,10 +35,13 @@ public class RunResource {
     Runs runs;
 
     @GET
+    @Operation(summary = "Runs, newest first, optionally of one process and in one state (a name such as RUNNING, or"
+            + " its number 1-8)")
     public Page<Run> list(@Valid @BeanParam PageRequest page, @QueryParam("processId") @Positive Long processId,
-                          @QueryParam("state") @Min(1) @Max(8) Integer state) {
-        return jdbi.withHandle(h -> Page.of(runs.list(h, processId, state, page.limit(), page.offset()),
-                runs.count(h, processId, state), page));
+                          @QueryParam("state") String state) {
+        Integer stateId = state == null || state.isBlank() ? null : ExecState.parse(state).id;
+        return jdbi.withHandle(h -> Page.of(runs.list(h, processId, stateId, page.limit(), page.offset()),
+                runs.count(h, processId, stateId), page));
     }
 
     @GET

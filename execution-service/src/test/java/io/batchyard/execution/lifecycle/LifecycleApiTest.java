@@ -171,6 +171,10 @@ class LifecycleApiTest {
         var loser = a.get().statusCode() == 409 ? a.get() : b.get();
         assertThat(loser.jsonPath().getInt("code")).isEqualTo(104);
         given().queryParam("processId", p).queryParam("state", 2).get("/runs").then().body("total", equalTo(1));
+        given().queryParam("processId", p).queryParam("state", "RUNNING").get("/runs").then().statusCode(200)
+                .body("total", equalTo(1)).body("items[0].state", equalTo("RUNNING"));
+        given().queryParam("processId", p).queryParam("state", "success").get("/runs").then().body("total", equalTo(0));
+        given().queryParam("state", "BOGUS").get("/runs").then().statusCode(400).body("code", equalTo(1));
     }
 
     static long id() {

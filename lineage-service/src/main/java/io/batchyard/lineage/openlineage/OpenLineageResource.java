@@ -45,7 +45,8 @@ public class OpenLineageResource {
             if (run.isEmpty() && ofRun.isEmpty()) {
                 throw UNKNOWN_RUN.exception("no run event and no query names instance exec id " + instanceExecId);
             }
-            long process = run.map(ProcessLineageStore.Run::processId).orElse(ofRun.get(0).processId());
+            // A run known only from its lifecycle events has no query: its event still answers, with no datasets.
+            long process = run.map(ProcessLineageStore.Run::processId).orElseGet(() -> ofRun.get(0).processId());
             List<RunEventBuilder.Relation> relations = h.createQuery("""
                             SELECT r.query_id, s.node_id, st.display_name, s.display_name,
                                    s.node_type_id = 2 AND st.node_type_id = 1,

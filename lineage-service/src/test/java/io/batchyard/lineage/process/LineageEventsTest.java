@@ -70,18 +70,18 @@ class LineageEventsTest {
             publisher.publish(Topics.LINEAGE_QUERIES, 500, cobol);
             // The outcome is announced through the outbox, correlated to the registering event, once.
             var ok = parsed.await(LineageParsed.class,
-                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), WAIT);
+                    e -> q.getHeader().getEventId().equals(Events.headerOf(e).getCorrelationId()), WAIT);
             assertThat(ok.key()).isEqualTo("500");
             assertThat(ok.event().getParseStatus()).isEqualTo("PARSED");
             assertThat(ok.event().getInputTables()).containsExactly("kafka.in_t");
             assertThat(ok.event().getOutputTables()).containsExactly("kafka.out_t");
             assertThat(ok.event().getRelationCount()).isEqualTo(2);
             var failed = parsed.await(LineageParsed.class,
-                    e -> Events.headerOf(e).getCorrelationId().equals(broken.getHeader().getEventId()), WAIT);
+                    e -> broken.getHeader().getEventId().equals(Events.headerOf(e).getCorrelationId()), WAIT);
             assertThat(failed.event().getParseStatus()).isEqualTo("FAILED");
             assertThat(failed.event().getParseError()).contains("parse error");
             assertThat(parsed.all(LineageParsed.class,
-                    e -> Events.headerOf(e).getCorrelationId().equals(q.getHeader().getEventId()), Duration.ofSeconds(2)))
+                    e -> q.getHeader().getEventId().equals(Events.headerOf(e).getCorrelationId()), Duration.ofSeconds(2)))
                     .hasSize(1);
         }
         await().atMost(WAIT).untilAsserted(() -> given().queryParam("processId", 500).get("/queries").then()
@@ -171,5 +171,12 @@ class LineageEventsTest {
                     .isEqualTo("IDENTITY");
         });
         given().get("/openlineage/runs/999999").then().statusCode(404).body("code", equalTo(504));
+        // Run 601 registered no query: still a valid RunEvent, with no datasets.
+        JsonPath noQueries = given().get("/openlineage/runs/601").then().statusCode(200).extract().jsonPath();
+        assertThat(noQueries.getString("eventType")).isEqualTo("COMPLETE");
+        assertThat(noQueries.getString("job.name")).isEqualTo("process-600");
+        assertThat(noQueries.getString("run.runId")).isNotBlank();
+        assertThat(noQueries.getList("inputs")).isEmpty();
+        assertThat(noQueries.getList("outputs")).isEmpty();
     }
 }

@@ -177,7 +177,11 @@ class ProcessApiTest {
                 .statusCode(400).body("errors.field", hasItem("name"));
         given().get("/processes/999999999").then().statusCode(404).contentType("application/problem+json")
                 .body("code", equalTo(2)).body("detail", containsString("999999999"));
-        given().get("/processes/not-a-number").then().statusCode(404);
+        given().get("/processes/not-a-number").then().statusCode(400).body("code", equalTo(1));
+        given().get("/processes/1.5").then().statusCode(400).body("code", equalTo(1));
+        given().get("/processes/1;x").then().statusCode(400).body("code", equalTo(1));
+        given().queryParam("includeDeleted", "yes").get("/processes").then().statusCode(400).body("code", equalTo(1));
+        given().queryParam("includeDeleted", "TRUE").get("/processes").then().statusCode(200);
         given().queryParam("limit", 0).get("/processes").then().statusCode(400).body("code", equalTo(1));
         given().queryParam("limit", 501).get("/processes").then().statusCode(400);
     }

@@ -1,11 +1,21 @@
 package io.batchyard.api;
 
-/** Errors every service shares; numbered below the lifecycle codes (101-114) to stay out of their way. */
+/**
+ * Errors every service shares; numbered below the lifecycle codes (101-114) to stay out of their way. Codes never
+ * change meaning once published: new ones take the next free number.
+ */
 public enum CommonErrors implements ErrorCode {
     INVALID_REQUEST(1, 400, "Invalid request"),
     NOT_FOUND(2, 404, "Resource not found"),
     CONFLICT(3, 409, "Conflicting change"),
-    INTERNAL(9, 500, "Internal error");
+    UNAVAILABLE(4, 503, "Service temporarily unavailable"),
+    METHOD_NOT_ALLOWED(5, 405, "Method not allowed"),
+    NOT_ACCEPTABLE(6, 406, "Not acceptable"),
+    PAYLOAD_TOO_LARGE(7, 413, "Request body too large"),
+    UNSUPPORTED_MEDIA_TYPE(8, 415, "Unsupported media type"),
+    INTERNAL(9, 500, "Internal error"),
+    URI_TOO_LONG(10, 414, "Request URI too long"),
+    HEADERS_TOO_LARGE(11, 431, "Request header fields too large");
 
     private final Spec spec;
 
@@ -16,5 +26,15 @@ public enum CommonErrors implements ErrorCode {
     @Override
     public Spec spec() {
         return spec;
+    }
+
+    /** The shared error for an HTTP status the framework produced on its own (no handler ran). */
+    public static CommonErrors forStatus(int status) {
+        for (CommonErrors e : values()) {
+            if (e.status() == status) {
+                return e;
+            }
+        }
+        return status >= 500 ? INTERNAL : INVALID_REQUEST;
     }
 }

@@ -21,6 +21,12 @@ public class ProblemMappers {
         return respond(new Problem(type(e.code()), e.title(), e.status(), e.getMessage(), null, e.code(), null));
     }
 
+    /** A path, query or header value that cannot be read as the parameter's type ("1.5" or "abc" for an id). */
+    @ServerExceptionMapper
+    public Response number(NumberFormatException e) {
+        return invalid("A parameter is not a valid number");
+    }
+
     @ServerExceptionMapper
     public Response validation(ConstraintViolationException e) {
         List<Problem.FieldError> errors = e.getConstraintViolations().stream()
@@ -59,22 +65,62 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
-        if (status >= 500) {
-            return internal(e);
+        if (status == 503) {
+            return unavailable(e);
         }
-        CommonErrors err = status == 404 ? CommonErrors.NOT_FOUND
-                : status == 409 ? CommonErrors.CONFLICT : CommonErrors.INVALID_REQUEST;
+        if (status >= 500) {
+            return unexpected(e.getCause() != null ? e.getCause() : e);
+        }
+        if (status == 404 && unreadableParameter(e)) {
+            // JAX-RS answers 404 when a path or query value does not convert ("1.5" for a long, an unknown enum
+            // constant): the resource exists, the value is wrong.
+            return invalid("A parameter has a value of the wrong type");
+        }
+        CommonErrors err = CommonErrors.forStatus(status);
         String title = e.getResponse().getStatusInfo().getReasonPhrase();
         return respond(new Problem(type(err.code()), title, status, safeDetail(e), null, err.code(), null));
     }
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        if (e instanceof WebApplicationException wae) {
+        if (e instanceof WebApplicationException wae && wae.getResponse().getStatus() < 500) {
             return web(wae);
+        }
+        if (Unavailability.isUnavailable(e)) {
+            return unavailable(e);
         }
         Response constraint = databaseConstraint(e);
         return constraint != null ? constraint : internal(e);
+    }
+
+    private static boolean unreadableParameter(WebApplicationException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof IllegalArgumentException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Response invalid(String detail) {
+        CommonErrors err = CommonErrors.INVALID_REQUEST;
+        return respond(new Problem(type(err.code()), err.title(), err.status(), detail, null, err.code(), null));
+    }
+
+    /** The database or a service this one calls is down or overloaded: the request may be sent again later. */
+    static Response unavailable(Throwable e) {
+        LOG.warnf("dependency unavailable: %s", rootMessage(e));
+        CommonErrors err = CommonErrors.UNAVAILABLE;
+        return respond(new Problem(type(err.code()), err.title(), err.status(),
+                "A dependency of the service is unavailable; retry later", null, err.code(), null));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getName() + ": " + root.getMessage();
     }
 
     /**
@@ -91,6 +137,9 @@ public class ProblemMappers {
                     case "23505" -> { err = CommonErrors.CONFLICT; detail = "A resource with the same key already exists"; }
                     case "23503" -> { err = CommonErrors.CONFLICT; detail = "The change references a missing resource or is still referenced"; }
                     case "23514", "23502", "22001" -> { err = CommonErrors.INVALID_REQUEST; detail = "The change violates a constraint of the data model"; }
+                    // Backstops: the edge refuses NUL bytes and out-of-range numbers before they reach SQL.
+                    case "22021", "22P05" -> { err = CommonErrors.INVALID_REQUEST; detail = "A value contains a character the database cannot store"; }
+                    case "22003", "22008", "22P02", "22007" -> { err = CommonErrors.INVALID_REQUEST; detail = "A value is out of range or malformed"; }
                     case "40001", "40P01" -> { err = CommonErrors.CONFLICT; detail = "Concurrent change; retry the request"; }
                     default -> { continue; }
                 }
@@ -129,6 +178,10 @@ public class ProblemMappers {
     }
 
     static Response respond(Problem problem) {
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+        Response.ResponseBuilder builder = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+        if (problem.status() == 503) {
+            builder.header("Retry-After", Unavailability.RETRY_AFTER_SECONDS);
+        }
+        return builder.build();
     }
 }

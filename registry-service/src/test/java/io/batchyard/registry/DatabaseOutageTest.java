@@ -1,0 +1,56 @@
+package io.batchyard.registry;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.response.Response;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Connections the database drops under the service (as {@code pg_terminate_backend} does) are the database being
+ * unavailable, not a server bug: the answer is 503 problem+json with Retry-After, never a 500.
+ */
+@RegistryTest
+class DatabaseOutageTest {
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String user;
+    @ConfigProperty(name = "quarkus.datasource.password")
+    String password;
+
+    @Test
+    void aDroppedConnectionIsA503WithRetryAfter() throws Exception {
+        List<Integer> statuses = new ArrayList<>();
+        Response unavailable = null;
+        for (int round = 0; round < 3; round++) {
+            given().get("/applications").then().statusCode(200);
+            try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+            }
+            for (int i = 0; i < 4; i++) {
+                Response r = given().get("/applications");
+                statuses.add(r.statusCode());
+                if (r.statusCode() == 503) {
+                    unavailable = r;
+                }
+            }
+        }
+        System.out.println("[outage] statuses after terminated connections: " + statuses);
+
+        assertThat(statuses).allMatch(s -> s == 200 || s == 503);
+        assertThat(unavailable).as("some request met a dropped connection").isNotNull();
+        assertThat(unavailable.contentType()).startsWith("application/problem+json");
+        assertThat(unavailable.header("Retry-After")).isEqualTo("5");
+        assertThat(unavailable.jsonPath().getInt("code")).isEqualTo(4);
+        given().get("/applications").then().statusCode(200);
+    }
+}
