@@ -43,12 +43,12 @@ public final class RestFuzzer {
     }
 
     public record Report(String service, int operations, int requests, Map<String, Integer> byStatus,
-                         List<String> unexpectedSuccesses, int protocolRefusals, List<String> failures, long millis) {
+                         List<String> unexpectedSuccesses, List<String> failures, long millis) {
 
         public String summary() {
             return "[rest-fuzz] " + service + ": " + requests + " requests over " + operations + " operations in "
                     + millis + " ms; statuses " + byStatus + "; " + unexpectedSuccesses.size()
-                    + " kinds of unexpected 2xx; " + protocolRefusals + " bare HTTP-layer refusals; " + failures.size()
+                    + " kinds of unexpected 2xx; " + failures.size()
                     + " kinds of contract failure";
         }
     }
@@ -61,7 +61,6 @@ public final class RestFuzzer {
     private final Settings settings;
     private final RawHttp http;
     private final Set<String> reportedKinds = new java.util.HashSet<>();
-    private int protocolRefusals;
 
     public RestFuzzer(Settings settings) {
         this.settings = settings;
@@ -99,17 +98,6 @@ public final class RestFuzzer {
                     }
                     byStatus.merge(response.status() / 100 + "xx", 1, Integer::sum);
                     String problem = contractViolation(response);
-                    if (problem != null && response.status() == 400 && malformedEscape(c.request().target())) {
-                        // Quarkus' HTTP root handler refuses a URI it cannot validate before any router or hook
-                        // runs (unless -Dvertx.disableURIValidation=true); this bare 400 is the one answer the
-                        // service cannot shape. Counted and shown, not failed.
-                        protocolRefusals++;
-                        if (protocolRefusals <= 3) {
-                            System.out.println("[rest-fuzz]   bare 400 from the HTTP layer (malformed "
-                                    + "percent-encoding): " + c.request().target());
-                        }
-                        problem = null;
-                    }
                     if (problem != null) {
                         report(failures, op.id() + " [" + c.what() + "] " + problem + ": " + c.request().describe()
                                 + " -> " + abbreviate(response.body()));
@@ -137,7 +125,7 @@ public final class RestFuzzer {
             }
             requests += edgeCases(failures, byStatus, operations);
         }
-        Report report = new Report(service, operations.size(), requests, byStatus, successes, protocolRefusals, failures,
+        Report report = new Report(service, operations.size(), requests, byStatus, successes, failures,
                 (System.nanoTime() - started) / 1_000_000);
         System.out.println(report.summary());
         successes.forEach(s -> System.out.println("[rest-fuzz]   not refused: " + s));
@@ -187,10 +175,6 @@ public final class RestFuzzer {
             report(failures, op.id() + " [" + c.what() + "] no answer (" + e.getMessage() + "): " + c.request().describe());
             return null;
         }
-    }
-
-    static boolean malformedEscape(String target) {
-        return java.util.regex.Pattern.compile("%(?![0-9A-Fa-f]{2})").matcher(target).find();
     }
 
     /** @return what is wrong with the answer, or null when it keeps the error contract */
