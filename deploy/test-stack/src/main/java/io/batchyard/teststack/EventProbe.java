@@ -37,8 +37,20 @@ public final class EventProbe implements AutoCloseable {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new EventDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+        List<TopicPartition> partitions = List.of();
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (partitions.isEmpty() && Instant.now().isBefore(deadline)) {
+            // A topic created a moment ago (or auto-created by this very lookup) may not list its partitions yet.
+            partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
+            if (partitions.isEmpty()) {
+                ChildProcesses.sleep(100);
+            }
+        }
+        if (partitions.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException("topic " + topic + " has no partitions");
+        }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
     }
