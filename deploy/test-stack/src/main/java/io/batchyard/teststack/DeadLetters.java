@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -33,20 +34,27 @@ public final class DeadLetters {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.subscribe(DLQ_TOPICS);
-            // The first polls only join the group and discover the topics: read until nothing came for `quiet`.
+            // The first polls only join the group and discover the topics (bounded: there may be none); from the
+            // assignment on, read until nothing came for `quiet`.
+            long joinDeadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (consumer.assignment().isEmpty() && System.nanoTime() < joinDeadline) {
+                collect(consumer.poll(Duration.ofMillis(200)), found);
+            }
             long quietSince = System.nanoTime();
-            while (System.nanoTime() - quietSince < quiet.toNanos() || consumer.assignment().isEmpty()
-                    && System.nanoTime() - quietSince < quiet.toNanos() * 4) {
-                var records = consumer.poll(Duration.ofMillis(200));
-                for (ConsumerRecord<byte[], byte[]> r : records) {
-                    found.add(r.topic() + "@" + r.partition() + ":" + r.offset() + " " + headers(r));
-                }
-                if (!records.isEmpty()) {
+            while (System.nanoTime() - quietSince < quiet.toNanos()) {
+                if (collect(consumer.poll(Duration.ofMillis(200)), found)) {
                     quietSince = System.nanoTime();
                 }
             }
         }
         return found;
+    }
+
+    private static boolean collect(ConsumerRecords<byte[], byte[]> records, List<String> found) {
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            found.add(r.topic() + "@" + r.partition() + ":" + r.offset() + " " + headers(r));
+        }
+        return !records.isEmpty();
     }
 
     private static String headers(ConsumerRecord<byte[], byte[]> r) {
