@@ -23,7 +23,10 @@ import org.apache.kafka.common.Uuid;
  * A single-node KRaft broker in a JVM of its own, which a test can stop and start again on the same port with the same
  * data, as an operator would. The shared {@link Infrastructure} broker cannot do that: its port is chosen anew by every
  * start and it is shared by every test of the JVM. This broker runs from the Kafka jars already on the test classpath
- * (the "local artifacts" of the shared stack), so it needs neither Docker nor a download.
+ * (the "local artifacts" of the shared stack), so it needs neither Docker nor a download. It is used even when
+ * {@code BATCHYARD_TEST_KAFKA_BOOTSTRAP} names a broker or Docker answers: a broker given by URL cannot be stopped by
+ * the test, and a container broker would need a fixed host port and Docker's own stop and start, a path that could
+ * not be exercised where this was written (no Docker engine).
  */
 public final class RestartableKafka implements AutoCloseable {
 
