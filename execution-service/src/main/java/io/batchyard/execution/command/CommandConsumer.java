@@ -3,6 +3,8 @@ package io.batchyard.execution.command;
 import io.batchyard.api.ApiException;
 import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.consumer.FailureClassifier;
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.LifecycleCommand;
 import io.batchyard.execution.lifecycle.Lifecycle;
@@ -11,15 +13,18 @@ import io.batchyard.schemas.Topics;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.concurrent.CompletionStage;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * Lifecycle calls sent as events by jobs. A command runs the same code as its REST twin; its id enters the ledger in
  * the same transaction as its effect, or, when it is refused, in the transaction that publishes the rejection — so a
- * redelivered command is answered once.
+ * redelivered command is answered once. A refusal is an answer, not a failure; but a lost database connection or an
+ * unreachable queue-service is transient: the command is retried until it can be decided.
  */
 @ApplicationScoped
 public class CommandConsumer {
@@ -39,18 +44,19 @@ public class CommandConsumer {
     @Inject
     Outbox outbox;
 
+    @Inject
+    RecordProcessor records;
+
     @Incoming("commands")
     @Blocking
-    public void consume(SpecificRecord record) {
-        if (!(record instanceof LifecycleCommand command)) {
-            // undecodable (null) records go to the dead-letter topic; other events do not belong here
-            if (record == null) {
-                throw new IllegalArgumentException("undecodable record on the command topic");
+    public CompletionStage<Void> consume(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, event -> {
+            if (event instanceof LifecycleCommand command) {
+                handle(command);
+            } else {
+                LOG.debugf("ignoring %s on the command topic", event.getClass().getSimpleName());
             }
-            LOG.debugf("ignoring %s on the command topic", record.getClass().getSimpleName());
-            return;
-        }
-        handle(command);
+        });
     }
 
     /** Runs one command once; returns false for a duplicate delivery. */
@@ -72,6 +78,9 @@ public class CommandConsumer {
                 return true;
             });
         } catch (ApiException refused) {
+            if (FailureClassifier.isTransient(refused)) {
+                throw refused; // e.g. queue-service unavailable: not the command's fault, so not a rejection
+            }
             return jdbi.inTransaction(tx -> {
                 if (!ledger.record(tx, CONSUMER, c)) {
                     return false;

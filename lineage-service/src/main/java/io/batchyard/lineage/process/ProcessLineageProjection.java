@@ -1,6 +1,7 @@
 package io.batchyard.lineage.process;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
@@ -13,14 +14,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.concurrent.CompletionStage;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jdbi.v3.core.Handle;
 
 /**
  * Process lineage from run and batch events: which run produced a batch (JobStarted/JobHalted target batch), where the
  * batch was offered (BatchEnqueued), and which run consumed it (BatchesArchived). Each event is applied once through
- * the ledger; every write is an upsert, because the two topics interleave in any order.
+ * the ledger; every write is an upsert, because the two topics interleave in any order. A transient failure retries the
+ * same record, so a database blip never leaves a run RUNNING that has ended.
  */
 @ApplicationScoped
 public class ProcessLineageProjection {
@@ -30,23 +34,19 @@ public class ProcessLineageProjection {
     @Inject
     ProcessedEventLedger ledger;
 
+    @Inject
+    RecordProcessor records;
+
     @Incoming("lifecycle")
     @Blocking
-    public void lifecycle(SpecificRecord event) {
-        apply(requireDecoded(event));
+    public CompletionStage<Void> lifecycle(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, this::apply);
     }
 
     @Incoming("batches")
     @Blocking
-    public void batches(SpecificRecord event) {
-        apply(requireDecoded(event));
-    }
-
-    private static SpecificRecord requireDecoded(SpecificRecord event) {
-        if (event == null) {
-            throw new IllegalArgumentException("undecodable record on a process-lineage topic");
-        }
-        return event;
+    public CompletionStage<Void> batches(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, this::apply);
     }
 
     /** Applies one event; false for a duplicate delivery or an event that says nothing about lineage. */

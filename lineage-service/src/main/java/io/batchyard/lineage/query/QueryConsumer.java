@@ -1,6 +1,7 @@
 package io.batchyard.lineage.query;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.schemas.Events;
 import io.smallrye.common.annotation.Blocking;
@@ -8,14 +9,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CompletionStage;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
  * QueryRegistered from {@code batchyard.lineage.queries}. Registration and the ledger entry share one transaction, so a
  * redelivered event registers nothing twice. A query that does not parse is a stored result, not a consumer failure;
- * only an undecodable record goes to the dead-letter topic.
+ * only an undecodable record goes to the dead-letter topic. A transient failure retries the same record.
  */
 @ApplicationScoped
 public class QueryConsumer {
@@ -29,12 +32,16 @@ public class QueryConsumer {
     @Inject
     QueryRegistrar registrar;
 
+    @Inject
+    RecordProcessor records;
+
     @Incoming("queries")
     @Blocking
-    public void consume(SpecificRecord event) {
-        if (event == null) {
-            throw new IllegalArgumentException("undecodable record on the lineage queries topic");
-        }
+    public CompletionStage<Void> consume(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, this::apply);
+    }
+
+    private void apply(SpecificRecord event) {
         if (!(event instanceof QueryRegistered q)) {
             LOG.debugf("ignoring %s on the queries topic", event.getClass().getSimpleName());
             return;

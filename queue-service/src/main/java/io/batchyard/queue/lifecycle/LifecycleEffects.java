@@ -1,6 +1,7 @@
 package io.batchyard.queue.lifecycle;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.StepFailed;
@@ -18,15 +19,18 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jdbi.v3.core.Handle;
 
 /**
  * What the run lifecycle does to the queue (spec 3.2-3.6). Each event is applied once: its id enters the ledger in
- * the same transaction as its effect, so a redelivered JobHalted enqueues nothing twice.
+ * the same transaction as its effect, so a redelivered JobHalted enqueues nothing twice. A transient failure (lost
+ * connection, deadlock) retries the same event until it succeeds; only an event that can never apply is dead-lettered.
  */
 @ApplicationScoped
 public class LifecycleEffects {
@@ -36,6 +40,9 @@ public class LifecycleEffects {
 
     @Inject
     ProcessedEventLedger ledger;
+
+    @Inject
+    RecordProcessor records;
 
     @Inject
     ProcessDefinitions definitions;
@@ -54,11 +61,8 @@ public class LifecycleEffects {
 
     @Incoming("lifecycle")
     @Blocking
-    public void consume(SpecificRecord event) {
-        if (event == null) {
-            throw new IllegalArgumentException("undecodable record on the lifecycle topic");
-        }
-        apply(event);
+    public CompletionStage<Void> consume(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, this::apply);
     }
 
     /** Applies one lifecycle event; false when it was a duplicate delivery. */

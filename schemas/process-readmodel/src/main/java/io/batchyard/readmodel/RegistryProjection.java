@@ -1,6 +1,7 @@
 package io.batchyard.readmodel;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
@@ -11,14 +12,16 @@ import jakarta.inject.Inject;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 import org.jdbi.v3.core.Handle;
 
 /**
  * Keeps {@code process_definition} in step with the registry. Idempotent (ledger) and order-safe: a row is only
- * overwritten by an event at least as recent as the one that wrote it.
+ * overwritten by an event at least as recent as the one that wrote it. A transient failure retries the same record.
  */
 @ApplicationScoped
 public class RegistryProjection {
@@ -29,14 +32,13 @@ public class RegistryProjection {
     @Inject
     ProcessedEventLedger ledger;
 
+    @Inject
+    RecordProcessor records;
+
     @Incoming("registry-processes")
     @Blocking
-    public void consume(SpecificRecord event) {
-        if (event == null) {
-            // fail-on-deserialization-failure=false hands over a null value: send the record to the dead-letter topic.
-            throw new IllegalArgumentException("undecodable record on the registry topic");
-        }
-        apply(event);
+    public CompletionStage<Void> consume(Message<SpecificRecord> record) {
+        return records.process(CONSUMER, record, this::apply);
     }
 
     /** Applies one registry event; also the entry point for tests and replays. */
