@@ -133,9 +133,12 @@ class FaultEndToEndTest {
         halts.shutdown();
 
         List<Received<BatchEnqueued>> delivered = awaitFanOuts(runs, expected);
-        long resumed = delivered.stream().mapToLong(Received::timestamp).filter(t -> t >= restarted.toEpochMilli())
-                .min().orElse(-1);
-        long last = delivered.stream().mapToLong(Received::timestamp).max().orElseThrow();
+        // When queue-service applied a JobHalted (the event's occurredAt), not when its relay sent the event: the new
+        // process first relays what the old one had committed but not yet sent, which says nothing about consuming.
+        long resumed = delivered.stream().mapToLong(r -> r.event().getHeader().getOccurredAt().toEpochMilli())
+                .filter(t -> t >= restarted.toEpochMilli()).min().orElse(-1);
+        long last = delivered.stream().mapToLong(r -> r.event().getHeader().getOccurredAt().toEpochMilli()).max()
+                .orElseThrow();
         System.out.printf("[faults] queue-service kill -9 during %d HaltJob fan-outs (%d rows owed, %d out before the "
                         + "kill): restart -> ready %d ms, restart -> first fan-out %s, kill -> last row %d ms%n",
                 runs.size(), expected, beforeKill, Duration.between(restarted, ready).toMillis(),
