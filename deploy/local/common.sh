@@ -1,6 +1,10 @@
 # Shared settings of run.sh / stop.sh / demo.sh (sourced, not run).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WORK=${BATCHYARD_WORK:-$ROOT/deploy/local/.work}
+# Every listener of the local stack (services, Kafka) binds this address: loopback unless told otherwise.
+BIND_HOST=${BATCHYARD_BIND_HOST:-127.0.0.1}
+# Where local clients (the scripts, the services among themselves) reach those listeners.
+case $BIND_HOST in 0.0.0.0|::|'[::]') HOST=127.0.0.1 ;; *) HOST=$BIND_HOST ;; esac
 KAFKA_PORT=${BATCHYARD_KAFKA_PORT:-9092}
 KAFKA_CONTROLLER_PORT=${BATCHYARD_KAFKA_CONTROLLER_PORT:-9093}
 PG_HOST=${BATCHYARD_PG_HOST:-127.0.0.1}
@@ -19,6 +23,42 @@ TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.exe
 say() { printf '[batchyard] %s\n' "$*"; }
 die() { printf '[batchyard] ERROR: %s\n' "$*" >&2; exit 1; }
 
+# Any command that fails outside a condition stops the script and says which one (set -E: also inside functions).
+set -E
+trap 'rc=$?; printf "[batchyard] ERROR: %s:%s: \"%s\" failed (exit %s)\n" "$(basename "$0")" "$LINENO" "$BASH_COMMAND" "$rc" >&2; exit $rc' ERR
+
+# step LOG DESCRIPTION COMMAND...: runs COMMAND with its output in $WORK/logs/LOG.log (appended); when it fails, its
+# last lines are printed before stopping, so a failing step never fails silently.
+step() {
+  local log=$WORK/logs/$1.log what=$2; shift 2
+  mkdir -p "$WORK/logs"
+  printf '==== %s: %s\n' "$(date -u +%FT%TZ)" "$*" >>"$log"
+  "$@" >>"$log" 2>&1 || {
+    local rc=$?
+    printf '[batchyard] ERROR: %s failed (exit %s): %s\n[batchyard] its last output (%s):\n' "$what" "$rc" "$*" "$log" >&2
+    tail -n 60 "$log" >&2
+    exit "$rc"
+  }
+}
+
+# The runtime classpath of deploy/test-stack (EmbeddedPostgresMain, EventTail). The build writes it next to the module's
+# classes; when it is missing (BATCHYARD_SKIP_BUILD=1 on a clean tree) that module is built from the reactor here.
+# Nothing is ever installed into ~/.m2.
+test_stack_classpath() {
+  local cp=$ROOT/deploy/test-stack/target/runtime.classpath
+  if [ ! -s "$cp" ] || [ ! -d "$ROOT/deploy/test-stack/target/classes" ]; then
+    (cd "$ROOT" && step build "building deploy/test-stack" ./mvnw -B package -DskipTests -pl deploy/test-stack -am)
+  fi
+  printf '%s:%s' "$ROOT/deploy/test-stack/target/classes" "$(cat "$cp")"
+}
+
+# Byte size of a log, so that waiting for a line in an appended log looks only at what came after.
+log_size() { [ -f "$1" ] && stat -c %s "$1" || echo 0; }
+# true when FILE, from byte OFFSET on, contains PATTERN
+logged_since() { [ -f "$2" ] && tail -c +"$(($1 + 1))" "$2" | grep -q "$3"; }
+# Appends a start marker, so each run of a process is easy to find in its (never truncated) log.
+log_start() { mkdir -p "$(dirname "$1")"; printf '\n==== %s: starting %s\n' "$(date -u +%FT%TZ)" "$2" >>"$1"; }
+
 port_of() {
   case $1 in
     registry-service) echo "$REGISTRY_PORT" ;; execution-service) echo "$EXECUTION_PORT" ;;
@@ -27,7 +67,7 @@ port_of() {
 }
 
 # true when something accepts TCP connections on 127.0.0.1:$1
-listening() { (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null; }
+listening() { (exec 3<>"/dev/tcp/${2:-$HOST}/$1") 2>/dev/null; }
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 

@@ -7,8 +7,8 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ROOT"
-REG=http://127.0.0.1:$REGISTRY_PORT EXE=http://127.0.0.1:$EXECUTION_PORT QUE=http://127.0.0.1:$QUEUE_PORT
-LIN=http://127.0.0.1:$LINEAGE_PORT
+REG=http://$HOST:$REGISTRY_PORT EXE=http://$HOST:$EXECUTION_PORT QUE=http://$HOST:$QUEUE_PORT
+LIN=http://$HOST:$LINEAGE_PORT
 OUT=$WORK/demo; mkdir -p "$OUT"
 
 call() {  # call METHOD URL [JSON]: prints the body; a non-2xx answer (problem+json) stops the demo
@@ -54,12 +54,12 @@ C=$(process publish-sales 1 null ""); C1=$(process publish 12 "$C" "$B"); link "
 say "  A=$A stand-alone (steps $A1 extract -> {$A2 clean eu, $A3 clean us} -> $A4 load)   B=$B (step $B1 consumes A)   C=$C (step $C1 consumes B)"
 await_known "$A4"; await_known "$B1"; await_known "$C1"
 
-CP=$WORK/test-stack.classpath
-[ -s "$CP" ] || ./mvnw -B -q -pl deploy/test-stack dependency:build-classpath -Dmdep.outputFile="$CP" >/dev/null
-java -cp "deploy/test-stack/target/classes:$(cat "$CP"):$ROOT/schemas/contract/target/classes" io.batchyard.teststack.EventTail \
-  "127.0.0.1:$KAFKA_PORT" 60 batchyard.execution.lifecycle batchyard.queue.batches >"$OUT/events.log" 2>/dev/null &
+CP=$(test_stack_classpath)
+java -cp "$CP" io.batchyard.teststack.EventTail \
+  "$HOST:$KAFKA_PORT" 60 batchyard.execution.lifecycle batchyard.queue.batches >"$OUT/events.log" 2>"$OUT/events.err" &
 TAIL=$!
 for _ in $(seq 1 50); do grep -q listening "$OUT/events.log" 2>/dev/null && break; sleep 0.2; done
+grep -q listening "$OUT/events.log" || { cat "$OUT/events.err" >&2; die "the event tail did not start"; }
 sleep 2
 tail -f "$OUT/events.log" --pid=$TAIL &
 SHOW=$!

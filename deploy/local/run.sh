@@ -9,8 +9,8 @@ command -v java >/dev/null || die "a JDK 17+ is required (java not found)"
 
 # ---------- build ----------
 if [ "${BATCHYARD_SKIP_BUILD:-0}" != 1 ]; then
-  say "building the services (the first build downloads Maven and dependencies: a few minutes)"
-  ./mvnw -B -q package -DskipTests || die "build failed"
+  say "building the services from this tree (the first build downloads Maven and dependencies: a few minutes; output in $WORK/logs/build.log)"
+  step build "the build (./mvnw package)" ./mvnw -B package -DskipTests
 fi
 
 # ---------- Kafka ----------
@@ -22,15 +22,15 @@ start_kafka() {
   mkdir -p "$dir"
   if [ ! -d "$dir/libs" ]; then
     say "fetching the Kafka 4.2.1 broker jars from Maven Central (once)"
-    ./mvnw -B -q -f deploy/local/kafka/pom.xml dependency:copy-dependencies -DoutputDirectory="$dir/libs" \
-      -DincludeScope=runtime || die "could not fetch the Kafka jars"
+    step kafka-fetch "fetching the Kafka jars" ./mvnw -B -f deploy/local/kafka/pom.xml dependency:copy-dependencies \
+      -DoutputDirectory="$dir/libs" -DincludeScope=runtime
   fi
   cat > "$dir/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
+listeners=PLAINTEXT://$BIND_HOST:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://${BATCHYARD_KAFKA_ADVERTISED_HOST:-$HOST}:$KAFKA_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
@@ -46,22 +46,24 @@ PROPS
   if [ ! -f "$dir/data/meta.properties" ]; then
     local cid
     cid=$(java -cp "$dir/libs/*" kafka.tools.StorageTool random-uuid 2>/dev/null)   # stdout only: stderr has a log line
-    java -cp "$dir/libs/*" kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$WORK/logs/kafka-format.log" 2>&1 \
-      || die "formatting Kafka storage failed: see $WORK/logs/kafka-format.log"
+    step kafka-format "formatting the Kafka storage" java -cp "$dir/libs/*" kafka.tools.StorageTool format -t "$cid" \
+      -c "$dir/server.properties"
   fi
-  say "starting Kafka on 127.0.0.1:$KAFKA_PORT"
+  say "starting Kafka on $BIND_HOST:$KAFKA_PORT"
+  local log=$WORK/logs/kafka.log
+  log_start "$log" kafka
   nohup java -Xms128m -Xmx${BATCHYARD_KAFKA_HEAP:-512m} -XX:+UseG1GC -cp "$dir/libs/*" kafka.Kafka "$dir/server.properties" \
-    >"$WORK/logs/kafka.log" 2>&1 &
+    >>"$log" 2>&1 &
   echo $! >"$WORK/pids/kafka.pid"
   for _ in $(seq 1 120); do
-    { grep -q "Kafka Server started" "$WORK/logs/kafka.log" 2>/dev/null || listening "$KAFKA_PORT"; } && break
-    alive "$WORK/pids/kafka.pid" || { tail -30 "$WORK/logs/kafka.log"; die "Kafka exited"; }
+    listening "$KAFKA_PORT" && break
+    alive "$WORK/pids/kafka.pid" || { tail -30 "$log"; die "Kafka exited"; }
     sleep 0.5
   done
-  listening "$KAFKA_PORT" || { tail -30 "$WORK/logs/kafka.log"; die "Kafka did not start in 60 s"; }
+  listening "$KAFKA_PORT" || { tail -30 "$log"; die "Kafka did not start in 60 s"; }
   for t in "${TOPICS[@]}"; do
-    java -cp "$dir/libs/*" org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$KAFKA_PORT" --create \
-      --if-not-exists --topic "$t" --partitions 3 --replication-factor 1 >/dev/null 2>>"$WORK/logs/kafka-topics.log"
+    step kafka-topics "creating topic $t" java -cp "$dir/libs/*" org.apache.kafka.tools.TopicCommand \
+      --bootstrap-server "$HOST:$KAFKA_PORT" --create --if-not-exists --topic "$t" --partitions 3 --replication-factor 1
   done
   say "Kafka ready; topics: ${TOPICS[*]}"
 }
@@ -95,18 +97,20 @@ start_postgres() {
   if alive "$WORK/pids/postgres.pid"; then say "embedded PostgreSQL already running"; return; fi
   say "no PostgreSQL on $PG_HOST:$PG_PORT: starting an embedded one (zonky) there"
   [ "$PG_HOST" = 127.0.0.1 ] || die "an embedded PostgreSQL can only run on 127.0.0.1 (BATCHYARD_PG_HOST=$PG_HOST)"
-  local cp=$WORK/test-stack.classpath
-  [ -s "$cp" ] || ./mvnw -B -q -pl deploy/test-stack dependency:build-classpath -Dmdep.outputFile="$cp" >/dev/null || die "classpath"
-  nohup java -Dot.epg.working-dir="$WORK/epg" -cp "deploy/test-stack/target/classes:$(cat "$cp")" \
+  local cp log=$WORK/logs/postgres.log from
+  cp=$(test_stack_classpath)
+  from=$(log_size "$log")
+  log_start "$log" "embedded PostgreSQL"
+  nohup java -Dot.epg.working-dir="$WORK/epg" -cp "$cp" \
     io.batchyard.teststack.EmbeddedPostgresMain "$PG_PORT" "$WORK/pgdata" "$PG_PASSWORD" "${DATABASES[@]}" \
-    >"$WORK/logs/postgres.log" 2>&1 &
+    >>"$log" 2>&1 &
   echo $! >"$WORK/pids/postgres.pid"
   for _ in $(seq 1 120); do
-    grep -q "ready on" "$WORK/logs/postgres.log" 2>/dev/null && break
-    alive "$WORK/pids/postgres.pid" || { tail -30 "$WORK/logs/postgres.log"; die "embedded PostgreSQL exited"; }
+    logged_since "$from" "$log" "ready on" && break
+    alive "$WORK/pids/postgres.pid" || { tail -30 "$log"; die "embedded PostgreSQL exited"; }
     sleep 0.5
   done
-  grep -q "ready on" "$WORK/logs/postgres.log" || die "embedded PostgreSQL did not start in 60 s"
+  logged_since "$from" "$log" "ready on" || { tail -30 "$log"; die "embedded PostgreSQL did not start in 60 s"; }
 }
 
 # ---------- services ----------
@@ -116,21 +120,22 @@ start_service() {
   [ -f "$jar" ] || { say "WARNING: $jar missing, $svc not started"; return; }
   if alive "$WORK/pids/$svc.pid"; then say "$svc already running"; return; fi
   require_free "$port" "$svc" "BATCHYARD_$(echo "${svc%-service}" | tr a-z A-Z)_PORT"
+  log_start "$WORK/logs/$svc.log" "$svc"   # appended: a restarted service keeps its earlier log
   QUARKUS_HTTP_PORT=$port \
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_USERNAME=batchyard QUARKUS_DATASOURCE_PASSWORD=$PG_PASSWORD \
-  KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:$KAFKA_PORT BATCHYARD_QUEUE_URL=http://127.0.0.1:$QUEUE_PORT \
+  QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT BATCHYARD_QUEUE_URL=http://$HOST:$QUEUE_PORT \
   BATCHYARD_COMPACTION_STORE_ROOT=$COMPACTION_ROOT \
   BATCHYARD_RUNNER_SCRIPT_DIR=${BATCHYARD_RUNNER_SCRIPT_DIR:-$ROOT/deploy/local/demo-scripts} \
   BATCHYARD_SECRETS_KEY=$SECRETS_KEY BATCHYARD_GRAPHVIZ_DOT=${BATCHYARD_GRAPHVIZ_DOT:-dot} \
-    nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >"$WORK/logs/$svc.log" 2>&1 &
+    nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
   echo $! >"$WORK/pids/$svc.pid"
 }
 await_service() {
   local svc=$1 port; port=$(port_of "$svc")
   [ -f "$WORK/pids/$svc.pid" ] || return 0
   for _ in $(seq 1 180); do
-    curl -fsS -o /dev/null "http://127.0.0.1:$port/q/health/ready" 2>/dev/null && return 0
+    curl -fsS -o /dev/null "http://$HOST:$port/q/health/ready" 2>/dev/null && return 0
     alive "$WORK/pids/$svc.pid" || { tail -40 "$WORK/logs/$svc.log"; die "$svc exited"; }
     sleep 0.5
   done
@@ -151,9 +156,9 @@ say "Batchyard is up:"
 printf '  %-18s %-24s %-36s %s\n' service url openapi log
 for svc in "${SERVICES[@]}"; do
   p=$(port_of "$svc")
-  printf '  %-18s %-24s %-36s %s\n' "$svc" "http://127.0.0.1:$p" "http://127.0.0.1:$p/q/openapi" "$WORK/logs/$svc.log"
+  printf '  %-18s %-24s %-36s %s\n' "$svc" "http://$HOST:$p" "http://$HOST:$p/q/openapi" "$WORK/logs/$svc.log"
 done
-say "Kafka: 127.0.0.1:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
+say "Kafka: $HOST:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
 say "stop everything with deploy/local/stop.sh"
 
 if [ "${BATCHYARD_NO_DEMO:-0}" != 1 ]; then

@@ -1,32 +1,40 @@
 package io.batchyard.e2e;
 
+import io.batchyard.teststack.ChildProcesses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** One packaged service ({@code <module>/target/quarkus-app/quarkus-run.jar}) running as its own JVM. */
+/**
+ * One packaged service ({@code <module>/target/quarkus-app/quarkus-run.jar}) running as its own JVM. It can be killed
+ * the way {@code kill -9} does and started again on the same port with the same environment, so that callers keep
+ * their URL; its log is appended to, never truncated, across restarts.
+ */
 final class ServiceProcess implements AutoCloseable {
 
     private final String module;
     private final int port;
-    private final Process process;
+    private final List<String> command;
+    private final Map<String, String> env;
     private final Path log;
+    private volatile Process process;
 
-    private ServiceProcess(String module, int port, Process process, Path log) {
+    private ServiceProcess(String module, int port, List<String> command, Map<String, String> env, Path log) {
         this.module = module;
         this.port = port;
-        this.process = process;
+        this.command = command;
+        this.env = env;
         this.log = log;
     }
 
@@ -35,21 +43,53 @@ final class ServiceProcess implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package the services first (./mvnw -B verify does)");
         }
-        int port = freePort();
         try {
             Path logDir = Files.createDirectories(Path.of("target", "e2e-logs"));
-            Path log = logDir.resolve(module + ".log");
             String java = ProcessHandle.current().info().command().orElse("java");
-            ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar.toString()))
-                    .redirectErrorStream(true).redirectOutput(log.toFile());
-            pb.environment().putAll(env);
-            pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
-            ServiceProcess service = new ServiceProcess(module, port, pb.start(), log);
-            service.awaitReady(Duration.ofSeconds(120));
+            ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
+                    List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar.toString()), Map.copyOf(env),
+                    logDir.resolve(module + ".log"));
+            service.launch();
             return service;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private void launch() {
+        try {
+            Files.writeString(log, "==== " + Instant.now() + " starting " + module + "\n", StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().putAll(env);
+            pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
+            process = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady(Duration.ofSeconds(120));
+    }
+
+    /** {@code kill -9}: the JVM ends at once, without shutdown hooks, leaving its group and connections behind. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(module + " survived SIGKILL for 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Starts the killed service again on its port with its environment; returns once it is ready. */
+    void restart() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(module + " is still running");
+        }
+        launch();
     }
 
     String url() {
@@ -75,18 +115,13 @@ final class ServiceProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            sleep(250);
+            ChildProcesses.sleep(250);
         }
         throw new IllegalStateException(module + " not ready within " + timeout + ":\n" + tail());
     }
 
     String tail() {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
+        return ChildProcesses.tail(log, 60);
     }
 
     @Override
@@ -99,23 +134,6 @@ final class ServiceProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

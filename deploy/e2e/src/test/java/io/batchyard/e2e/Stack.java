@@ -8,6 +8,8 @@ import java.util.Map;
 final class Stack implements AutoCloseable {
 
     final Infrastructure infra = Infrastructure.get();
+    private final String kafka;
+    private final String databasePrefix;
     final ServiceProcess registry;
     final ServiceProcess queue;
     final ServiceProcess execution;
@@ -19,6 +21,17 @@ final class Stack implements AutoCloseable {
     }
 
     Stack(boolean withLineage) {
+        this(withLineage, null, "");
+    }
+
+    /**
+     * @param kafka bootstrap servers of a broker the test owns, or null for the shared one
+     * @param databasePrefix prefix of the services' database names, so a test with its own broker also has databases
+     *                       of its own (no read models or ledgers of another broker's events)
+     */
+    Stack(boolean withLineage, String kafka, String databasePrefix) {
+        this.kafka = kafka != null ? kafka : infra.kafkaBootstrapServers();
+        this.databasePrefix = databasePrefix;
         registry = ServiceProcess.start("registry-service", env("registry",
                 Map.of("BATCHYARD_SECRETS_KEY", "ZTJlLW9ubHkta2V5LWUyZS1vbmx5LWtleS0zMmJ5dGU=")));
         queue = ServiceProcess.start("queue-service", env("queue", Map.of()));
@@ -28,16 +41,21 @@ final class Stack implements AutoCloseable {
     }
 
     String kafka() {
-        return infra.kafkaBootstrapServers();
+        return kafka;
+    }
+
+    /** The database of a service ("registry", "queue", "execution", "lineage"). */
+    Infrastructure.Database database(String service) {
+        return infra.database(databasePrefix + service);
     }
 
     private Map<String, String> env(String database, Map<String, String> extra) {
-        Infrastructure.Database db = infra.database(database);
+        Infrastructure.Database db = database(database);
         Map<String, String> env = new HashMap<>(extra);
         env.put("QUARKUS_DATASOURCE_JDBC_URL", db.jdbcUrl());
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
-        env.put("KAFKA_BOOTSTRAP_SERVERS", infra.kafkaBootstrapServers());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
         return env;
     }
 

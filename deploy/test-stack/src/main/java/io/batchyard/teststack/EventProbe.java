@@ -12,16 +12,19 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads Batchyard events back from the real broker, so tests assert on what consumers would really see. It reads a
- * topic from the beginning with its own group and keeps everything it read; tests match on their own ids.
+ * Reads Batchyard events back from the real broker, so tests assert on what consumers would really see. It reads every
+ * partition of a topic from the beginning and keeps everything it read; tests match on their own ids. It is assigned
+ * its partitions rather than joining a group, so a broker restart or a long pause between polls never makes it read a
+ * record twice.
  */
 public final class EventProbe implements AutoCloseable {
 
-    /** A record as read: its key, the decoded event and its partition. */
-    public record Received<T>(String key, T event, int partition) {
+    /** A record as read: its key, the decoded event, its partition and its timestamp (epoch ms, set by the producer). */
+    public record Received<T>(String key, T event, int partition, long timestamp) {
     }
 
     private final KafkaConsumer<String, SpecificRecord> consumer;
@@ -30,11 +33,26 @@ public final class EventProbe implements AutoCloseable {
     private EventProbe(String bootstrap, String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "probe-" + UUID.randomUUID());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "probe-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new EventDeserializer());
-        consumer.subscribe(List.of(topic));
+        List<TopicPartition> partitions = List.of();
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (partitions.isEmpty() && Instant.now().isBefore(deadline)) {
+            // A topic created a moment ago (or auto-created by this very lookup) may not list its partitions yet.
+            partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
+            if (partitions.isEmpty()) {
+                ChildProcesses.sleep(100);
+            }
+        }
+        if (partitions.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException("topic " + topic + " has no partitions");
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
     }
 
     public static EventProbe on(String bootstrap, String topic) {
@@ -49,7 +67,7 @@ public final class EventProbe implements AutoCloseable {
             for (; checked < seen.size(); checked++) {
                 Received<SpecificRecord> r = seen.get(checked);
                 if (type.isInstance(r.event()) && match.test(type.cast(r.event()))) {
-                    return new Received<>(r.key(), type.cast(r.event()), r.partition());
+                    return new Received<>(r.key(), type.cast(r.event()), r.partition(), r.timestamp());
                 }
             }
             if (Instant.now().isAfter(deadline)) {
@@ -68,12 +86,19 @@ public final class EventProbe implements AutoCloseable {
             before = seen.size();
             poll(quiet);
         } while (seen.size() != before);
-        return seen.stream().map(Received::event).filter(type::isInstance).map(type::cast).filter(match).toList();
+        return received(type, match).stream().map(Received::event).toList();
     }
 
-    private void poll(Duration timeout) {
+    /** Every matching event of {@code type} read so far, with its record's key, partition and timestamp. */
+    public <T extends SpecificRecord> List<Received<T>> received(Class<T> type, Predicate<T> match) {
+        return seen.stream().filter(r -> type.isInstance(r.event()) && match.test(type.cast(r.event())))
+                .map(r -> new Received<>(r.key(), type.cast(r.event()), r.partition(), r.timestamp())).toList();
+    }
+
+    /** Reads what arrives within {@code timeout}. */
+    public void poll(Duration timeout) {
         for (ConsumerRecord<String, SpecificRecord> record : consumer.poll(timeout)) {
-            seen.add(new Received<>(record.key(), record.value(), record.partition()));
+            seen.add(new Received<>(record.key(), record.value(), record.partition(), record.timestamp()));
         }
     }
 

@@ -38,6 +38,13 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 public final class Infrastructure {
 
     public record Database(String jdbcUrl, String user, String password) {
+
+        /** The database's name, as PostgreSQL's catalog ({@code pg_stat_activity.datname}) knows it. */
+        public String name() {
+            int query = jdbcUrl.indexOf('?');
+            String path = query < 0 ? jdbcUrl : jdbcUrl.substring(0, query);
+            return path.substring(path.lastIndexOf('/') + 1);
+        }
     }
 
     private static volatile Infrastructure instance;
@@ -98,6 +105,22 @@ public final class Infrastructure {
         return new Database(replaceDatabase(adminJdbcUrl, dbName), pgUser, pgPassword);
     }
 
+    /**
+     * Terminates every backend connected to {@code db} (as {@code pg_terminate_backend} does for an operator), the way
+     * a database restart or a network cut ends a service's connections. Returns how many were terminated.
+     */
+    public int terminateConnections(Database db) throws SQLException {
+        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+             var s = c.prepareStatement("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                     + "WHERE datname = ? AND pid <> pg_backend_pid()")) {
+            s.setString(1, db.name());
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
     private void dropQuietly(String dbName) {
         try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
              Statement s = c.createStatement()) {
@@ -119,7 +142,7 @@ public final class Infrastructure {
         boolean docker = dockerAnswers();
         String[] pg = postgres(docker);
         String[] kafka = kafka(docker);
-        createTopics(kafka[0]);
+        createTopics(kafka[0], Topics.ALL);
         String description = "PostgreSQL: " + pg[3] + "; Kafka: " + kafka[1];
         System.out.println("[batchyard-test-stack] " + description);
         return new Infrastructure(pg[0], pg[1], pg[2], kafka[0], description);
@@ -202,11 +225,12 @@ public final class Infrastructure {
         }
     }
 
-    private static void createTopics(String bootstrap) {
+    /** Creates the topics (3 partitions, replication 1) that do not exist yet. */
+    public static void createTopics(String bootstrap, List<String> names) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(props)) {
-            List<NewTopic> topics = Topics.ALL.stream().map(t -> new NewTopic(t, 3, (short) 1)).toList();
+            List<NewTopic> topics = names.stream().map(t -> new NewTopic(t, 3, (short) 1)).toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
                 try {
                     future.get();
