@@ -128,7 +128,7 @@ start_service() {
   BATCHYARD_COMPACTION_STORE_ROOT=$COMPACTION_ROOT \
   BATCHYARD_RUNNER_SCRIPT_DIR=${BATCHYARD_RUNNER_SCRIPT_DIR:-$ROOT/deploy/local/demo-scripts} \
   BATCHYARD_SECRETS_KEY=$SECRETS_KEY BATCHYARD_GRAPHVIZ_DOT=${BATCHYARD_GRAPHVIZ_DOT:-dot} \
-    nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
+    nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -Dvertx.disableURIValidation=true -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
   echo $! >"$WORK/pids/$svc.pid"
 }
 await_service() {

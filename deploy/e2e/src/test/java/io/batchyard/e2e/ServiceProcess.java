@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServiceProcess implements AutoCloseable {
 
+    /** Quarkus' own URI check answers malformed percent-encoding with an empty 400; off, the edge screen answers. */
+    private static final String URI_SCREEN = "-Dvertx.disableURIValidation=true";
+
     private final String module;
     private final int port;
     private final List<String> command;
@@ -47,7 +50,7 @@ final class ServiceProcess implements AutoCloseable {
             Path logDir = Files.createDirectories(Path.of("target", "e2e-logs"));
             String java = ProcessHandle.current().info().command().orElse("java");
             ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
-                    List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar.toString()), Map.copyOf(env),
+                    List.of(java, "-Xmx384m", "-XX:+UseSerialGC", URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
                     logDir.resolve(module + ".log"));
             service.launch();
             return service;

@@ -29,7 +29,9 @@ import org.jboss.logging.Logger;
  * shipped with this library set those framework limits above Batchyard's own ({@code batchyard.http.max-uri-length},
  * {@code batchyard.http.max-header-size}, {@code batchyard.http.max-body-size}), so it is this filter that answers.
  * Malformed percent-encoding only gets here when Quarkus' own URI validation is off
- * ({@code -Dvertx.disableURIValidation=true}); otherwise Quarkus answers it with an empty 400 first.
+ * ({@code -Dvertx.disableURIValidation=true}, read once when the HTTP layer's classes load, so it must be a JVM
+ * option): every launcher of a service sets it (the local stack, the end-to-end stack, the Kubernetes config and the
+ * test JVMs), and this screen then refuses the URI as problem+json like any other bad request.
  */
 @ApplicationScoped
 public class HttpEdge {
