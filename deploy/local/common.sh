@@ -71,6 +71,17 @@ listening() { (exec 3<>"/dev/tcp/${2:-$HOST}/$1") 2>/dev/null; }
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# The services' databases, and the administrator's psql on the PostgreSQL they live in (a superuser over TCP, else
+# the postgres OS user over the socket).
+DATABASES=(batchyard_registry batchyard_execution batchyard_queue batchyard_lineage)
+psql_admin() {
+  if psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -tAc "SELECT 1" >/dev/null 2>&1; then
+    psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"
+  else
+    su postgres -c "psql -p $PG_PORT -v ON_ERROR_STOP=1 -qtA $(printf '%q ' "$@")"
+  fi
+}
+
 # Refuses to start over a port that something else holds, naming the holder when it can.
 require_free() {
   local port=$1 what=$2 var=$3

@@ -69,15 +69,7 @@ PROPS
 }
 
 # ---------- PostgreSQL ----------
-DATABASES=(batchyard_registry batchyard_execution batchyard_queue batchyard_lineage)
 PG_KIND=system
-psql_admin() {
-  if psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -tAc "SELECT 1" >/dev/null 2>&1; then
-    psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"
-  else
-    su postgres -c "psql -p $PG_PORT -v ON_ERROR_STOP=1 -qtA $(printf '%q ' "$@")"
-  fi
-}
 start_postgres() {
   if ! listening "$PG_PORT" "$PG_HOST" && [ "$PG_HOST:$PG_PORT" = "127.0.0.1:5432" ] && command -v pg_ctlcluster >/dev/null; then
     local v; v=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)

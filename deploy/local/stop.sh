@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Stops what run.sh started (services, Kafka, an embedded PostgreSQL; never the system PostgreSQL).
-# --purge also deletes local data (Kafka log, embedded PostgreSQL data, logs, the generated secrets key).
+# --purge also deletes local data (Kafka log, embedded PostgreSQL data, logs, the generated secrets key, the compaction
+# store) and, when the stack used an existing PostgreSQL, drops the services' databases there: the databases refer to
+# files in the store, so keeping one without the other would leave a stack that points at objects it no longer has.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 stop() {
@@ -15,8 +17,16 @@ stop() {
 }
 for svc in execution-service queue-service registry-service lineage-service; do stop "$svc"; done
 stop kafka
+embedded=false
+alive "$WORK/pids/postgres.pid" && embedded=true
 stop postgres
 if [ "${1:-}" = --purge ]; then
+  if [ $embedded = false ] && listening "$PG_PORT" "$PG_HOST" && command -v psql >/dev/null; then
+    for db in "${DATABASES[@]}"; do
+      say "dropping database $db on $PG_HOST:$PG_PORT"
+      psql_admin -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null
+    done
+  fi
   say "deleting $WORK"
   rm -rf "$WORK"
 fi
