@@ -2,7 +2,7 @@ package io.batchyard.queue.compaction;
 
 import io.batchyard.api.ErrorCode;
 
-/** Compaction's errors (311-319), next to queue-service's 301-304. */
+/** Compaction's errors (311-320), next to queue-service's 301-305. */
 public enum CompactionError implements ErrorCode {
     UNKNOWN_TABLE(311, 404, "Unknown compaction table"),
     TABLE_EXISTS(312, 409, "Compaction table exists with other settings"),
@@ -12,7 +12,10 @@ public enum CompactionError implements ErrorCode {
     INVALID_OBJECT_KEY(316, 400, "Invalid object key"),
     UNKNOWN_JOB(317, 404, "Unknown merge job"),
     JOB_NOT_DEAD(318, 409, "Merge job is not dead-lettered"),
-    NO_MANIFEST(319, 404, "Partition has no published manifest");
+    NO_MANIFEST(319, 404, "Partition has no published manifest"),
+    // The catalog names a manifest the store cannot hand out (volume not mounted, files removed behind the service's
+    // back): the service is not usable for that partition until the store is back, which is what 503 tells a reader.
+    STORE_UNREADABLE(320, 503, "Object store cannot serve the published manifest");
 
     private final Spec spec;
 

@@ -3,6 +3,7 @@ package io.batchyard.queue.compaction;
 import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
 import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
 import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
+import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
 import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
@@ -37,6 +38,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.LocalDate;
 import java.util.List;
@@ -147,8 +149,13 @@ public class CompactionResource {
     @Operation(summary = "The manifest readers currently use (319 before the partition's first manifest)")
     public CatalogSync.PublishedManifest manifest(@PathParam("id") long id) {
         Partition p = find(id);
-        return compaction.catalog.current(p).orElseThrow(() -> NO_MANIFEST.exception("partition " + id
-                + " has no published manifest (current version " + p.currentManifestVersion() + ")"));
+        try {
+            return compaction.catalog.current(p).orElseThrow(() -> NO_MANIFEST.exception("partition " + id
+                    + " has no published manifest (current version " + p.currentManifestVersion() + ")"));
+        } catch (UncheckedIOException e) {
+            throw STORE_UNREADABLE.exception("partition " + id + ": manifest version " + p.currentManifestVersion()
+                    + " cannot be read from the object store (" + e.getCause().getClass().getSimpleName() + ")");
+        }
     }
 
     @POST

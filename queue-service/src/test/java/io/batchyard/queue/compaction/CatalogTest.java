@@ -120,6 +120,23 @@ class CatalogTest {
     }
 
     @Test
+    void aPublishedManifestMissingFromTheStoreIsA503ProblemNotAServerError() throws Exception {
+        CompactionFixture f = new CompactionFixture(compaction, 0);
+        long partition = f.arrive(2, 5, 0);
+        drain(compaction.worker("w"));
+        compaction.catalog.close(partition);
+        compaction.catalog.run(); // switch + the manifest of the merged objects
+        Partition p = f.partition(partition);
+        assertThat(p.currentManifestVersion()).isPositive();
+        given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(200);
+        compaction.store.delete(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), p.currentManifestVersion()));
+
+        given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(503)
+                .contentType("application/problem+json").header("Retry-After", org.hamcrest.Matchers.notNullValue())
+                .body("code", equalTo(320));
+    }
+
+    @Test
     void theCatalogClosesDatesThatAreOverInTheTablesZone() {
         CompactionFixture f = new CompactionFixture(compaction, 3600, LocalDate.now(ZoneOffset.UTC).minusDays(2));
         long old = f.arrive(1, 5, 0);
