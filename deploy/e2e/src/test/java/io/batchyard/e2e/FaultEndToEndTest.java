@@ -384,7 +384,8 @@ class FaultEndToEndTest {
             assertThat(Instant.now()).as(() -> distinct + " of " + count + " fan-outs delivered").isBefore(deadline);
             if (Instant.now().isAfter(nextDeadLetterCheck)) {
                 // A dead-lettered event is never applied: its fan-outs will not come, so say why now.
-                List<String> deadLetters = DeadLetters.read(kafka.bootstrapServers());
+                List<String> deadLetters = DeadLetters.readAll(kafka.bootstrapServers()).stream()
+                        .map(DeadLetters.Letter::describe).toList();
                 assertThat(deadLetters).as(distinct + " of " + count + " fan-outs delivered; dead-lettered").isEmpty();
                 nextDeadLetterCheck = Instant.now().plusSeconds(5);
             }
@@ -432,8 +433,8 @@ class FaultEndToEndTest {
     }
 
     private static void assertNoDeadLetters() {
-        assertThat(DeadLetters.read(kafka.bootstrapServers())).as("dead-lettered records")
-                .isEmpty();
+        assertThat(DeadLetters.readAll(kafka.bootstrapServers()).stream().map(DeadLetters.Letter::describe))
+                .as("dead-lettered records").isEmpty();
     }
 
     /** Distinct event ids of the lifecycle events read so far that match. */

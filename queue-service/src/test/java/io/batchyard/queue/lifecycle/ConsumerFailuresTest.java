@@ -15,6 +15,7 @@ import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.DeadLetters;
 import io.batchyard.teststack.ProcessTrees;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
