@@ -1,7 +1,6 @@
 package io.batchyard.eventing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.batchyard.eventing.EventingFixture.OutboxRow;
 import io.batchyard.eventing.EventingFixture.Published;
@@ -12,7 +11,6 @@ import io.batchyard.teststack.Infrastructure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
