@@ -42,6 +42,7 @@ public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final long RELAY_LOCK = 0x0B47C4_0B0BL;
+    private static final int LINGER_MS = 2;
 
     @Inject
     Jdbi jdbi;
@@ -62,7 +63,8 @@ public class OutboxRelay {
     Duration sendTimeout;
 
     private final AtomicLong published = new AtomicLong();
-    private volatile Producer<String, byte[]> producer;
+    /** Package-visible so that tests can drive {@link #relayOnce()} with a producer of their own. */
+    volatile Producer<String, byte[]> producer;
     private volatile Thread worker;
     private volatile boolean running;
 
@@ -151,11 +153,17 @@ public class OutboxRelay {
                 ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), row.payload());
                 record.headers().add(new RecordHeader("event-type", row.eventType().getBytes(StandardCharsets.UTF_8)));
                 record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
-                sends.add(producer.send(record));
+                Future<RecordMetadata> send = producer.send(record);
+                sends.add(send);
+                if (refused(send)) {
+                    // Refused before it left (no metadata, too large): sending the rows behind it would put them on
+                    // the topic ahead of it.
+                    break;
+                }
             }
             producer.flush();
             List<Long> done = new ArrayList<>(rows.size());
-            for (int i = 0; i < rows.size(); i++) {
+            for (int i = 0; i < sends.size(); i++) {
                 try {
                     sends.get(i).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
                     done.add(rows.get(i).position());
@@ -176,6 +184,22 @@ public class OutboxRelay {
         });
     }
 
+    /** A send the producer failed at once, before the record was queued for the broker. */
+    private static boolean refused(Future<RecordMetadata> send) {
+        if (!send.isDone()) {
+            return false;
+        }
+        try {
+            send.get();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
     private static void markFailed(Handle tx, long position, Exception e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
         tx.createUpdate("UPDATE outbox_event SET attempts = attempts + 1, last_error = :error WHERE position = :position")
@@ -185,14 +209,20 @@ public class OutboxRelay {
         LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());
     }
 
-    private Properties producerConfig() {
+    Properties producerConfig() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "2");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, String.valueOf(LINGER_MS));
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(sendTimeout.toMillis()));
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(sendTimeout.toMillis(), 15_000)));
+        // The client rejects a delivery timeout shorter than linger + request timeout, so a send timeout under 15 s
+        // must shorten the request timeout with it.
+        long requestTimeoutMs = Math.max(1, Math.min(sendTimeout.toMillis() - LINGER_MS, 15_000));
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(requestTimeoutMs));
+        // send() itself waits for topic metadata; without this bound a pass with the broker down would block the
+        // default minute per row while it holds its transaction and the relay lock.
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(sendTimeout.toMillis()));
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "outbox-relay");
         return props;
     }

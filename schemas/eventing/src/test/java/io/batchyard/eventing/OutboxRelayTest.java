@@ -1,0 +1,186 @@
+package io.batchyard.eventing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.batchyard.eventing.EventingFixture.OutboxRow;
+import io.batchyard.eventing.EventingFixture.Published;
+import io.batchyard.events.registry.ProcessDeleted;
+import io.batchyard.schemas.EventCodec;
+import io.batchyard.schemas.Events;
+import io.batchyard.teststack.Infrastructure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The outbox relay against a real PostgreSQL and Kafka: one publisher per database, and a failing row holds back the rows behind it. */
+class OutboxRelayTest {
+
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(5);
+
+    private final String bootstrap = Infrastructure.get().kafkaBootstrapServers();
+    private final List<OutboxRelay> relays = new ArrayList<>();
+    private Jdbi jdbi;
+
+    @BeforeEach
+    void database() {
+        jdbi = EventingFixture.freshDatabase("eventing_relay");
+    }
+
+    @AfterEach
+    void closeRelays() {
+        relays.forEach(EventingFixture::close);
+    }
+
+    @Test
+    void whileOneRelayHoldsTheLockTheOtherPublishesNothing() throws Exception {
+        String topic = EventingFixture.freshTopic(bootstrap, "lock");
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        OutboxRelay holder = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT,
+                config -> new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+                        // Hold the relay inside its transaction (and so inside its lock) until the test lets go.
+                        sending.countDown();
+                        try {
+                            release.await(60, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return super.send(record);
+                    }
+                }));
+        OutboxRelay other = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        for (int i = 0; i < 3; i++) {
+            EventingFixture.append(jdbi, topic, EventingFixture.event(7));
+        }
+
+        CompletableFuture<Integer> held = CompletableFuture.supplyAsync(holder::relayOnce);
+        assertThat(sending.await(30, TimeUnit.SECONDS)).as("the first relay reached the broker").isTrue();
+
+        assertThat(other.relayOnce()).as("the second relay while the first holds the lock").isZero();
+        assertThat(other.relayOnce()).isZero();
+        assertThat(EventingFixture.outbox(jdbi)).noneMatch(OutboxRow::published);
+
+        release.countDown();
+        assertThat(held.get(60, TimeUnit.SECONDS)).isEqualTo(3);
+        assertThat(EventingFixture.outbox(jdbi)).allMatch(OutboxRow::published);
+        assertThat(EventingFixture.readTopic(bootstrap, topic)).hasSize(3);
+    }
+
+    @Test
+    void twoRelaysOnOneDatabasePublishEveryRowOnceInOrder() throws Exception {
+        String topic = EventingFixture.freshTopic(bootstrap, "pair");
+        OutboxRelay first = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        OutboxRelay second = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        int rows = 300;
+        AtomicBoolean writing = new AtomicBoolean(true);
+        List<Thread> loops = List.of(relayLoop(first, writing), relayLoop(second, writing));
+        loops.forEach(Thread::start);
+        try {
+            for (int i = 0; i < rows; i++) {
+                EventingFixture.append(jdbi, topic, EventingFixture.event(i % 5));
+            }
+        } finally {
+            writing.set(false);
+            for (Thread loop : loops) {
+                loop.join(120_000);
+            }
+        }
+        loops.forEach(loop -> assertThat(loop.isAlive()).isFalse());
+
+        List<OutboxRow> outbox = EventingFixture.outbox(jdbi);
+        assertThat(outbox).hasSize(rows).allMatch(OutboxRow::published);
+        List<Published> published = EventingFixture.readTopic(bootstrap, topic);
+        assertThat(published).as("every row exactly once").hasSize(rows);
+        assertThat(EventingFixture.publishedByKey(published)).isEqualTo(EventingFixture.byKey(outbox));
+        assertThat(first.publishedCount() + second.publishedCount()).isEqualTo(rows);
+        System.out.printf("[eventing] two relays published %d + %d rows%n", first.publishedCount(),
+                second.publishedCount());
+    }
+
+    @Test
+    void aRowThatCannotBePublishedHoldsBackTheRowsBehindItUntilItIsFixed() {
+        String topic = EventingFixture.freshTopic(bootstrap, "blocked");
+        OutboxRelay relay = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
+        // Over a MiB once encoded: larger than the producer accepts in one request, so every send of it fails.
+        ProcessDeleted tooLarge = EventingFixture.event(9, 150_000);
+        EventingFixture.append(jdbi, topic, tooLarge);
+        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
+        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
+        EventingFixture.append(jdbi, topic, EventingFixture.event(4));
+        UUID blockedId = Events.eventId(tooLarge);
+
+        assertThat(relay.relayOnce()).isEqualTo(1);
+        assertThat(relay.relayOnce()).isZero();
+        assertThat(relay.relayOnce()).isZero();
+
+        List<OutboxRow> stuck = EventingFixture.outbox(jdbi);
+        assertThat(stuck.get(0).published()).isTrue();
+        OutboxRow blocked = stuck.get(1);
+        assertThat(blocked.eventId()).isEqualTo(blockedId);
+        assertThat(blocked.published()).isFalse();
+        assertThat(blocked.attempts()).isEqualTo(3);
+        assertThat(blocked.lastError()).contains("RecordTooLargeException");
+        assertThat(stuck.subList(2, stuck.size())).as("the rows behind the failing one")
+                .noneMatch(OutboxRow::published).allMatch(r -> r.attempts() == 0);
+
+        // The cause goes away (here: the row is rewritten small); the row and all behind it go out, in order.
+        ProcessDeleted fixed = ProcessDeleted.newBuilder(tooLarge).setDeletedProcessIds(List.of(1L)).build();
+        jdbi.useHandle(h -> h.createUpdate("UPDATE outbox_event SET payload = :payload WHERE event_id = :id")
+                .bind("payload", EventCodec.encode(fixed)).bind("id", blockedId).execute());
+        assertThat(relay.relayOnce()).isEqualTo(4);
+
+        List<OutboxRow> outbox = EventingFixture.outbox(jdbi);
+        assertThat(outbox).allMatch(OutboxRow::published);
+        assertThat(outbox.get(1).attempts()).isEqualTo(4);
+        // Nothing behind the failing row reached the topic before it, nor twice: every key reads in outbox order.
+        assertThat(EventingFixture.publishedByKey(EventingFixture.readTopic(bootstrap, topic)))
+                .isEqualTo(EventingFixture.byKey(outbox));
+    }
+
+    private OutboxRelay track(OutboxRelay relay) {
+        relays.add(relay);
+        return relay;
+    }
+
+    /** Relays until the writer is done and nothing is left, the way the relay's own loop would. */
+    private Thread relayLoop(OutboxRelay relay, AtomicBoolean writing) {
+        return new Thread(() -> {
+            while (writing.get() || unpublished() > 0) {
+                if (relay.relayOnce() == 0) {
+                    sleep(5);
+                }
+            }
+        }, "relay-loop");
+    }
+
+    private long unpublished() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM outbox_event WHERE published_at IS NULL")
+                .mapTo(Long.class).one());
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
