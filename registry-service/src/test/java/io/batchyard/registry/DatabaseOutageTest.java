@@ -3,10 +3,8 @@ package io.batchyard.registry;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.batchyard.teststack.Infrastructure;
 import io.restassured.response.Response;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -32,10 +30,7 @@ class DatabaseOutageTest {
         Response unavailable = null;
         for (int round = 0; round < 3; round++) {
             given().get("/applications").then().statusCode(200);
-            try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
-                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()");
-            }
+            Infrastructure.get().terminateConnections(new Infrastructure.Database(url, user, password));
             for (int i = 0; i < 4; i++) {
                 Response r = given().get("/applications");
                 statuses.add(r.statusCode());

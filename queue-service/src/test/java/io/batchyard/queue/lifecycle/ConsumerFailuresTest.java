@@ -15,15 +15,12 @@ import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.ConnectionTerminator;
 import io.batchyard.teststack.DeadLetters;
+import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.ProcessTrees;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -33,8 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hamcrest.Matchers;
@@ -93,7 +88,8 @@ class ConsumerFailuresTest {
             long deadLetteredBefore = records.deadLettered();
             Set<String> eventIds = new HashSet<>();
             long started = System.currentTimeMillis();
-            try (ConnectionKiller killer = new ConnectionKiller(jdbcUrl, dbUser, dbPassword, 150)) {
+            try (ConnectionTerminator killer = ConnectionTerminator.every(Duration.ofMillis(150), Infrastructure.get(),
+                    new Infrastructure.Database(jdbcUrl, dbUser, dbPassword))) {
                 for (int i = 0; i < runs; i++) {
                     JobHalted halted = f.jobHalted(ups[i], runIds[i], targets[i], "2024-05-" + (10 + i % 10));
                     eventIds.add(Events.eventId(halted).toString());
@@ -211,49 +207,5 @@ class ConsumerFailuresTest {
                         "SELECT source_batch_id, count(*) AS n FROM consumption_queue WHERE process_id = :p GROUP BY 1")
                 .bind("p", process).map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2))).list())
                 .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    }
-
-    /** Terminates every other connection to the service's database every {@code periodMs}, from its own connection. */
-    private static final class ConnectionKiller implements AutoCloseable {
-
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicLong terminated = new AtomicLong();
-        private final Thread thread;
-
-        ConnectionKiller(String url, String user, String password, long periodMs) {
-            thread = new Thread(() -> {
-                while (running.get()) {
-                    try (Connection c = DriverManager.getConnection(url, user, password);
-                         Statement s = c.createStatement()) {
-                        while (running.get()) {
-                            try (ResultSet rs = s.executeQuery("""
-                                    SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
-                                    WHERE datname = current_database() AND pid <> pg_backend_pid()""")) {
-                                rs.next();
-                                terminated.addAndGet(rs.getLong(1));
-                            }
-                            Thread.sleep(periodMs);
-                        }
-                    } catch (SQLException e) {
-                        System.err.println("[consumer-failures] killer reconnects: " + e.getMessage());
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "connection-killer");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        long terminated() {
-            return terminated.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.interrupt();
-            thread.join(5_000);
-        }
     }
 }
