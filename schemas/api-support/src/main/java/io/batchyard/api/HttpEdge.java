@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.Json;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -151,7 +151,7 @@ public class HttpEdge {
         }
         Throwable failure = ctx.failure();
         if (failure != null && Unavailability.isUnavailable(failure)) {
-            reply(ctx, CommonErrors.UNAVAILABLE, "A dependency of the service is unavailable; retry later");
+            reply(ctx, ProblemMappers.UNAVAILABLE);
             return;
         }
         int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
@@ -161,25 +161,20 @@ public class HttpEdge {
         }
         CommonErrors err = CommonErrors.forStatus(status);
         String detail = status == 404 ? "No resource at this path" : err.title();
-        reply(ctx, status, err, detail);
+        reply(ctx, Problem.of(err, status, detail));
     }
 
     private static void reply(RoutingContext ctx, CommonErrors err, String detail) {
-        reply(ctx, err.status(), err, detail);
+        reply(ctx, Problem.of(err, detail));
     }
 
-    private static void reply(RoutingContext ctx, int status, CommonErrors err, String detail) {
-        JsonObject body = new JsonObject()
-                .put("type", ProblemMappers.type(err.code()))
-                .put("title", err.title())
-                .put("status", status)
-                .put("detail", detail)
-                .put("code", err.code());
-        var response = ctx.response().setStatusCode(status)
+    /** The same body and headers as the JAX-RS mappers write ({@link ProblemMappers#respond}). */
+    private static void reply(RoutingContext ctx, Problem problem) {
+        var response = ctx.response().setStatusCode(problem.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
-        if (status == 503) {
+        if (problem.status() == 503) {
             response.putHeader("Retry-After", Integer.toString(Unavailability.RETRY_AFTER_SECONDS));
         }
-        response.end(body.encode());
+        response.end(Json.encode(problem));
     }
 }

@@ -16,9 +16,13 @@ public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
+    /** What every 503 says, whether JAX-RS or the HTTP edge answers it. */
+    static final Problem UNAVAILABLE = Problem.of(CommonErrors.UNAVAILABLE,
+            "A dependency of the service is unavailable; retry later");
+
     @ServerExceptionMapper
     public Response api(ApiException e) {
-        return respond(new Problem(type(e.code()), e.title(), e.status(), e.getMessage(), null, e.code(), null));
+        return respond(new Problem(Problem.type(e.code()), e.title(), e.status(), e.getMessage(), null, e.code(), null));
     }
 
     /** A path, query or header value that cannot be read as the parameter's type ("1.5" or "abc" for an id). */
@@ -34,7 +38,7 @@ public class ProblemMappers {
                 .sorted(Comparator.comparing(Problem.FieldError::field))
                 .toList();
         CommonErrors err = CommonErrors.INVALID_REQUEST;
-        return respond(new Problem(type(err.code()), err.title(), err.status(),
+        return respond(new Problem(Problem.type(err.code()), err.title(), err.status(),
                 "The request has " + errors.size() + " invalid field(s)", null, err.code(), errors));
     }
 
@@ -44,8 +48,7 @@ public class ProblemMappers {
         // Jackson's original message may quote input; keep only the location.
         String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
                 + e.getLocation().getColumnNr();
-        return respond(new Problem(type(err.code()), err.title(), err.status(), "Malformed JSON body" + where, null,
-                err.code(), null));
+        return respond(Problem.of(err, "Malformed JSON body" + where));
     }
 
     /**
@@ -58,8 +61,7 @@ public class ProblemMappers {
         String field = e.getPath() == null || e.getPath().isEmpty() ? "the body"
                 : "field '" + e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
                         : "[" + r.getIndex() + "]").collect(java.util.stream.Collectors.joining(".")) + "'";
-        return respond(new Problem(type(err.code()), err.title(), err.status(), "Wrong type of value for " + field, null,
-                err.code(), null));
+        return respond(Problem.of(err, "Wrong type of value for " + field));
     }
 
     @ServerExceptionMapper
@@ -78,7 +80,7 @@ public class ProblemMappers {
         }
         CommonErrors err = CommonErrors.forStatus(status);
         String title = e.getResponse().getStatusInfo().getReasonPhrase();
-        return respond(new Problem(type(err.code()), title, status, safeDetail(e), null, err.code(), null));
+        return respond(new Problem(Problem.type(err.code()), title, status, safeDetail(e), null, err.code(), null));
     }
 
     @ServerExceptionMapper
@@ -104,15 +106,13 @@ public class ProblemMappers {
 
     private static Response invalid(String detail) {
         CommonErrors err = CommonErrors.INVALID_REQUEST;
-        return respond(new Problem(type(err.code()), err.title(), err.status(), detail, null, err.code(), null));
+        return respond(Problem.of(err, detail));
     }
 
     /** The database or a service this one calls is down or overloaded: the request may be sent again later. */
     static Response unavailable(Throwable e) {
         LOG.warnf("dependency unavailable: %s", rootMessage(e));
-        CommonErrors err = CommonErrors.UNAVAILABLE;
-        return respond(new Problem(type(err.code()), err.title(), err.status(),
-                "A dependency of the service is unavailable; retry later", null, err.code(), null));
+        return respond(UNAVAILABLE);
     }
 
     private static String rootMessage(Throwable e) {
@@ -144,7 +144,7 @@ public class ProblemMappers {
                     default -> { continue; }
                 }
                 LOG.debugf("constraint violation %s: %s", state, sql.getMessage());
-                return respond(new Problem(type(err.code()), err.title(), err.status(), detail, null, err.code(), null));
+                return respond(Problem.of(err, detail));
             }
         }
         return null;
@@ -154,8 +154,7 @@ public class ProblemMappers {
         String reference = UUID.randomUUID().toString();
         LOG.errorf(e, "unhandled failure, reference %s", reference);
         CommonErrors err = CommonErrors.INTERNAL;
-        return respond(new Problem(type(err.code()), err.title(), err.status(),
-                "The server failed to handle the request; reference " + reference, null, err.code(), null));
+        return respond(Problem.of(err, "The server failed to handle the request; reference " + reference));
     }
 
     private static String safeDetail(WebApplicationException e) {
@@ -171,10 +170,6 @@ public class ProblemMappers {
         // "create.request.name" -> "name": the method and parameter names are not the client's business.
         String[] parts = path.split("\\.");
         return parts.length > 2 ? String.join(".", java.util.Arrays.copyOfRange(parts, 2, parts.length)) : path;
-    }
-
-    static String type(int code) {
-        return "https://batchyard.io/problems/" + code;
     }
 
     static Response respond(Problem problem) {
