@@ -9,20 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads dead-letter topics ({@code batchyard.dlq.*}) from their beginning to their current end, by assignment rather
- * than a consumer group, so a read is complete and repeatable (no rebalance, no committed offsets to skip past).
+ * Reads dead-letter topics ({@code batchyard.dlq.*}) from their beginning to their current end ({@link TopicContents}).
  */
 public final class DeadLetters {
 
@@ -83,33 +76,14 @@ public final class DeadLetters {
     }
 
     private static List<Letter> read(String bootstrap, Predicate<String> topics) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "dead-letters-" + UUID.randomUUID());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<Letter> letters = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.listTopics(Duration.ofSeconds(10)).entrySet().stream()
-                    .filter(t -> topics.test(t.getKey()))
-                    .flatMap(t -> t.getValue().stream().map(p -> new TopicPartition(t.getKey(), p.partition())))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read the dead-letter topics to their end " + end);
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    Map<String, String> headers = new LinkedHashMap<>();
-                    for (Header h : r.headers()) {
-                        headers.put(h.key(), h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
-                    }
-                    letters.add(new Letter(r.topic(), r.partition(), r.offset(), headers, r.value(), decode(r.value())));
-                }
+        for (ConsumerRecord<byte[], byte[]> r : TopicContents.read(bootstrap, topics, Duration.ofSeconds(10),
+                Duration.ofSeconds(30))) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (Header h : r.headers()) {
+                headers.put(h.key(), h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
             }
+            letters.add(new Letter(r.topic(), r.partition(), r.offset(), headers, r.value(), decode(r.value())));
         }
         return letters;
     }

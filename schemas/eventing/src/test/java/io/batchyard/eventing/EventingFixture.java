@@ -3,13 +3,13 @@ package io.batchyard.eventing;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.schemas.Events;
 import io.batchyard.teststack.Infrastructure;
+import io.batchyard.teststack.TopicContents;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,15 +17,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.postgres.PostgresPlugin;
@@ -149,33 +144,12 @@ final class EventingFixture {
 
     /** Every record of {@code topic} up to its current end, partition by partition in offset order. */
     static List<Published> readTopic(String bootstrap, String topic) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, byte[]> consumer =
-                     new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-            Map<TopicPartition, List<Published>> read = new LinkedHashMap<>();
-            partitions.forEach(p -> read.put(p, new ArrayList<>()));
-            Instant deadline = Instant.now().plusSeconds(60);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("could not read " + topic + " to its end " + end);
-                }
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    read.get(new TopicPartition(r.topic(), r.partition())).add(new Published(r.key(), eventId(r)));
-                }
-            }
-            return read.values().stream().flatMap(List::stream).toList();
-        }
+        return TopicContents.read(bootstrap, topic::equals, Duration.ofSeconds(30), Duration.ofSeconds(60)).stream()
+                .map(r -> new Published(r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8), eventId(r)))
+                .toList();
     }
 
-    private static UUID eventId(ConsumerRecord<String, byte[]> r) {
+    private static UUID eventId(ConsumerRecord<byte[], byte[]> r) {
         ByteBuffer id = ByteBuffer.wrap(r.headers().lastHeader("event-id").value());
         return new UUID(id.getLong(), id.getLong());
     }
