@@ -3,11 +3,11 @@ package io.batchyard.registry;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.Infrastructure;
 import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,20 +17,13 @@ import org.junit.jupiter.api.Test;
 @RegistryTest
 class DatabaseOutageTest {
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
-
     @Test
     void aDroppedConnectionIsA503WithRetryAfter() throws Exception {
         List<Integer> statuses = new ArrayList<>();
         Response unavailable = null;
         for (int round = 0; round < 3; round++) {
             given().get("/applications").then().statusCode(200);
-            Infrastructure.get().terminateConnections(new Infrastructure.Database(url, user, password));
+            Infrastructure.get().terminateConnections(BatchyardTestStack.database());
             for (int i = 0; i < 4; i++) {
                 Response r = given().get("/applications");
                 statuses.add(r.statusCode());

@@ -35,6 +35,14 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         return config;
     }
 
+    /** The database this resource gave the running @QuarkusTest application, read back from its configuration. */
+    public static Infrastructure.Database database() {
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        return new Infrastructure.Database(config.getValue("quarkus.datasource.jdbc.url", String.class),
+                config.getValue("quarkus.datasource.username", String.class),
+                config.getValue("quarkus.datasource.password", String.class));
+    }
+
     @Override
     public void stop() {
         // The infrastructure outlives one application: it is shared by every test class of the JVM and stopped by a

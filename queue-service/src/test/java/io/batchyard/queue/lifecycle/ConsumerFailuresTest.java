@@ -15,6 +15,7 @@ import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.ConnectionTerminator;
 import io.batchyard.teststack.DeadLetters;
 import io.batchyard.teststack.Infrastructure;
@@ -50,15 +51,6 @@ class ConsumerFailuresTest {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String jdbcUrl;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String dbUser;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String dbPassword;
-
     @Inject
     Jdbi jdbi;
 
@@ -89,7 +81,7 @@ class ConsumerFailuresTest {
             Set<String> eventIds = new HashSet<>();
             long started = System.currentTimeMillis();
             try (ConnectionTerminator killer = ConnectionTerminator.every(Duration.ofMillis(150), Infrastructure.get(),
-                    new Infrastructure.Database(jdbcUrl, dbUser, dbPassword))) {
+                    BatchyardTestStack.database())) {
                 for (int i = 0; i < runs; i++) {
                     JobHalted halted = f.jobHalted(ups[i], runIds[i], targets[i], "2024-05-" + (10 + i % 10));
                     eventIds.add(Events.eventId(halted).toString());

@@ -1,6 +1,8 @@
 package io.batchyard.teststack.fuzz;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.fuzz.OpenApiOperations.Operation;
 import io.batchyard.teststack.fuzz.OpenApiOperations.Param;
 import java.io.IOException;
@@ -294,10 +296,8 @@ public final class RestFuzzer {
      * the test stack gave it. 60 cases per operation at least, with a fixed seed.
      */
     public static Settings forQuarkusTest(int port, Map<String, List<String>> knownIds, Set<String> noHugeNumbers) {
-        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
-        return new Settings("localhost", port, config.getValue("quarkus.datasource.jdbc.url", String.class),
-                config.getValue("quarkus.datasource.username", String.class),
-                config.getValue("quarkus.datasource.password", String.class), 20_261_123L, 60, knownIds,
+        Infrastructure.Database db = BatchyardTestStack.database();
+        return new Settings("localhost", port, db.jdbcUrl(), db.user(), db.password(), 20_261_123L, 60, knownIds,
                 noHugeNumbers, Set.of());
     }
 }
