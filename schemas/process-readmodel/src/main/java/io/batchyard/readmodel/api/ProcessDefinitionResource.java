@@ -1,8 +1,11 @@
-package io.batchyard.readmodel;
+package io.batchyard.readmodel.api;
 
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
-import jakarta.inject.Inject;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.readmodel.ProcessDefinitionService;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -10,7 +13,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * What this service currently believes about a process. The read model lags the registry by the time the event
@@ -21,25 +23,25 @@ import org.jdbi.v3.core.Jdbi;
 @Tag(name = "read model")
 public class ProcessDefinitionResource {
 
-    @Inject
-    Jdbi jdbi;
+    private final ProcessDefinitionService definitions;
 
-    @Inject
-    ProcessDefinitions definitions;
+    public ProcessDefinitionResource(ProcessDefinitionService definitions) {
+        this.definitions = definitions;
+    }
 
     @GET
     @Path("{id}")
     @Operation(summary = "A process as last announced by the registry")
-    public ProcessDefinition get(@PathParam("id") long id) {
-        return jdbi.withHandle(h -> definitions.find(h, id))
-                .orElseThrow(() -> NOT_FOUND.exception("process " + id + " is not known to this service (yet)"));
+    public Uni<ProcessDefinition> get(@PathParam("id") long id) {
+        return definitions.find(id).map(found -> found
+                .orElseThrow(() -> NOT_FOUND.exception("process " + id + " is not known to this service (yet)")));
     }
 
     @GET
     @Path("{id}/tree")
     @Operation(summary = "A parent process with its live steps, as last announced by the registry")
-    public ProcessDefinitions.Tree tree(@PathParam("id") long id) {
-        return jdbi.withHandle(h -> definitions.tree(h, id))
-                .orElseThrow(() -> NOT_FOUND.exception("parent process " + id + " is not known to this service (yet)"));
+    public Uni<ProcessDefinitionRepository.Tree> tree(@PathParam("id") long id) {
+        return definitions.tree(id).map(found -> found
+                .orElseThrow(() -> NOT_FOUND.exception("parent process " + id + " is not known to this service (yet)")));
     }
 }
