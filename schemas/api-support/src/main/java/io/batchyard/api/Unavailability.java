@@ -26,7 +26,6 @@ public final class Unavailability {
             "io.netty.channel.ConnectTimeoutException",
             "io.vertx.core.http.ConnectionPoolTooBusyException",
             "io.vertx.sqlclient.ClosedConnectionException",
-            "org.jdbi.v3.core.ConnectionException",
             "org.postgresql.util.PSQLException$ConnectionFailure");
 
     private Unavailability() {
