@@ -1,18 +1,20 @@
 package io.batchyard.lineage;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
 /**
  * Column values of native query rows as the records want them. A native query without a result type returns what the
- * reactive PostgreSQL client decoded, so numbers are widened here and arrays and timestamps normalised in one place.
+ * reactive PostgreSQL client decoded, so numbers are widened and arrays and timestamps normalised here, in one place.
  */
 public final class Rows {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Rows() {
     }
@@ -44,11 +46,12 @@ public final class Rows {
         return ((Instant) value).atOffset(ZoneOffset.UTC);
     }
 
-    /** A {@code TEXT[]} column. */
-    public static List<String> strings(Object value) {
-        if (value instanceof Collection<?> c) {
-            return c.stream().map(String::valueOf).toList();
+    /** A {@code TEXT[]} column selected as {@code array_to_json(column)::text}. */
+    public static List<String> strings(Object json) {
+        try {
+            return List.of(JSON.readValue((String) json, String[].class));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("not a JSON array of strings", e);
         }
-        return Arrays.stream((Object[]) value).map(String::valueOf).toList();
     }
 }

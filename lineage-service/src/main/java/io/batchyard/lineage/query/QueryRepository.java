@@ -13,9 +13,10 @@ import org.hibernate.reactive.mutiny.Mutiny;
 @ApplicationScoped
 public class QueryRepository {
 
+    /** {@code warnings} comes back as JSON text: a native query cannot say which Java type a {@code TEXT[]} maps to. */
     private static final String COLUMNS = """
             q.query_id, q.query_type, q.query_text, q.default_database, q.process_id, q.instance_exec_id,
-            q.parse_status, q.parse_error, q.warnings, q.registered_via, q.registered_at,
+            q.parse_status, q.parse_error, array_to_json(q.warnings)::text, q.registered_via, q.registered_at,
             (SELECT count(*) FROM lineage_relation r WHERE r.query_id = q.query_id) AS relations""";
 
     private static final String WHERE = """

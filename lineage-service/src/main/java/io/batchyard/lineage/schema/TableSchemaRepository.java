@@ -14,7 +14,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class TableSchemaRepository {
 
-    private static final String COLUMNS = "SELECT table_name, columns, learned_from, updated_at FROM table_schema";
+    /** Arrays come back as JSON text: a native query cannot say which Java type a {@code TEXT[]} column maps to. */
+    private static final String COLUMNS =
+            "SELECT table_name, array_to_json(columns)::text, learned_from, updated_at FROM table_schema";
 
     public Uni<Optional<TableSchema>> find(String table) {
         return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE table_name = :t", Object[].class)
@@ -42,7 +44,7 @@ public class TableSchemaRepository {
             return Uni.createFrom().item(Map.of());
         }
         return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT table_name, columns FROM table_schema WHERE table_name IN (:tables)", Object[].class)
+                        "SELECT table_name, array_to_json(columns)::text FROM table_schema WHERE table_name IN (:tables)", Object[].class)
                 .setParameter("tables", tables)
                 .getResultList()
                 .map(rows -> {
