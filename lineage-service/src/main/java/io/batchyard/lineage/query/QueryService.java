@@ -21,6 +21,9 @@ import io.batchyard.schemas.Topics;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -167,19 +170,32 @@ public class QueryService {
             }
             return columns;
         };
-        Analysis analysis;
-        try {
-            analysis = new Analysis(extractor.extract(text, database, lookup), null);
-        } catch (RuntimeException | StackOverflowError e) {
-            analysis = new Analysis(null, e);
-        }
-        if (unread.isEmpty()) {
-            return Uni.createFrom().item(analysis);
-        }
-        return schemas.columns(unread).chain(read -> {
-            unread.forEach(table -> known.put(table, Optional.ofNullable(read.get(table))));
-            return analyse(text, database, known);
+        return extract(text, database, lookup).chain(analysis -> {
+            if (unread.isEmpty()) {
+                return Uni.createFrom().item(analysis);
+            }
+            return schemas.columns(unread).chain(read -> {
+                unread.forEach(table -> known.put(table, Optional.ofNullable(read.get(table))));
+                return analyse(text, database, known);
+            });
         });
+    }
+
+    /**
+     * Parsing is CPU work on up to a million characters, so it runs on a worker thread, away from the event loop; the
+     * result is handed back to the context that opened the transaction, where the session's statements must run.
+     */
+    private Uni<Analysis> extract(String text, String database, TableSchemas lookup) {
+        Context context = Vertx.currentContext();
+        return Uni.createFrom().item(() -> {
+                    try {
+                        return new Analysis(extractor.extract(text, database, lookup), null);
+                    } catch (RuntimeException | StackOverflowError e) {
+                        return new Analysis(null, e);
+                    }
+                })
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .emitOn(command -> context.runOnContext(ignored -> command.run()));
     }
 
     private Uni<StoredQuery> announce(UUID id, NewQuery q, String correlationId, List<TableUse> tables) {
