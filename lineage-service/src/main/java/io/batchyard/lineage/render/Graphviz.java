@@ -1,4 +1,4 @@
-package io.batchyard.lineage.api;
+package io.batchyard.lineage.render;
 
 import static io.batchyard.lineage.LineageError.GRAPHVIZ_UNAVAILABLE;
 
@@ -21,8 +21,11 @@ public class Graphviz {
     private static final Logger LOG = Logger.getLogger(Graphviz.class);
     private static final long TIMEOUT_SECONDS = 30;
 
-    @ConfigProperty(name = "batchyard.lineage.dot-binary", defaultValue = "dot")
-    String binary;
+    private final String binary;
+
+    public Graphviz(@ConfigProperty(name = "batchyard.lineage.dot-binary", defaultValue = "dot") String binary) {
+        this.binary = binary;
+    }
 
     public String svg(String dot) {
         Process process;

@@ -1,10 +1,11 @@
-package io.batchyard.lineage.schema;
-
-import static io.batchyard.lineage.LineageError.UNKNOWN_TABLE;
+package io.batchyard.lineage.schema.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
-import jakarta.inject.Inject;
+import io.batchyard.lineage.schema.TableName;
+import io.batchyard.lineage.schema.TableSchema;
+import io.batchyard.lineage.schema.TableSchemaService;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -21,7 +22,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Jdbi;
 
 /** Table schemas: there is no Hive metastore, so the columns of input tables are registered here. */
 @Path("/tables")
@@ -33,34 +33,29 @@ public class TableSchemaResource {
     public record Columns(@NotNull @NotEmpty @Size(max = 5000) List<@NotNull String> columns) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final TableSchemaService schemas;
 
-    @Inject
-    TableSchemaStore store;
+    public TableSchemaResource(TableSchemaService schemas) {
+        this.schemas = schemas;
+    }
 
     @PUT
     @Path("{table}")
     @Operation(summary = "Register or replace the ordered columns of db.table")
-    public TableSchemaStore.TableSchema put(@PathParam("table") String table, @Valid @NotNull Columns body) {
+    public Uni<TableSchema> put(@PathParam("table") String table, @Valid @NotNull Columns body) {
         TableName name = TableName.parse(table);
         List<String> columns = List.copyOf(new LinkedHashSet<>(body.columns().stream().map(TableName::column).toList()));
-        return jdbi.inTransaction(h -> {
-            store.put(h, name.qualified(), columns, "api");
-            return store.find(h, name.qualified()).orElseThrow();
-        });
+        return schemas.put(name, columns);
     }
 
     @GET
     @Path("{table}")
-    public TableSchemaStore.TableSchema get(@PathParam("table") String table) {
-        TableName name = TableName.parse(table);
-        return jdbi.withHandle(h -> store.find(h, name.qualified()))
-                .orElseThrow(() -> UNKNOWN_TABLE.exception("no schema registered for " + name));
+    public Uni<TableSchema> get(@PathParam("table") String table) {
+        return schemas.get(TableName.parse(table));
     }
 
     @GET
-    public Page<TableSchemaStore.TableSchema> list(@Valid @BeanParam PageRequest page) {
-        return jdbi.withHandle(h -> Page.of(store.list(h, page.limit(), page.offset()), store.count(h), page));
+    public Uni<Page<TableSchema>> list(@Valid @BeanParam PageRequest page) {
+        return schemas.list(page);
     }
 }

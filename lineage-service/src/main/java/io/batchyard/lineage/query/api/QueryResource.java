@@ -1,10 +1,14 @@
-package io.batchyard.lineage.query;
-
-import static io.batchyard.lineage.LineageError.UNKNOWN_QUERY;
+package io.batchyard.lineage.query.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
-import jakarta.inject.Inject;
+import io.batchyard.lineage.query.NewQuery;
+import io.batchyard.lineage.query.QueryFilter;
+import io.batchyard.lineage.query.QueryService;
+import io.batchyard.lineage.query.QueryType;
+import io.batchyard.lineage.query.StoredQuery;
+import io.batchyard.lineage.query.TransientRetry;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -25,7 +29,6 @@ import java.net.URI;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Jdbi;
 
 /** Queries registered by running steps; each is parsed on registration and shows its parse status. */
 @Path("/queries")
@@ -41,37 +44,32 @@ public class QueryResource {
                                 @Size(max = 128) @Pattern(regexp = "[A-Za-z0-9_$]*") String defaultDatabase) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final QueryService queries;
 
-    @Inject
-    QueryRegistrar registrar;
-
-    @Inject
-    QueryStore queries;
+    public QueryResource(QueryService queries) {
+        this.queries = queries;
+    }
 
     @POST
     @Operation(summary = "Register a query (HIVE, SQL or PIG) of a process run; it is parsed at once")
-    public Response register(@Valid @NotNull RegisterQuery r) {
+    public Uni<Response> register(@Valid @NotNull RegisterQuery r) {
         NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
                 r.defaultDatabase());
-        StoredQuery stored = TransientRetry.run(() -> jdbi.inTransaction(tx -> registrar.register(tx, query, "api", null)));
-        return Response.created(URI.create("/queries/" + stored.id())).entity(stored).build();
+        return TransientRetry.run(() -> queries.register(query))
+                .map(stored -> Response.created(URI.create("/queries/" + stored.id())).entity(stored).build());
     }
 
     @GET
     @Path("{id}")
-    public StoredQuery get(@PathParam("id") UUID id) {
-        return jdbi.withHandle(h -> queries.find(h, id))
-                .orElseThrow(() -> UNKNOWN_QUERY.exception("query " + id + " is not registered"));
+    public Uni<StoredQuery> get(@PathParam("id") UUID id) {
+        return queries.find(id);
     }
 
     @GET
-    public Page<StoredQuery> list(@QueryParam("processId") @Positive Long processId,
-                                  @QueryParam("instanceExecId") @Positive Long instanceExecId,
-                                  @QueryParam("status") StoredQuery.ParseStatus status,
-                                  @Valid @BeanParam PageRequest page) {
-        QueryStore.Filter f = new QueryStore.Filter(processId, instanceExecId, status);
-        return jdbi.withHandle(h -> Page.of(queries.list(h, f, page.limit(), page.offset()), queries.count(h, f), page));
+    public Uni<Page<StoredQuery>> list(@QueryParam("processId") @Positive Long processId,
+                                       @QueryParam("instanceExecId") @Positive Long instanceExecId,
+                                       @QueryParam("status") StoredQuery.ParseStatus status,
+                                       @Valid @BeanParam PageRequest page) {
+        return queries.list(new QueryFilter(processId, instanceExecId, status), page);
     }
 }

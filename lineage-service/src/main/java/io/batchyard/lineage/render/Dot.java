@@ -1,4 +1,4 @@
-package io.batchyard.lineage.api;
+package io.batchyard.lineage.render;
 
 /** Quoting for DOT ids and HTML-like labels. */
 public final class Dot {
