@@ -77,7 +77,10 @@ public final class Rows {
         return Arrays.stream(text.split(",")).map(Long::valueOf).toList();
     }
 
-    /** The PostgreSQL array literal of {@code values}, bound as text and cast to bigint[] by the statement. */
+    /**
+     * The PostgreSQL array literal of {@code values}, bound as text and cast to bigint[] by the statement
+     * ({@code CAST(CAST(:ids AS text) AS bigint[])}: with the single cast the driver would expect a Number[]).
+     */
     public static String arrayLiteral(List<Long> values) {
         return values.stream().map(String::valueOf).collect(Collectors.joining(",", "{", "}"));
     }

@@ -43,8 +43,8 @@ public class ProcessRepository extends NativeSqlRepository {
                         enqueuing_process_ids, batch_cut_pattern, next_process_ids, workflow_type_id, process_template_id)
                         """ + overriding + " VALUES (" + idValue + """
                         :name, :description, :applicationId, :processTypeId, CAST(:parentProcessId AS bigint),
-                        :canRecover, CAST(:enqueuers AS bigint[]), CAST(:batchCutPattern AS text),
-                        CAST(:next AS bigint[]), :workflowTypeId, CAST(:processTemplateId AS bigint))
+                        :canRecover, CAST(CAST(:enqueuers AS text) AS bigint[]), CAST(:batchCutPattern AS text),
+                        CAST(CAST(:next AS text) AS bigint[]), :workflowTypeId, CAST(:processTemplateId AS bigint))
                         RETURNING process_id""", Long.class, params);
     }
 
@@ -53,9 +53,9 @@ public class ProcessRepository extends NativeSqlRepository {
         return update("""
                         UPDATE process SET name = :name, description = :description, application_id = :applicationId,
                           process_type_id = :processTypeId, can_recover = :canRecover,
-                          enqueuing_process_ids = CAST(:enqueuers AS bigint[]),
+                          enqueuing_process_ids = CAST(CAST(:enqueuers AS text) AS bigint[]),
                           batch_cut_pattern = CAST(:batchCutPattern AS text),
-                          next_process_ids = CAST(:next AS bigint[]), workflow_type_id = :workflowTypeId,
+                          next_process_ids = CAST(CAST(:next AS text) AS bigint[]), workflow_type_id = :workflowTypeId,
                           version = version + 1, updated_at = now()
                         WHERE process_id = :id AND version = :version AND NOT deleted""",
                 "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
