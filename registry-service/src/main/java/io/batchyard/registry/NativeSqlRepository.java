@@ -17,8 +17,7 @@ public abstract class NativeSqlRepository {
 
     protected static Uni<List<Object[]>> rows(String sql, Object... params) {
         return Panache.getSession()
-                .chain(s -> bind(s.createNativeQuery(sql, Object[].class), params).getResultList())
-                .onFailure().transform(Constraints::translate);
+                .chain(s -> bind(s.createNativeQuery(sql, Object[].class), params).getResultList());
     }
 
     protected static Uni<Optional<Object[]>> row(String sql, Object... params) {
@@ -27,14 +26,12 @@ public abstract class NativeSqlRepository {
 
     protected static <T> Uni<T> scalar(String sql, Class<T> type, Object... params) {
         return Panache.getSession()
-                .chain(s -> bind(s.createNativeQuery(sql, type), params).getSingleResult())
-                .onFailure().transform(Constraints::translate);
+                .chain(s -> bind(s.createNativeQuery(sql, type), params).getSingleResult());
     }
 
     protected static <T> Uni<List<T>> scalars(String sql, Class<T> type, Object... params) {
         return Panache.getSession()
-                .chain(s -> bind(s.createNativeQuery(sql, type), params).getResultList())
-                .onFailure().transform(Constraints::translate);
+                .chain(s -> bind(s.createNativeQuery(sql, type), params).getResultList());
     }
 
     /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
@@ -43,8 +40,7 @@ public abstract class NativeSqlRepository {
                 .chain(s -> {
                     Mutiny.Query<Object> query = s.createNativeQuery(sql);
                     return bind(query, params).executeUpdate();
-                })
-                .onFailure().transform(Constraints::translate);
+                });
     }
 
     /** {@code params} followed by {@code more}: for statements that share part of their parameters. */
