@@ -37,6 +37,8 @@ class DatabaseOutageTest {
                     }
                 }
             }
+            // The last round of terminations may still be on its way to the pool: give it time to hear of them.
+            Thread.sleep(200);
         }
         System.out.println("[outage] statuses after terminated connections: " + statuses);
 
