@@ -3,9 +3,13 @@ package io.batchyard.registry.catalog;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Master data (process types, workflow types, exec and batch states). Types change only through migrations, so they
@@ -20,8 +24,8 @@ public class CatalogService {
 
     private final CatalogRepository catalog;
 
-    private volatile Map<Integer, ProcessType> processTypes;
-    private volatile Map<Integer, Entry> workflowTypes;
+    private final AtomicReference<Map<Integer, ProcessType>> processTypes = new AtomicReference<>();
+    private final AtomicReference<Map<Integer, Entry>> workflowTypes = new AtomicReference<>();
 
     public CatalogService(CatalogRepository catalog) {
         this.catalog = catalog;
@@ -29,16 +33,7 @@ public class CatalogService {
 
     @WithSession
     public Uni<Map<Integer, ProcessType>> processTypes() {
-        Map<Integer, ProcessType> cached = processTypes;
-        if (cached != null) {
-            return Uni.createFrom().item(cached);
-        }
-        return catalog.processTypes().map(types -> {
-            Map<Integer, ProcessType> loaded = new LinkedHashMap<>();
-            types.forEach(t -> loaded.put(t.id(), t));
-            processTypes = loaded;
-            return loaded;
-        });
+        return cached(processTypes, catalog::processTypes, ProcessType::id);
     }
 
     @WithSession
@@ -48,16 +43,7 @@ public class CatalogService {
 
     @WithSession
     public Uni<Map<Integer, Entry>> workflowTypes() {
-        Map<Integer, Entry> cached = workflowTypes;
-        if (cached != null) {
-            return Uni.createFrom().item(cached);
-        }
-        return catalog.workflowTypes().map(entries -> {
-            Map<Integer, Entry> loaded = new LinkedHashMap<>();
-            entries.forEach(e -> loaded.put(e.id(), e));
-            workflowTypes = loaded;
-            return loaded;
-        });
+        return cached(workflowTypes, catalog::workflowTypes, Entry::id);
     }
 
     @WithSession
@@ -68,5 +54,21 @@ public class CatalogService {
     @WithSession
     public Uni<List<Entry>> batchStates() {
         return catalog.batchStates();
+    }
+
+    /** The cached map, or the rows loaded (in the caller's session) and kept, by id in their order. */
+    private static <T> Uni<Map<Integer, T>> cached(AtomicReference<Map<Integer, T>> cache,
+                                                   Supplier<Uni<List<T>>> load, Function<T, Integer> id) {
+        Map<Integer, T> cached = cache.get();
+        if (cached != null) {
+            return Uni.createFrom().item(cached);
+        }
+        return load.get().map(rows -> {
+            Map<Integer, T> loaded = new LinkedHashMap<>();
+            rows.forEach(row -> loaded.put(id.apply(row), row));
+            Map<Integer, T> kept = Collections.unmodifiableMap(loaded);
+            cache.set(kept);
+            return kept;
+        });
     }
 }

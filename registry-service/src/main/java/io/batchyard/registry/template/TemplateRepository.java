@@ -23,7 +23,8 @@ public class TemplateRepository extends NativeSqlRepository {
                         INSERT INTO process_template (name, description, application_id, process_type_id,
                           parent_template_id, can_recover, batch_cut_pattern, next_template_ids, workflow_type_id)
                         VALUES (:name, :description, :applicationId, :processTypeId, CAST(:parentTemplateId AS bigint),
-                          :canRecover, CAST(:batchCutPattern AS text), CAST(CAST(:next AS text) AS bigint[]), :workflowTypeId)
+                          :canRecover, CAST(:batchCutPattern AS text), CAST(CAST(:next AS text) AS bigint[]),
+                          :workflowTypeId)
                         RETURNING process_template_id""", Long.class,
                 "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
                 "processTypeId", f.processTypeId(), "parentTemplateId", f.parentTemplateId(),
@@ -36,7 +37,8 @@ public class TemplateRepository extends NativeSqlRepository {
         return update("""
                         UPDATE process_template SET name = :name, description = :description,
                           application_id = :applicationId, process_type_id = :processTypeId, can_recover = :canRecover,
-                          batch_cut_pattern = CAST(:batchCutPattern AS text), next_template_ids = CAST(CAST(:next AS text) AS bigint[]),
+                          batch_cut_pattern = CAST(:batchCutPattern AS text),
+                          next_template_ids = CAST(CAST(:next AS text) AS bigint[]),
                           workflow_type_id = :workflowTypeId, updated_at = now()
                         WHERE process_template_id = :id""",
                 "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
