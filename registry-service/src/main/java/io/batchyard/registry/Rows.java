@@ -1,20 +1,14 @@
 package io.batchyard.registry;
 
-import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.TemporalAccessor;
 import java.util.Arrays;
-import java.util.Date;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
- * Reads and writes the column values of native queries. The reactive driver may hand a column back as any Java type
- * its codec chose (an int column as Integer or Long, a timestamptz as OffsetDateTime or Instant), so the repositories
- * convert through these instead of casting.
+ * Reads the column values of native queries ({@code Object[]} rows: bigint as Long, int as Integer, smallint as Short,
+ * timestamptz as OffsetDateTime, uuid as UUID) and writes the one kind of value the driver cannot take as is.
  */
 public final class Rows {
 
@@ -37,32 +31,24 @@ public final class Rows {
         return value == null ? null : toInt(value);
     }
 
+    public static short toShort(Object value) {
+        return ((Number) value).shortValue();
+    }
+
     public static boolean toBoolean(Object value) {
         return (Boolean) value;
     }
 
     public static String string(Object value) {
-        return value == null ? null : value.toString();
+        return (String) value;
     }
 
     public static UUID uuid(Object value) {
-        return value instanceof UUID u ? u : UUID.fromString(value.toString());
+        return (UUID) value;
     }
 
     public static OffsetDateTime timestamp(Object value) {
-        if (value == null || value instanceof OffsetDateTime) {
-            return (OffsetDateTime) value;
-        }
-        if (value instanceof Instant i) {
-            return i.atOffset(ZoneOffset.UTC);
-        }
-        if (value instanceof Date d) {
-            return d.toInstant().atOffset(ZoneOffset.UTC);
-        }
-        if (value instanceof LocalDateTime l) {
-            return l.atOffset(ZoneOffset.UTC);
-        }
-        return OffsetDateTime.from((TemporalAccessor) value);
+        return (OffsetDateTime) value;
     }
 
     /**

@@ -27,7 +27,7 @@ public class EtlDriverRepository extends NativeSqlRepository {
                         SELECT raw_table_id, base_table_id, raw_view_id, insert_type, drop_raw
                         FROM etl_driver WHERE etl_process_id = :id""", "id", processId)
                 .map(found -> found.map(r -> new EtlDriver(Rows.toLong(r[0]), Rows.nullableLong(r[1]),
-                        Rows.toLong(r[2]), ((Number) r[3]).shortValue(), Rows.toBoolean(r[4]))));
+                        Rows.toLong(r[2]), Rows.toShort(r[3]), Rows.toBoolean(r[4]))));
     }
 
     public Uni<Boolean> delete(long processId) {
