@@ -1,6 +1,8 @@
-package io.batchyard.registry.catalog;
+package io.batchyard.registry.catalog.api;
 
-import jakarta.inject.Inject;
+import io.batchyard.registry.catalog.CatalogService;
+import io.batchyard.registry.catalog.ProcessType;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -14,30 +16,33 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "master data")
 public class CatalogResource {
 
-    @Inject
-    Catalog catalog;
+    private final CatalogService catalog;
+
+    public CatalogResource(CatalogService catalog) {
+        this.catalog = catalog;
+    }
 
     @GET
     @Path("process-types")
-    public List<ProcessType> processTypes() {
+    public Uni<List<ProcessType>> processTypes() {
         return catalog.processTypeList();
     }
 
     @GET
     @Path("workflow-types")
-    public List<Catalog.Entry> workflowTypes() {
-        return List.copyOf(catalog.workflowTypes().values());
+    public Uni<List<CatalogService.Entry>> workflowTypes() {
+        return catalog.workflowTypes().map(types -> List.copyOf(types.values()));
     }
 
     @GET
     @Path("exec-states")
-    public List<Catalog.Entry> execStates() {
+    public Uni<List<CatalogService.Entry>> execStates() {
         return catalog.execStates();
     }
 
     @GET
     @Path("batch-states")
-    public List<Catalog.Entry> batchStates() {
+    public Uni<List<CatalogService.Entry>> batchStates() {
         return catalog.batchStates();
     }
 }

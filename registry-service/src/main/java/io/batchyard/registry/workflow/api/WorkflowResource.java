@@ -1,7 +1,8 @@
-package io.batchyard.registry.workflow;
+package io.batchyard.registry.workflow.api;
 
 import io.batchyard.api.CommonErrors;
-import jakarta.inject.Inject;
+import io.batchyard.registry.workflow.WorkflowService;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,27 +18,30 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "workflows")
 public class WorkflowResource {
 
-    @Inject
-    WorkflowService workflows;
+    private final WorkflowService workflows;
+
+    public WorkflowResource(WorkflowService workflows) {
+        this.workflows = workflows;
+    }
 
     @GET
     @Operation(summary = "Generate the workflow of a parent process (format=oozie|dot|svg)")
-    public Response generate(@PathParam("id") long id, @QueryParam("format") @DefaultValue("oozie") String format) {
+    public Uni<Response> generate(@PathParam("id") long id, @QueryParam("format") @DefaultValue("oozie") String format) {
         WorkflowService.Format f;
         try {
             f = WorkflowService.Format.valueOf(format.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw CommonErrors.INVALID_REQUEST.exception("format must be one of oozie, dot, svg; got '" + format + "'");
         }
-        String body = workflows.generate(id, f);
         String type = switch (f) {
             case OOZIE -> "application/xml";
             case DOT -> "text/vnd.graphviz";
             case SVG -> "image/svg+xml";
         };
-        return Response.ok(body, type)
-                .header("Content-Disposition", "inline; filename=\"workflow-" + id + (f == WorkflowService.Format.OOZIE
-                        ? ".xml" : "." + f.name().toLowerCase(Locale.ROOT)) + "\"")
-                .build();
+        String filename = "workflow-" + id + (f == WorkflowService.Format.OOZIE ? ".xml"
+                : "." + f.name().toLowerCase(Locale.ROOT));
+        return workflows.generate(id, f).map(body -> Response.ok(body, type)
+                .header("Content-Disposition", "inline; filename=\"" + filename + "\"")
+                .build());
     }
 }
