@@ -73,6 +73,9 @@ public final class Unavailability {
         // dropped connection as a VertxException.
         return (t instanceof SQLException && message.contains("acquisition timeout"))
                 || (name.equals("io.vertx.core.VertxException") && message.contains("Connection is closed"))
+                // A statement sent on a connection the database has just closed.
+                || (name.equals("io.vertx.core.impl.NoStackTraceThrowable")
+                        && message.startsWith("Connection is not active now"))
                 || (t instanceof java.io.IOException && message.contains("Connection reset"))
                 || (t instanceof SQLException && message.contains("This connection has been closed"));
     }

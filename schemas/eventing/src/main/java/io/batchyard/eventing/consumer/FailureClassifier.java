@@ -88,7 +88,10 @@ public final class FailureClassifier {
                     || isA(t, "io.vertx.core.http.ConnectionPoolTooBusyException")
                     || isA(t, "io.vertx.core.impl.NoStackTraceTimeoutException")
                     || isA(t, "io.vertx.core.VertxException") && messageContains(t, "connection")
-                    && messageContains(t, "closed"),
+                    && messageContains(t, "closed")
+                    // a statement sent on a connection the database has just closed
+                    || isA(t, "io.vertx.core.impl.NoStackTraceThrowable")
+                    && messageContains(t, "connection is not active now"),
                     t -> "database connection closed"),
             new Rule(FailureKind.TRANSIENT, t -> isA(t, "org.hibernate.exception.JDBCConnectionException")
                     || isA(t, "org.hibernate.exception.LockAcquisitionException")

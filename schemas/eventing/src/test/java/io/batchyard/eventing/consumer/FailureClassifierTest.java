@@ -61,6 +61,9 @@ class FailureClassifierTest {
                 .isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new io.vertx.core.VertxException("Connection is closed")).kind())
                 .isEqualTo(FailureKind.TRANSIENT);
+        assertThat(FailureClassifier.classify(new org.hibernate.HibernateException(new io.vertx.core.impl.NoStackTraceThrowable(
+                "Connection is not active now, current status: CLOSED"))).kind())
+                .isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new RuntimeException(new ClosedChannelException())).kind())
                 .isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new IllegalStateException("claim failed",
