@@ -16,7 +16,8 @@ import java.util.Optional;
 
 /**
  * The local read model's table. Every method joins the caller's session, so a lock taken here holds until the
- * caller's transaction ends. Arrays and JSON are read as text: one portable shape for every column type.
+ * caller's transaction ends. Arrays and JSON are read as text: one portable shape for every column type. JSON is
+ * written through a text cast too: a Java string bound straight to a jsonb parameter is stored as a JSON string.
  */
 @ApplicationScoped
 public class ProcessDefinitionRepository {
@@ -68,7 +69,7 @@ public class ProcessDefinitionRepository {
                         VALUES (:id, :parent, :name, :type, :canRecover,
                           CAST(string_to_array(:enqueuers, ',') AS bigint[]), :bcp,
                           CAST(string_to_array(:next, ',') AS bigint[]), :deleted, :workflow,
-                          CAST(:properties AS jsonb), :at)
+                          CAST(CAST(:properties AS text) AS jsonb), :at)
                         ON CONFLICT (process_id) DO UPDATE SET parent_process_id = EXCLUDED.parent_process_id,
                           process_name = EXCLUDED.process_name, process_type_id = EXCLUDED.process_type_id,
                           can_recover = EXCLUDED.can_recover, enqueuing_process_ids = EXCLUDED.enqueuing_process_ids,
