@@ -37,9 +37,8 @@ public class BucketRepository extends SqlRepository {
     }
 
     public Uni<List<BucketStatus>> list(long processId, State status, int limit, int offset) {
-        return rows(ROW + """
-                         WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))
-                        ORDER BY bucket DESC LIMIT :limit OFFSET :offset""",
+        return rows(ROW + " WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))"
+                        + " ORDER BY bucket DESC LIMIT :limit OFFSET :offset",
                 params("p", processId).and("s", status == null ? null : status.name()).and("limit", limit)
                         .and("offset", offset), BucketRepository::row);
     }

@@ -22,9 +22,8 @@ public class RunRepository extends SqlRepository {
             SELECT instance_exec_id, process_id, parent_instance_exec_id, start_ts, end_ts, exec_state, target_batch_id,
               batch_marking, retry, last_recoverable_sp_id, version
             FROM instance_exec""";
-    private static final String FILTER = """
-             WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))
-              AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))""";
+    private static final String FILTER = " WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))"
+            + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))";
 
     /** One recorded transition of a run. */
     public record Transition(Integer fromState, int toState, OffsetDateTime changedAt, String cause) {

@@ -33,9 +33,8 @@ public class ProcessLogRepository extends SqlRepository {
                 (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
 
     public Uni<List<Line>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
-        return rows("""
-                SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM process_log
-                WHERE """ + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset",
+        return rows("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM process_log"
+                        + " WHERE " + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset",
                 params("ie", instanceExecId).and("steps", withSteps).and("limit", limit).and("offset", offset),
                 r -> new Line(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), (String) r[3],
                         ((Number) r[4]).intValue(), (String) r[5], time(r[6])));
@@ -54,7 +53,7 @@ public class ProcessLogRepository extends SqlRepository {
         return update("""
                 INSERT INTO process_log (instance_exec_id, process_id, stream, line_no, line, logged_at)
                 SELECT :ie, :p, l.stream, l.line_no, l.line, l.logged_at
-                FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS l(stream text, line_no int, line text, logged_at timestamptz)
+                FROM jsonb_to_recordset(CAST(CAST(:lines AS text) AS jsonb)) AS l(stream text, line_no int, line text, logged_at timestamptz)
                 ORDER BY l.line_no""",
                 params("ie", instanceExecId).and("p", processId).and("lines", json(lines))).replaceWithVoid();
     }

@@ -42,8 +42,8 @@ public class RunnerLeaseRepository extends SqlRepository {
     public Uni<Boolean> claim(long processId, String owner, List<String> buckets, Duration lease) {
         return update("""
                 INSERT INTO runner_lease (process_id, owner, buckets, lease_until)
-                VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(:b AS jsonb))),
-                        now() + CAST(:lease AS INTERVAL))
+                VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(CAST(:b AS text) AS jsonb))),
+                        now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
                 ON CONFLICT (process_id) DO NOTHING""",
                 params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", interval(lease)))
                 .map(inserted -> inserted == 1);
@@ -52,7 +52,7 @@ public class RunnerLeaseRepository extends SqlRepository {
     /** Extends the lease; false when it was lost (taken over after expiry). */
     public Uni<Boolean> refresh(long processId, String owner, Duration lease) {
         return update("""
-                UPDATE runner_lease SET lease_until = now() + CAST(:lease AS INTERVAL) WHERE process_id = :p AND owner = :o""",
+                UPDATE runner_lease SET lease_until = now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
                 params("p", processId).and("o", owner).and("lease", interval(lease))).map(updated -> updated == 1);
     }
 
@@ -67,8 +67,8 @@ public class RunnerLeaseRepository extends SqlRepository {
                 WHERE process_id = :p AND lease_until >= now()""", params("p", processId), RunnerLeaseRepository::lease);
     }
 
-    private static String interval(Duration lease) {
-        return lease.toMillis() + " milliseconds";
+    private static long interval(Duration lease) {
+        return lease.toMillis();
     }
 
     private static Lease lease(Object[] r) {
