@@ -9,8 +9,8 @@ import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
-import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Lifecycle events, appended to the outbox in the lifecycle call's transaction (the returned Uni is chained in it);

@@ -1,8 +1,8 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.execution.Offload;
-import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketPattern;
+import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketSelection;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;

@@ -45,7 +45,7 @@ public class RunnerLeaseRepository extends SqlRepository {
                 VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(CAST(:b AS text) AS jsonb))),
                         now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
                 ON CONFLICT (process_id) DO NOTHING""",
-                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", interval(lease)))
+                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis()))
                 .map(inserted -> inserted == 1);
     }
 
@@ -53,7 +53,7 @@ public class RunnerLeaseRepository extends SqlRepository {
     public Uni<Boolean> refresh(long processId, String owner, Duration lease) {
         return update("""
                 UPDATE runner_lease SET lease_until = now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
-                params("p", processId).and("o", owner).and("lease", interval(lease))).map(updated -> updated == 1);
+                params("p", processId).and("o", owner).and("lease", lease.toMillis())).map(updated -> updated == 1);
     }
 
     public Uni<Void> release(long processId, String owner) {
@@ -65,10 +65,6 @@ public class RunnerLeaseRepository extends SqlRepository {
         return row("""
                 SELECT process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id FROM runner_lease
                 WHERE process_id = :p AND lease_until >= now()""", params("p", processId), RunnerLeaseRepository::lease);
-    }
-
-    private static long interval(Duration lease) {
-        return lease.toMillis();
     }
 
     private static Lease lease(Object[] r) {

@@ -2,8 +2,8 @@ package io.batchyard.execution.runner;
 
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
-import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
