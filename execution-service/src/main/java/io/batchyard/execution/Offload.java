@@ -21,7 +21,7 @@ public final class Offload {
     public static <T> Uni<T> blocking(Callable<T> work) {
         return Uni.createFrom().deferred(() -> {
             Context context = Vertx.currentContext();
-            if (context == null || Context.isOnWorkerThread()) {
+            if (context == null) {
                 return Uni.createFrom().item(() -> call(work));
             }
             return Uni.createFrom().completionStage(() -> context.<T>executeBlocking(work, false).toCompletionStage());

@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
  * One run of a stand-alone parent for its claimed buckets, through the same lifecycle calls a workflow engine makes:
  * InitJob, then per step InitStep → command → HaltStep or TermStep, steps starting as soon as all their predecessors
  * are done (fork/join), then HaltJob or TermJob. The chain OnInit → steps → OnSuccess/OnError hands each script the
- * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE).
+ * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE). A run blocks while its commands run, so it lives on the
+ * runner's threads and waits there for each lifecycle call's transaction ({@link Offload#await}).
  */
 @ApplicationScoped
 public class WorkflowExecution {
