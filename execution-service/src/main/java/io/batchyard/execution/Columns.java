@@ -1,11 +1,11 @@
 package io.batchyard.execution;
 
-import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
-/** Reads the columns of a native query's {@code Object[]} row, whatever numeric or time type the driver chose. */
+/**
+ * Reads the columns of a native query's {@code Object[]} row: ids and counts as whichever {@link Number} the column
+ * type gives, {@code timestamptz} as the {@link OffsetDateTime} the reactive client returns.
+ */
 public final class Columns {
 
     private Columns() {
@@ -20,15 +20,6 @@ public final class Columns {
     }
 
     public static OffsetDateTime time(Object value) {
-        if (value == null || value instanceof OffsetDateTime) {
-            return (OffsetDateTime) value;
-        }
-        if (value instanceof Instant i) {
-            return i.atOffset(ZoneOffset.UTC);
-        }
-        if (value instanceof LocalDateTime l) {
-            return l.atOffset(ZoneOffset.UTC);
-        }
-        throw new IllegalArgumentException("not a timestamp: " + value.getClass().getName());
+        return (OffsetDateTime) value;
     }
 }
