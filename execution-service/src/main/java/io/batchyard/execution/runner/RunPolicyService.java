@@ -51,6 +51,12 @@ public class RunPolicyService {
                 .chain(() -> jobs.find(pid)).map(Optional::orElseThrow);
     }
 
+    /** 408 unless {@code pid} is a live parent of workflow type 2; {@link #save} checks it again in its transaction. */
+    @WithSession
+    public Uni<Void> requireStandAloneParent(long pid) {
+        return definitions.find(pid).invoke(parent -> requireStandAloneParent(parent, pid)).replaceWithVoid();
+    }
+
     @WithSession
     public Uni<RunnerJob> get(long pid) {
         return policy(pid);

@@ -91,7 +91,8 @@ public class RunnerResource {
         if (p == null) {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON run policy is required");
         }
-        return policies.save(toJob(pid, p));
+        // The parent is checked first, as it always was: a policy for a process the runner cannot run is a 408.
+        return policies.requireStandAloneParent(pid).map(parent -> toJob(pid, p)).chain(policies::save);
     }
 
     @GET
@@ -180,10 +181,7 @@ public class RunnerResource {
         return policies.keys();
     }
 
-    /**
-     * The policy as a job, its fields checked; the service checks what needs the database (the parent, a bucket
-     * key's definition).
-     */
+    /** The policy as a job, its fields checked; the service checks what needs the database (a bucket key). */
     private static RunnerJob toJob(long pid, RunPolicy p) {
         String bucket = p.bucket() == null || p.bucket().isBlank() ? null : p.bucket().trim();
         List<RunnerJob.Dependency> deps = p.dependencies() == null ? List.of() : p.dependencies();
