@@ -1,11 +1,10 @@
-package io.batchyard.execution.api;
+package io.batchyard.execution.runner.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
-import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.lifecycle.Runs;
-import io.batchyard.execution.runner.ProcessLog;
-import jakarta.inject.Inject;
+import io.batchyard.execution.runner.ProcessLogRepository;
+import io.batchyard.execution.runner.ProcessLogService;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.DefaultValue;
@@ -17,7 +16,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Jdbi;
 
 /** What the commands of a run printed (the runner's process log). */
 @Path("/runs/{ie}/log")
@@ -25,22 +23,17 @@ import org.jdbi.v3.core.Jdbi;
 @Tag(name = "runner")
 public class ProcessLogResource {
 
-    @Inject
-    Jdbi jdbi;
+    private final ProcessLogService log;
 
-    @Inject
-    Runs runs;
-
-    @Inject
-    ProcessLog log;
+    public ProcessLogResource(ProcessLogService log) {
+        this.log = log;
+    }
 
     @GET
     @Operation(summary = "stdout/stderr lines of a run, in order; for a parent's run, with its steps' lines (steps=true)")
-    public Page<ProcessLog.Line> lines(@PathParam("ie") long ie, @QueryParam("steps") @DefaultValue("true") boolean steps,
-                                       @Valid @BeanParam PageRequest page) {
-        return jdbi.withHandle(h -> {
-            runs.find(h, ie).orElseThrow(() -> ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id " + ie));
-            return Page.of(log.lines(h, ie, steps, page.limit(), page.offset()), log.count(h, ie, steps), page);
-        });
+    public Uni<Page<ProcessLogRepository.Line>> lines(@PathParam("ie") long ie,
+                                                      @QueryParam("steps") @DefaultValue("true") boolean steps,
+                                                      @Valid @BeanParam PageRequest page) {
+        return log.lines(ie, steps, page);
     }
 }

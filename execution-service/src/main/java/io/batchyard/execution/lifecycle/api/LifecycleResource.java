@@ -1,7 +1,9 @@
-package io.batchyard.execution.lifecycle;
+package io.batchyard.execution.lifecycle.api;
 
 import io.batchyard.api.CommonErrors;
-import jakarta.inject.Inject;
+import io.batchyard.execution.lifecycle.LifecycleService;
+import io.batchyard.execution.lifecycle.Run;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
@@ -15,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Jdbi;
 
 /** The lifecycle calls over REST; rejections are problem+json with the public code (101-114). */
 @Path("/")
@@ -39,59 +40,59 @@ public class LifecycleResource {
         }
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final LifecycleService lifecycle;
 
-    @Inject
-    Lifecycle lifecycle;
+    public LifecycleResource(LifecycleService lifecycle) {
+        this.lifecycle = lifecycle;
+    }
 
     @POST
     @Path("jobs/{pid}/init")
     @Operation(summary = "InitJob: start a run of a parent process and claim its input batches")
-    public Lifecycle.JobStart initJob(@PathParam("pid") long pid, @Valid InitJobRequest request) {
+    public Uni<LifecycleService.JobStart> initJob(@PathParam("pid") long pid, @Valid InitJobRequest request) {
         Integer maxBatch = request == null ? null : request.maxBatch();
-        return jdbi.inTransaction(tx -> lifecycle.initJob(tx, pid, maxBatch, null));
+        return lifecycle.initJob(pid, maxBatch, null);
     }
 
     @POST
     @Path("steps/{sid}/init")
     @Operation(summary = "InitStep: a step of the running parent starts")
-    public Lifecycle.StepStart initStep(@PathParam("sid") long sid) {
-        return jdbi.inTransaction(tx -> lifecycle.initStep(tx, sid, null));
+    public Uni<LifecycleService.StepStart> initStep(@PathParam("sid") long sid) {
+        return lifecycle.initStep(sid, null);
     }
 
     @POST
     @Path("steps/{sids}/halt")
     @Operation(summary = "HaltStep: steps completed (a comma list halts each in turn, each in its own transaction)")
-    public StepsHalted haltSteps(@PathParam("sids") String sids) {
+    public Uni<StepsHalted> haltSteps(@PathParam("sids") String sids) {
         List<Long> halted = new ArrayList<>();
+        Uni<Void> each = Uni.createFrom().voidItem();
         for (long sid : parseIds(sids)) {
-            halted.add(jdbi.<Long, RuntimeException>inTransaction(tx -> lifecycle.haltStep(tx, sid, null)));
+            each = each.chain(() -> lifecycle.haltStep(sid, null)).invoke(halted::add).replaceWithVoid();
         }
-        return new StepsHalted(halted);
+        return each.map(done -> new StepsHalted(halted));
     }
 
     @POST
     @Path("steps/{sid}/term")
     @Operation(summary = "TermStep: a step failed")
-    public StepsHalted termStep(@PathParam("sid") long sid) {
-        long termed = jdbi.<Long, RuntimeException>inTransaction(tx -> lifecycle.termStep(tx, sid, null));
-        return new StepsHalted(List.of(termed));
+    public Uni<StepsHalted> termStep(@PathParam("sid") long sid) {
+        return lifecycle.termStep(sid, null).map(termed -> new StepsHalted(List.of(termed)));
     }
 
     @POST
     @Path("jobs/{pid}/halt")
     @Operation(summary = "HaltJob: the run completed; its target batch goes to every downstream process")
-    public JobEnded haltJob(@PathParam("pid") long pid, @Valid HaltJobRequest request) {
+    public Uni<JobEnded> haltJob(@PathParam("pid") long pid, @Valid HaltJobRequest request) {
         String marking = request == null ? null : request.batchMarking();
-        return JobEnded.of(jdbi.inTransaction(tx -> lifecycle.haltJob(tx, pid, marking, null)));
+        return lifecycle.haltJob(pid, marking, null).map(JobEnded::of);
     }
 
     @POST
     @Path("jobs/{pid}/term")
     @Operation(summary = "TermJob: the run failed; the next InitJob retries it")
-    public JobEnded termJob(@PathParam("pid") long pid) {
-        return JobEnded.of(jdbi.inTransaction(tx -> lifecycle.termJob(tx, pid, null)));
+    public Uni<JobEnded> termJob(@PathParam("pid") long pid) {
+        return lifecycle.termJob(pid, null).map(JobEnded::of);
     }
 
     static List<Long> parseIds(String ids) {

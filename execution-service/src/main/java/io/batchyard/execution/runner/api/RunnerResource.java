@@ -1,23 +1,19 @@
-package io.batchyard.execution.api;
+package io.batchyard.execution.runner.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.bucket.BucketLedger;
-import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketStatus;
-import io.batchyard.execution.bucket.BuiltinBucketKey;
-import io.batchyard.execution.runner.BucketKeys;
+import io.batchyard.execution.runner.BucketKeyRepository;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.Planner;
+import io.batchyard.execution.runner.RunPolicyService;
 import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunnerJobs;
+import io.batchyard.execution.runner.RunnerService;
 import io.batchyard.execution.runner.WhyNotRunning;
 import io.batchyard.execution.schedule.CronSchedule;
 import io.batchyard.execution.schedule.RunnerScheduler;
-import io.batchyard.readmodel.ProcessDefinition;
-import io.batchyard.readmodel.ProcessDefinitions;
-import jakarta.inject.Inject;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -38,11 +34,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /** The stand-alone runner: run policies, buckets, backfill, launching, and why a job does not run. */
 @Path("/")
@@ -73,202 +66,124 @@ public class RunnerResource {
     public record Backfill(@NotBlank String from, @NotBlank String to) {
     }
 
-    public record BackfillResult(long processId, int added, int alreadyKnown, List<String> buckets) {
-    }
-
     public record BucketKeyRequest(@NotBlank @Size(max = 500) String script, @Size(max = 500) String paramFormat) {
     }
 
     public record Launched(long processId, boolean started, List<String> buckets, List<Planner.Reason> reasons) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final RunPolicyService policies;
+    private final RunnerService runner;
+    private final RunnerScheduler scheduler;
+    private final Launcher launcher;
 
-    @Inject
-    RunnerJobs jobs;
-
-    @Inject
-    BucketLedger ledger;
-
-    @Inject
-    ProcessDefinitions definitions;
-
-    @Inject
-    RunnerScheduler scheduler;
-
-    @Inject
-    Launcher launcher;
-
-    @Inject
-    WhyNotRunning why;
+    public RunnerResource(RunPolicyService policies, RunnerService runner, RunnerScheduler scheduler, Launcher launcher) {
+        this.policies = policies;
+        this.runner = runner;
+        this.scheduler = scheduler;
+        this.launcher = launcher;
+    }
 
     @PUT
     @Path("runner/processes/{pid}")
     @Operation(summary = "Create or replace the run policy of a stand-alone parent (buckets, dependencies, hooks, schedule)")
-    public RunnerJob putPolicy(@PathParam("pid") long pid, @Valid RunPolicy p) {
+    public Uni<RunnerJob> putPolicy(@PathParam("pid") long pid, @Valid RunPolicy p) {
         if (p == null) {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON run policy is required");
         }
-        return jdbi.inTransaction(tx -> {
-            requireStandAloneParent(tx, pid);
-            RunnerJob job = toJob(tx, pid, p);
-            jobs.save(tx, job);
-            return jobs.find(tx, pid).orElseThrow();
-        });
+        // The parent is checked first, as it always was: a policy for a process the runner cannot run is a 408.
+        return policies.requireStandAloneParent(pid).map(parent -> toJob(pid, p)).chain(policies::save);
     }
 
     @GET
     @Path("runner/processes/{pid}")
-    public RunnerJob getPolicy(@PathParam("pid") long pid) {
-        return jdbi.withHandle(h -> policy(h, pid));
+    public Uni<RunnerJob> getPolicy(@PathParam("pid") long pid) {
+        return policies.get(pid);
     }
 
     @DELETE
     @Path("runner/processes/{pid}")
-    public Response deletePolicy(@PathParam("pid") long pid) {
-        if (!jdbi.inTransaction(tx -> jobs.delete(tx, pid))) {
-            throw ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy");
-        }
-        return Response.noContent().build();
+    public Uni<Response> deletePolicy(@PathParam("pid") long pid) {
+        return policies.delete(pid).map(deleted -> Response.noContent().build());
     }
 
     @GET
     @Path("runner/processes/{pid}/buckets")
     @Operation(summary = "The bucket ledger of a parent, newest first")
-    public Page<BucketStatus> buckets(@PathParam("pid") long pid, @QueryParam("status") String status,
-                                      @Valid @BeanParam PageRequest page) {
-        BucketStatus.State state = parseState(status);
-        return jdbi.withHandle(h -> {
-            policy(h, pid);
-            return Page.of(ledger.list(h, pid, state, page.limit(), page.offset()), ledger.count(h, pid, state), page);
-        });
+    public Uni<Page<BucketStatus>> buckets(@PathParam("pid") long pid, @QueryParam("status") String status,
+                                           @Valid @BeanParam PageRequest page) {
+        return policies.buckets(pid, parseState(status), page);
     }
 
     @POST
     @Path("runner/processes/{pid}/buckets")
     @Operation(summary = "Record a bucket as waiting (INIT); a known bucket is left as it is")
-    public Response addBucket(@PathParam("pid") long pid, @Valid NewBucket body) {
+    public Uni<Response> addBucket(@PathParam("pid") long pid, @Valid NewBucket body) {
         if (body == null) {
             throw ExecutionError.INVALID_BUCKET.exception("a JSON body with 'bucket' is required");
         }
         String bucket = body.bucket().trim().replaceAll("\\s+", " ");
-        return jdbi.inTransaction(tx -> {
-            RunnerJob job = policy(tx, pid);
-            BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
-                throw ExecutionError.INVALID_BUCKET.exception("process " + pid + " has " + p.text()
-                        + " buckets; '" + bucket + "' is not one");
-            });
-            boolean added = ledger.ensure(tx, pid, bucket);
-            return Response.status(added ? 201 : 200).entity(ledger.find(tx, pid, bucket).orElseThrow()).build();
-        });
+        return policies.addBucket(pid, bucket)
+                .map(recorded -> Response.status(recorded.added() ? 201 : 200).entity(recorded.bucket()).build());
     }
 
     @POST
     @Path("runner/processes/{pid}/backfill")
     @Operation(summary = "Record every bucket of a date range as waiting; completed buckets are left alone")
-    public BackfillResult backfill(@PathParam("pid") long pid, @Valid Backfill body) {
+    public Uni<RunPolicyService.BackfillResult> backfill(@PathParam("pid") long pid, @Valid Backfill body) {
         if (body == null) {
             throw ExecutionError.INVALID_BUCKET.exception("a JSON body with 'from' and 'to' is required");
         }
-        return jdbi.inTransaction(tx -> {
-            RunnerJob job = policy(tx, pid);
-            BucketPattern pattern = BucketPattern.of(job.bucket()).orElseThrow(() -> ExecutionError.INVALID_BUCKET
-                    .exception("backfill needs a date-pattern bucket (YYYYMMDD or YYYYMMDDHH); process " + pid
-                            + " has " + (job.bucket() == null ? "none" : job.bucket())));
-            List<String> range;
-            try {
-                range = pattern.range(body.from().trim(), body.to().trim());
-            } catch (IllegalArgumentException e) {
-                throw ExecutionError.INVALID_BUCKET.exception(e.getMessage());
-            }
-            int added = 0;
-            for (String b : range) {
-                added += ledger.ensure(tx, pid, b) ? 1 : 0;
-            }
-            return new BackfillResult(pid, added, range.size() - added, range);
-        });
+        return policies.backfill(pid, body.from().trim(), body.to().trim());
     }
 
     @POST
     @Path("runner/processes/{pid}/buckets/{bucket}/retry")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Put a FAILED bucket back to INIT; the next run resumes at the last recoverable step")
-    public BucketStatus retry(@PathParam("pid") long pid, @PathParam("bucket") String bucket) {
-        return jdbi.inTransaction(tx -> {
-            policy(tx, pid);
-            if (ledger.move(tx, pid, List.of(bucket), BucketStatus.State.FAILED, BucketStatus.State.INIT, null,
-                    "retry requested") != 1) {
-                String now = ledger.find(tx, pid, bucket).map(b -> b.status().name()).orElse("absent");
-                throw ExecutionError.BUCKET_NOT_RETRYABLE.exception("bucket " + bucket + " of process " + pid + " is "
-                        + now + ", only a FAILED bucket can be retried");
-            }
-            return ledger.find(tx, pid, bucket).orElseThrow();
-        });
+    public Uni<BucketStatus> retry(@PathParam("pid") long pid, @PathParam("bucket") String bucket) {
+        return policies.retry(pid, bucket);
     }
 
     @POST
     @Path("runner/processes/{pid}/launch")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Run a launcher cycle now: 202 with the claimed buckets, or 200 with why nothing started")
-    public Response launch(@PathParam("pid") long pid) {
-        jdbi.withHandle(h -> policy(h, pid));
-        Launcher.Cycle cycle = scheduler.launchNow(pid);
-        Launched body = new Launched(pid, cycle.claimed().isPresent(),
-                cycle.claimed().map(Launcher.Claimed::buckets).orElse(List.of()), cycle.plan().reasons());
-        return Response.status(body.started() ? 202 : 200).entity(body).build();
+    public Uni<Response> launch(@PathParam("pid") long pid) {
+        return policies.get(pid).chain(() -> scheduler.launchNow(pid)).map(cycle -> {
+            Launched body = new Launched(pid, cycle.claimed().isPresent(),
+                    cycle.claimed().map(Launcher.Claimed::buckets).orElse(List.of()), cycle.plan().reasons());
+            return Response.status(body.started() ? 202 : 200).entity(body).build();
+        });
     }
 
     @GET
     @Path("why/{pid}")
     @Operation(summary = "Why a parent (or one of its buckets) is not running")
-    public WhyNotRunning.Explanation why(@PathParam("pid") long pid, @QueryParam("bucket") String bucket) {
-        return why.explain(pid, bucket == null || bucket.isBlank() ? null : bucket.trim(), launcher.now());
+    public Uni<WhyNotRunning.Explanation> why(@PathParam("pid") long pid, @QueryParam("bucket") String bucket) {
+        return runner.explain(pid, bucket == null || bucket.isBlank() ? null : bucket.trim(), launcher.now());
     }
 
     @PUT
     @Path("runner/bucket-keys/{key}")
     @Operation(summary = "Define a bucket key resolved by a script (its stdout is the bucket; two values are a range)")
-    public BucketKeys.Key putKey(@PathParam("key") @Pattern(regexp = "[A-Za-z][A-Za-z0-9_]{0,99}") String key,
-                                 @Valid BucketKeyRequest body) {
+    public Uni<BucketKeyRepository.Key> putKey(@PathParam("key") @Pattern(regexp = "[A-Za-z][A-Za-z0-9_]{0,99}") String key,
+                                               @Valid BucketKeyRequest body) {
         if (body == null) {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON body with 'script' is required");
         }
-        BucketKeys.Key k = new BucketKeys.Key(key, body.script().trim(), body.paramFormat());
-        jdbi.useTransaction(tx -> BucketKeys.save(tx, k));
-        return k;
+        return policies.saveKey(new BucketKeyRepository.Key(key, body.script().trim(), body.paramFormat()));
     }
 
     @GET
     @Path("runner/bucket-keys")
-    public List<BucketKeys.Key> keys() {
-        return jdbi.withHandle(BucketKeys::all);
+    public Uni<List<BucketKeyRepository.Key>> keys() {
+        return policies.keys();
     }
 
-    private RunnerJob policy(Handle h, long pid) {
-        return jobs.find(h, pid).orElseThrow(() -> ExecutionError.NO_RUN_POLICY.exception(
-                "process " + pid + " has no run policy; PUT /runner/processes/" + pid + " first"));
-    }
-
-    private void requireStandAloneParent(Handle h, long pid) {
-        Optional<ProcessDefinition> parent = definitions.find(h, pid);
-        if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
-            throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid
-                    + " is not a live parent process (known to execution-service from the registry's events)");
-        }
-        if (parent.get().workflowTypeId() != Planner.STAND_ALONE) {
-            throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid + " has workflow type "
-                    + parent.get().workflowTypeId() + "; only type " + Planner.STAND_ALONE + " (stand alone) is run by the runner");
-        }
-    }
-
-    private RunnerJob toJob(Handle h, long pid, RunPolicy p) {
+    /** The policy as a job, its fields checked; the service checks what needs the database (a bucket key). */
+    private static RunnerJob toJob(long pid, RunPolicy p) {
         String bucket = p.bucket() == null || p.bucket().isBlank() ? null : p.bucket().trim();
-        if (bucket != null && BucketPattern.of(bucket).isEmpty() && BuiltinBucketKey.of(bucket).isEmpty()
-                && BucketKeys.find(h, bucket).isEmpty()) {
-            throw ExecutionError.INVALID_RUN_POLICY.exception("bucket '" + bucket + "' is neither YYYYMMDD, YYYYMMDDHH, "
-                    + "a built-in key " + List.of(BuiltinBucketKey.values()) + " nor a key defined under /runner/bucket-keys");
-        }
         List<RunnerJob.Dependency> deps = p.dependencies() == null ? List.of() : p.dependencies();
         for (RunnerJob.Dependency d : deps) {
             if (d == null || (d.processId() == null && (d.script() == null || d.script().isBlank()))) {
