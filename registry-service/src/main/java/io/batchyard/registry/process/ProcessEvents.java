@@ -69,29 +69,9 @@ public class ProcessEvents {
                     .collect(Collectors.groupingBy(PropertyRow::processId, Collectors.mapping(
                             p -> new ProcessProperty(p.configGroup(), p.key(), p.value()), Collectors.toList())));
             List<ProcessDefinition> defs = tree.stream()
-                    .map(r -> definition(r, props.getOrDefault(r.processId(), List.of())))
+                    .map(r -> ProcessMapping.event(r, props.getOrDefault(r.processId(), List.of())))
                     .toList();
             return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
         }));
-    }
-
-    static ProcessDefinition definition(ProcessRow r, List<ProcessProperty> props) {
-        return ProcessDefinition.newBuilder()
-                .setProcessId(r.processId())
-                .setProcessName(r.name())
-                .setDescription(r.description())
-                .setBusDomainId(r.applicationId())
-                .setProcessTypeId(r.processTypeId())
-                .setParentProcessId(r.parentProcessId())
-                .setCanRecover(r.canRecover())
-                .setEnqueuingProcessIds(r.enqueuingProcessIds())
-                .setBatchCutPattern(r.batchCutPattern())
-                .setNextProcessIds(r.nextProcessIds())
-                .setDeleted(r.deleted())
-                .setWorkflowTypeId(r.workflowTypeId())
-                .setProcessTemplateId(r.processTemplateId())
-                .setProcessCode(r.processCode().toString())
-                .setProperties(props)
-                .build();
     }
 }

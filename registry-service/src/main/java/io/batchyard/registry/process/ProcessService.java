@@ -51,7 +51,7 @@ public class ProcessService {
 
     @WithTransaction
     public Uni<ProcessRow> create(ProcessApi.CreateProcess request) {
-        return insert(request.toDraft(null))
+        return insert(ProcessMapping.draft(request, null))
                 .call(created -> events.registered(created.treeId(), List.of(created.processId())));
     }
 
@@ -85,7 +85,7 @@ public class ProcessService {
                 throw STALE_VERSION.exception("process " + processId + " is at version " + current.version()
                         + ", not " + patch.version);
             }
-            ProcessDraft draft = patch.applyTo(current);
+            ProcessDraft draft = ProcessMapping.draft(patch, current);
             Uni<Optional<ProcessRow>> parent = current.isParent() ? Uni.createFrom().item(Optional.empty())
                     : processes.find(current.parentProcessId());
             return checkReferences(draft)

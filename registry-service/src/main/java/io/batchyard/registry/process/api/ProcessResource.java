@@ -3,6 +3,7 @@ package io.batchyard.registry.process.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.registry.process.ProcessApi;
+import io.batchyard.registry.process.ProcessMapping;
 import io.batchyard.registry.process.ProcessFilter;
 import io.batchyard.registry.process.ProcessService;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +45,7 @@ public class ProcessResource {
     @Operation(summary = "Register a parent process (no parentProcessId) or a step of one")
     public Uni<Response> create(@Valid @NotNull ProcessApi.CreateProcess request) {
         return service.create(request).map(created -> Response.created(URI.create("/processes/" + created.processId()))
-                .entity(ProcessApi.Process.of(created)).build());
+                .entity(ProcessMapping.api(created)).build());
     }
 
     @GET
@@ -59,28 +60,28 @@ public class ProcessResource {
                                               boolean includeDeleted) {
         return service.list(new ProcessFilter(applicationId, parentProcessId, processTypeId, parentsOnly,
                         name, includeDeleted), page.limit(), page.offset())
-                .map(listing -> Page.of(listing.items().stream().map(ProcessApi.Process::of).toList(),
+                .map(listing -> Page.of(listing.items().stream().map(ProcessMapping::api).toList(),
                         listing.total(), page));
     }
 
     @GET
     @Path("{id}")
     public Uni<ProcessApi.Process> get(@PathParam("id") long id) {
-        return service.get(id).map(ProcessApi.Process::of);
+        return service.get(id).map(ProcessMapping::api);
     }
 
     @GET
     @Path("{id}/tree")
     @Operation(summary = "The parent process of this process's tree, with all its steps")
     public Uni<ProcessApi.ProcessTree> tree(@PathParam("id") long id) {
-        return service.tree(id).map(ProcessApi.ProcessTree::of);
+        return service.tree(id).map(ProcessMapping::tree);
     }
 
     @PATCH
     @Path("{id}")
     @Operation(summary = "Change some fields of a process; absent fields keep their value")
     public Uni<ProcessApi.Process> update(@PathParam("id") long id, @Valid @NotNull ProcessApi.PatchProcess patch) {
-        return service.update(id, patch).map(ProcessApi.Process::of);
+        return service.update(id, patch).map(ProcessMapping::api);
     }
 
     @DELETE

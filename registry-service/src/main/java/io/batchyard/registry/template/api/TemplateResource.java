@@ -3,6 +3,7 @@ package io.batchyard.registry.template.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.registry.process.ProcessApi;
+import io.batchyard.registry.process.ProcessMapping;
 import io.batchyard.registry.template.PropertyTemplate;
 import io.batchyard.registry.template.TemplateApi;
 import io.batchyard.registry.template.TemplateRow;
@@ -86,7 +87,7 @@ public class TemplateResource {
     @Operation(summary = "Create a new process tree from a parent template and its step templates")
     public Uni<Response> instantiate(@PathParam("id") long id, @Valid TemplateApi.Instantiate request) {
         return service.instantiate(id, request).map(rows -> {
-            ProcessApi.ProcessTree tree = ProcessApi.ProcessTree.of(rows);
+            ProcessApi.ProcessTree tree = ProcessMapping.tree(rows);
             return Response.created(URI.create("/processes/" + tree.parent().id())).entity(tree).build();
         });
     }
