@@ -2,7 +2,9 @@ package io.batchyard.queue;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -40,5 +42,38 @@ public abstract class NativeRepository {
     /** Rows changed by a statement. */
     protected static Uni<Integer> update(String sql, UnaryOperator<Mutiny.MutationQuery> bind) {
         return Panache.getSession().chain(s -> bind.apply(s.createNativeQuery(sql)).executeUpdate());
+    }
+
+    /**
+     * Equality conditions of a list endpoint's optional filters: a column whose value is absent does not constrain the
+     * rows. The parameter is named after its column ({@code p.table_id} binds {@code :p_table_id}).
+     */
+    protected record Filter(List<Map.Entry<String, Object>> present) {
+
+        /** Pairs of column name and value, e.g. {@code of("process_id", processId, "batch_state", state)}. */
+        public static Filter of(Object... columnsAndValues) {
+            List<Map.Entry<String, Object>> present = new ArrayList<>();
+            for (int i = 0; i < columnsAndValues.length; i += 2) {
+                if (columnsAndValues[i + 1] != null) {
+                    present.add(Map.entry((String) columnsAndValues[i], columnsAndValues[i + 1]));
+                }
+            }
+            return new Filter(present);
+        }
+
+        public String where() {
+            return present.isEmpty() ? "" : " WHERE " + String.join(" AND ",
+                    present.stream().map(c -> c.getKey() + " = :" + parameter(c.getKey())).toList());
+        }
+
+        private static String parameter(String column) {
+            return column.replace('.', '_');
+        }
+    }
+
+    /** Binds the values of a filter's present conditions. */
+    protected static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, Filter filter) {
+        filter.present().forEach(c -> q.setParameter(Filter.parameter(c.getKey()), c.getValue()));
+        return q;
     }
 }

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import org.hibernate.reactive.mutiny.Mutiny;
 
 /** SQL over the consumption queue and its archive; every method joins the caller's session. */
 @ApplicationScoped
@@ -92,27 +91,19 @@ public class ConsumptionQueueRepository extends NativeRepository {
     }
 
     public Uni<List<QueueRow>> list(Long processId, Integer state, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM consumption_queue" + where(processId, state)
-                        + " ORDER BY queue_id LIMIT :limit OFFSET :offset",
-                q -> filter(q, processId, state).setParameter("limit", limit).setParameter("offset", offset),
-                ConsumptionQueueRepository::row);
+        return page("consumption_queue", Filter.of("process_id", processId, "batch_state", state), limit, offset);
     }
 
     public Uni<Long> count(Long processId, Integer state) {
-        return value("SELECT count(*) FROM consumption_queue" + where(processId, state), Long.class,
-                q -> filter(q, processId, state)).map(Optional::orElseThrow);
+        return count("consumption_queue", Filter.of("process_id", processId, "batch_state", state));
     }
 
     public Uni<List<QueueRow>> archived(Long processId, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM archived_queue" + where(processId, null)
-                        + " ORDER BY queue_id LIMIT :limit OFFSET :offset",
-                q -> filter(q, processId, null).setParameter("limit", limit).setParameter("offset", offset),
-                ConsumptionQueueRepository::row);
+        return page("archived_queue", Filter.of("process_id", processId), limit, offset);
     }
 
     public Uni<Long> archivedCount(Long processId) {
-        return value("SELECT count(*) FROM archived_queue" + where(processId, null), Long.class,
-                q -> filter(q, processId, null)).map(Optional::orElseThrow);
+        return count("archived_queue", Filter.of("process_id", processId));
     }
 
     /** Queue and archive rows claimed by a target batch, each with the run that produced its source batch. */
@@ -140,22 +131,14 @@ public class ConsumptionQueueRepository extends NativeRepository {
                 q -> q.setParameter("b", batchId));
     }
 
-    private static String where(Long processId, Integer state) {
-        String where = processId == null ? "" : " WHERE process_id = :p";
-        if (state != null) {
-            where += (where.isEmpty() ? " WHERE" : " AND") + " batch_state = :s";
-        }
-        return where;
+    private static Uni<List<QueueRow>> page(String table, Filter filter, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM " + table + filter.where() + " ORDER BY queue_id LIMIT :limit OFFSET :offset",
+                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset),
+                ConsumptionQueueRepository::row);
     }
 
-    private static <R> Mutiny.SelectionQuery<R> filter(Mutiny.SelectionQuery<R> q, Long processId, Integer state) {
-        if (processId != null) {
-            q.setParameter("p", processId);
-        }
-        if (state != null) {
-            q.setParameter("s", state);
-        }
-        return q;
+    private static Uni<Long> count(String table, Filter filter) {
+        return value("SELECT count(*) FROM " + table + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
     }
 
     private static QueueRow row(Object[] r) {

@@ -170,7 +170,8 @@ class CatalogTest {
                 .body("deleted", org.hamcrest.Matchers.contains(narrow));
         assertThat(compaction.store.exists(narrow)).isFalse();
         assertThat(compaction.store.exists(wide)).isTrue();
-        assertThat(await(() -> compaction.gc.collect(f.partition(partition)))).isEmpty();
+        Partition current = f.partition(partition);
+        assertThat(await(() -> compaction.gc.collect(current))).isEmpty();
         f.assertMergedExactlyOnce(partition);
     }
 }

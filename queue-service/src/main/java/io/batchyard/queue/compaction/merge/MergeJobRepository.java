@@ -104,9 +104,8 @@ public class MergeJobRepository extends NativeRepository {
 
     /** The database's clock plus {@code delay}: schedules compare with now() in SQL. */
     public Uni<OffsetDateTime> nowPlus(Duration delay) {
-        return first("SELECT now() + make_interval(secs => :s)",
-                q -> q.setParameter("s", (double) delay.toMillis() / 1000), r -> time(r[0]))
-                .map(Optional::orElseThrow);
+        return value("SELECT now() + make_interval(secs => :s)", OffsetDateTime.class,
+                q -> q.setParameter("s", (double) delay.toMillis() / 1000)).map(Optional::orElseThrow);
     }
 
     /**
@@ -148,33 +147,18 @@ public class MergeJobRepository extends NativeRepository {
     }
 
     public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM merge_job" + where(state, partitionId)
-                        + " ORDER BY job_id LIMIT :limit OFFSET :offset",
-                q -> filter(q, state, partitionId).setParameter("limit", limit).setParameter("offset", offset),
-                MergeJobRepository::row);
+        Filter filter = filter(state, partitionId);
+        return rows("SELECT " + COLUMNS + " FROM merge_job" + filter.where() + " ORDER BY job_id LIMIT :limit OFFSET :offset",
+                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset), MergeJobRepository::row);
     }
 
     public Uni<Long> count(MergeJobState state, Long partitionId) {
-        return value("SELECT count(*) FROM merge_job" + where(state, partitionId), Long.class,
-                q -> filter(q, state, partitionId)).map(Optional::orElseThrow);
+        Filter filter = filter(state, partitionId);
+        return value("SELECT count(*) FROM merge_job" + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
     }
 
-    private static String where(MergeJobState state, Long partitionId) {
-        String where = state == null ? "" : " WHERE state = :state";
-        if (partitionId != null) {
-            where += (where.isEmpty() ? " WHERE" : " AND") + " partition_id = :p";
-        }
-        return where;
-    }
-
-    private static <R> Mutiny.SelectionQuery<R> filter(Mutiny.SelectionQuery<R> q, MergeJobState state, Long partitionId) {
-        if (state != null) {
-            q.setParameter("state", state.name());
-        }
-        if (partitionId != null) {
-            q.setParameter("p", partitionId);
-        }
-        return q;
+    private static Filter filter(MergeJobState state, Long partitionId) {
+        return Filter.of("state", state == null ? null : state.name(), "partition_id", partitionId);
     }
 
     private static <Q extends Mutiny.AbstractQuery> Q fence(Q q, MergeJobClaim claim) {

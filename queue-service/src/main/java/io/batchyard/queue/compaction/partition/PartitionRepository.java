@@ -45,19 +45,15 @@ public class PartitionRepository extends NativeRepository {
     }
 
     public Uni<List<Partition>> list(Long tableId, int limit, int offset) {
-        return rows(SELECT + (tableId == null ? "" : " WHERE p.table_id = :t")
-                        + " ORDER BY p.table_id, p.partition_date LIMIT :limit OFFSET :offset",
-                q -> {
-                    if (tableId != null) {
-                        q.setParameter("t", tableId);
-                    }
-                    return q.setParameter("limit", limit).setParameter("offset", offset);
-                }, PartitionRepository::row);
+        Filter filter = Filter.of("p.table_id", tableId);
+        return rows(SELECT + filter.where() + " ORDER BY p.table_id, p.partition_date LIMIT :limit OFFSET :offset",
+                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset), PartitionRepository::row);
     }
 
     public Uni<Long> count(Long tableId) {
-        return value("SELECT count(*) FROM compaction_partition" + (tableId == null ? "" : " WHERE table_id = :t"),
-                Long.class, q -> tableId == null ? q : q.setParameter("t", tableId)).map(Optional::orElseThrow);
+        Filter filter = Filter.of("table_id", tableId);
+        return value("SELECT count(*) FROM compaction_partition" + filter.where(), Long.class, q -> bind(q, filter))
+                .map(Optional::orElseThrow);
     }
 
     /**
