@@ -2,7 +2,6 @@ package io.batchyard.queue;
 
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -30,10 +29,5 @@ public final class WorkerThreads {
     /** Blocking work inside a reactive chain: runs on a worker thread and resumes on the caller's context. */
     public static <T> Uni<T> blocking(Callable<T> work) {
         return VertxContextSupport.executeBlocking(work);
-    }
-
-    /** Blocking work started by a resource: runs on a worker thread, which may {@link #await} services. */
-    public static <T> Uni<T> offload(Supplier<T> work) {
-        return Uni.createFrom().item(work).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 }
