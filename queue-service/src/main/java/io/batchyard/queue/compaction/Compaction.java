@@ -13,8 +13,8 @@ import io.batchyard.queue.compaction.table.TableService;
 import jakarta.inject.Singleton;
 
 /**
- * The compaction components in one place: the worker pool builds its merge workers here, and tests and the benchmark
- * build workers with other settings or fault-injecting hooks.
+ * The compaction components in one place: the worker pool builds its merge workers here, and tests build workers with
+ * other settings or fault-injecting hooks.
  */
 @Singleton
 public class Compaction {
