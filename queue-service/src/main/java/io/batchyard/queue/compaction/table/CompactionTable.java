@@ -1,4 +1,4 @@
-package io.batchyard.queue.compaction.catalog;
+package io.batchyard.queue.compaction.table;
 
 import java.time.Duration;
 

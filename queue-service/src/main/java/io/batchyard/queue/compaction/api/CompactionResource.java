@@ -1,4 +1,4 @@
-package io.batchyard.queue.compaction;
+package io.batchyard.queue.compaction.api;
 
 import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
 import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
@@ -11,15 +11,18 @@ import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.queue.compaction.ObjectRegistrationService;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
-import io.batchyard.queue.compaction.catalog.CompactionTable;
-import io.batchyard.queue.compaction.catalog.TableStore;
+import io.batchyard.queue.compaction.gc.GarbageCollector;
 import io.batchyard.queue.compaction.merge.MergeJob;
+import io.batchyard.queue.compaction.merge.MergeJobService;
 import io.batchyard.queue.compaction.merge.MergeJobState;
-import io.batchyard.queue.compaction.partition.ObjectRegistration;
 import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.partition.PartitionState;
-import jakarta.inject.Inject;
+import io.batchyard.queue.compaction.table.CompactionTable;
+import io.batchyard.queue.compaction.table.TableService;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -79,123 +82,133 @@ public class CompactionResource {
     public record Collected(long partitionId, List<String> deleted) {
     }
 
-    @Inject
-    Compaction compaction;
+    private final TableService tables;
+    private final ObjectRegistrationService registration;
+    private final PartitionService partitions;
+    private final MergeJobService jobs;
+    private final CatalogSync catalog;
+    private final GarbageCollector gc;
+
+    public CompactionResource(TableService tables, ObjectRegistrationService registration, PartitionService partitions,
+                              MergeJobService jobs, CatalogSync catalog, GarbageCollector gc) {
+        this.tables = tables;
+        this.registration = registration;
+        this.partitions = partitions;
+        this.jobs = jobs;
+        this.catalog = catalog;
+        this.gc = gc;
+    }
 
     @POST
     @Path("tables")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register a table (idempotent: the same definition again answers 200; other settings are 312)")
-    public Response registerTable(@Valid @NotNull NewTable request) {
+    public Uni<Response> registerTable(@Valid @NotNull NewTable request) {
         int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
         int zone = request.zoneOffsetMinutes() == null ? 0 : request.zoneOffsetMinutes();
-        TableStore.Registered r = compaction.jdbi.inTransaction(tx -> compaction.tables.register(tx,
-                request.schemaName(), request.tableName(), interval, zone));
-        CompactionTable t = r.table();
-        if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone)) {
-            throw TABLE_EXISTS.exception("table " + t.schemaName() + "." + t.tableName() + " exists with merge interval "
-                    + t.mergeIntervalSeconds() + " s and zone offset " + t.zoneOffsetMinutes() + " min");
-        }
-        return (r.created() ? Response.created(URI.create("/compaction/tables/" + t.tableId())) : Response.ok())
-                .entity(t).build();
+        return tables.register(request.schemaName(), request.tableName(), interval, zone).map(r -> {
+            CompactionTable t = r.table();
+            if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone)) {
+                throw TABLE_EXISTS.exception("table " + t.schemaName() + "." + t.tableName() + " exists with merge interval "
+                        + t.mergeIntervalSeconds() + " s and zone offset " + t.zoneOffsetMinutes() + " min");
+            }
+            return (r.created() ? Response.created(URI.create("/compaction/tables/" + t.tableId())) : Response.ok())
+                    .entity(t).build();
+        });
     }
 
     @GET
     @Path("tables")
-    public Page<CompactionTable> tables(@Valid @BeanParam PageRequest page) {
-        return compaction.jdbi.withHandle(h -> Page.of(compaction.tables.list(h, page.limit(), page.offset()),
-                compaction.tables.count(h), page));
+    public Uni<Page<CompactionTable>> tables(@Valid @BeanParam PageRequest page) {
+        return tables.page(page);
     }
 
     @POST
     @Path("objects")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register a small object already written to the store (idempotent per table, date and key)")
-    public Response registerObject(@Valid @NotNull NewObject request) {
-        ObjectRegistration.Registered r = compaction.jdbi.inTransaction(tx -> compaction.registration.register(tx,
-                request.schemaName(), request.tableName(), request.date(), request.objectKey()));
-        return (r.created() ? Response.status(Response.Status.CREATED) : Response.ok()).entity(r).build();
+    public Uni<Response> registerObject(@Valid @NotNull NewObject request) {
+        LocalDate date = request.date();
+        return registration.register(request.schemaName(), request.tableName(), date, request.objectKey())
+                .map(r -> (r.created() ? Response.status(Response.Status.CREATED) : Response.ok()).entity(r).build());
     }
 
     @GET
     @Path("partitions")
-    public Page<Partition> partitions(@Valid @BeanParam PageRequest page, @QueryParam("tableId") @Positive Long tableId) {
-        return compaction.jdbi.withHandle(h -> Page.of(compaction.partitions.list(h, tableId, page.limit(), page.offset()),
-                compaction.partitions.count(h, tableId), page));
+    public Uni<Page<Partition>> partitions(@Valid @BeanParam PageRequest page, @QueryParam("tableId") @Positive Long tableId) {
+        return partitions.page(page, tableId);
     }
 
     @GET
     @Path("partitions/{id}")
-    public Partition partition(@PathParam("id") long id) {
+    public Uni<Partition> partition(@PathParam("id") long id) {
         return find(id);
     }
 
     @POST
     @Path("partitions/{id}/close")
     @Operation(summary = "Close a partition now: later arrivals are delayed (idempotent; 315 while it has no live object)")
-    public Closed close(@PathParam("id") long id) {
-        Partition before = find(id);
-        if (!before.state().allows(PartitionState.Step.CLOSE)) {
-            return new Closed(before, false);
-        }
-        if (compaction.catalog.close(id).isEmpty() && find(id).lastLiveObjectId() == null) {
-            throw NOTHING_TO_CLOSE.exception("partition " + id + " has no live small object yet");
-        }
-        return new Closed(find(id), true);
+    public Uni<Closed> close(@PathParam("id") long id) {
+        return find(id).chain(before -> {
+            if (!before.state().allows(PartitionState.Step.CLOSE)) {
+                return Uni.createFrom().item(new Closed(before, false));
+            }
+            return catalog.close(id).chain(closed -> find(id).map(after -> {
+                if (closed.isEmpty() && after.lastLiveObjectId() == null) {
+                    throw NOTHING_TO_CLOSE.exception("partition " + id + " has no live small object yet");
+                }
+                return new Closed(after, true);
+            }));
+        });
     }
 
     @GET
     @Path("partitions/{id}/manifest")
     @Operation(summary = "The manifest readers currently use (319 before the partition's first manifest)")
-    public CatalogSync.PublishedManifest manifest(@PathParam("id") long id) {
-        Partition p = find(id);
-        try {
-            return compaction.catalog.current(p).orElseThrow(() -> NO_MANIFEST.exception("partition " + id
-                    + " has no published manifest (current version " + p.currentManifestVersion() + ")"));
-        } catch (UncheckedIOException e) {
-            throw STORE_UNREADABLE.exception("partition " + id + ": manifest version " + p.currentManifestVersion()
-                    + " cannot be read from the object store (" + e.getCause().getClass().getSimpleName() + ")");
-        }
+    public Uni<CatalogSync.PublishedManifest> manifest(@PathParam("id") long id) {
+        return find(id).chain(p -> catalog.current(p)
+                .onFailure(UncheckedIOException.class).transform(e -> STORE_UNREADABLE.exception("partition " + id
+                        + ": manifest version " + p.currentManifestVersion() + " cannot be read from the object store ("
+                        + e.getCause().getClass().getSimpleName() + ")"))
+                .map(current -> current.orElseThrow(() -> NO_MANIFEST.exception("partition " + id
+                        + " has no published manifest (current version " + p.currentManifestVersion() + ")"))));
     }
 
     @POST
     @Path("partitions/{id}/gc")
     @Operation(summary = "Delete the partition's merged objects superseded by a wider one")
-    public Collected gc(@PathParam("id") long id) {
-        return new Collected(id, compaction.gc.collect(find(id)));
+    public Uni<Collected> gc(@PathParam("id") long id) {
+        return find(id).chain(gc::collect).map(deleted -> new Collected(id, deleted));
     }
 
     @GET
     @Path("jobs")
-    public Page<MergeJob> jobs(@Valid @BeanParam PageRequest page, @QueryParam("state") String state,
-                               @QueryParam("partitionId") @Positive Long partitionId) {
-        MergeJobState s = parseState(state);
-        return compaction.jdbi.withHandle(h -> Page.of(compaction.jobs.list(h, s, partitionId, page.limit(), page.offset()),
-                compaction.jobs.count(h, s, partitionId), page));
+    public Uni<Page<MergeJob>> jobs(@Valid @BeanParam PageRequest page, @QueryParam("state") String state,
+                                    @QueryParam("partitionId") @Positive Long partitionId) {
+        return jobs.page(page, parseState(state), partitionId);
     }
 
     @POST
     @Path("jobs/{id}/retry")
     @Operation(summary = "Revive a dead-lettered merge job: pending, due now, with a fresh attempt budget")
-    public Response retry(@PathParam("id") long id) {
-        if (!compaction.jobs.revive(id)) {
-            MergeJob job = compaction.jdbi.withHandle(h -> compaction.jobs.find(h, id))
-                    .orElseThrow(() -> UNKNOWN_JOB.exception("merge job " + id + " does not exist"));
-            throw JOB_NOT_DEAD.exception("merge job " + id + " is " + job.state());
-        }
-        return Response.noContent().build();
+    public Uni<Response> retry(@PathParam("id") long id) {
+        return jobs.revive(id).chain(revived -> revived ? Uni.createFrom().item(Response.noContent().build())
+                : jobs.find(id).<Response>map(found -> {
+                    MergeJob job = found.orElseThrow(() -> UNKNOWN_JOB.exception("merge job " + id + " does not exist"));
+                    throw JOB_NOT_DEAD.exception("merge job " + id + " is " + job.state());
+                }));
     }
 
     @POST
     @Path("catalog/sync")
     @Operation(summary = "Run the catalog step now: switch, close, publish")
-    public CatalogSync.Summary sync() {
-        return compaction.catalog.run();
+    public Uni<CatalogSync.Summary> sync() {
+        return catalog.run();
     }
 
-    private Partition find(long id) {
-        return compaction.jdbi.withHandle(h -> compaction.partitions.find(h, id))
-                .orElseThrow(() -> UNKNOWN_PARTITION.exception("partition " + id + " does not exist"));
+    private Uni<Partition> find(long id) {
+        return partitions.find(id)
+                .map(found -> found.orElseThrow(() -> UNKNOWN_PARTITION.exception("partition " + id + " does not exist")));
     }
 
     private static MergeJobState parseState(String state) {

@@ -1,6 +1,8 @@
-package io.batchyard.queue.claim;
+package io.batchyard.queue.claim.api;
 
-import jakarta.inject.Inject;
+import io.batchyard.queue.claim.ClaimApi;
+import io.batchyard.queue.claim.ClaimService;
+import io.smallrye.mutiny.Uni;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -18,12 +20,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "claims (internal)")
 public class ClaimResource {
 
-    @Inject
-    RunClaim claims;
+    private final ClaimService claims;
+
+    public ClaimResource(ClaimService claims) {
+        this.claims = claims;
+    }
 
     @POST
     @Operation(summary = "Claim the input batches of a starting run (idempotent per instanceExecId)")
-    public ClaimApi.ClaimResult claim(@Valid @NotNull ClaimApi.ClaimRequest request) {
+    public Uni<ClaimApi.ClaimResult> claim(@Valid @NotNull ClaimApi.ClaimRequest request) {
         return claims.claim(request.parentProcessId(), request.instanceExecId(), request.maxBatch(),
                 request.completedTargetBatchId());
     }
