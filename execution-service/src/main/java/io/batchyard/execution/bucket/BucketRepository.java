@@ -1,7 +1,9 @@
 package io.batchyard.execution.bucket;
 
-import static io.batchyard.execution.Columns.longOrNull;
-import static io.batchyard.execution.Columns.time;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;

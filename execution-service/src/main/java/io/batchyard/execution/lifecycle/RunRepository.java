@@ -1,8 +1,10 @@
 package io.batchyard.execution.lifecycle;
 
-import static io.batchyard.execution.Columns.intOrNull;
-import static io.batchyard.execution.Columns.longOrNull;
-import static io.batchyard.execution.Columns.time;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.intOrNull;
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
 
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.SqlRepository;

@@ -1,7 +1,9 @@
 package io.batchyard.execution.runner;
 
-import static io.batchyard.execution.Columns.intOrNull;
-import static io.batchyard.execution.Columns.longOrNull;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.intOrNull;
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
 
 import io.batchyard.execution.SqlRepository;
 import io.smallrye.mutiny.Uni;

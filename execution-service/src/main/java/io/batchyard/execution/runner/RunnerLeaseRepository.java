@@ -1,6 +1,8 @@
 package io.batchyard.execution.runner;
 
-import static io.batchyard.execution.Columns.longOrNull;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

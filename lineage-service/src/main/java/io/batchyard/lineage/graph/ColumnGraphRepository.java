@@ -1,6 +1,6 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.lineage.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -104,13 +104,13 @@ public class ColumnGraphRepository {
     }
 
     private static ColumnGraph.Node node(Object[] r) {
-        return new ColumnGraph.Node(Rows.longValue(r[0]), (String) r[1], NodeType.of(((Number) r[2]).intValue()),
-                (String) r[3], Rows.nullableLong(r[4]), (String) r[5], Rows.nullableInt(r[6]), Rows.bool(r[7]));
+        return new ColumnGraph.Node(Columns.toLong(r[0]), (String) r[1], NodeType.of(((Number) r[2]).intValue()),
+                (String) r[3], Columns.longOrNull(r[4]), (String) r[5], Columns.intOrNull(r[6]), Columns.toBoolean(r[7]));
     }
 
     private static Hop hop(Object[] r) {
-        ColumnGraph.Edge edge = new ColumnGraph.Edge(Rows.uuid(r[0]), Rows.longValue(r[1]), Rows.longValue(r[2]),
-                Rows.uuid(r[3]), Rows.longValue(r[4]), Rows.nullableLong(r[5]), Rows.bool(r[6]));
+        ColumnGraph.Edge edge = new ColumnGraph.Edge(Columns.uuid(r[0]), Columns.toLong(r[1]), Columns.toLong(r[2]),
+                Columns.uuid(r[3]), Columns.toLong(r[4]), Columns.longOrNull(r[5]), Columns.toBoolean(r[6]));
         return new Hop(edge, NodeType.of(((Number) r[7]).intValue()), NodeType.of(((Number) r[8]).intValue()));
     }
 }

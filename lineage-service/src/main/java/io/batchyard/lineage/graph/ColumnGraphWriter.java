@@ -1,5 +1,7 @@
 package io.batchyard.lineage.graph;
 
+import io.batchyard.eventing.persistence.Columns;
+
 import io.batchyard.lineage.InOrder;
 import io.batchyard.lineage.column.ColumnEdge;
 import io.batchyard.lineage.column.Endpoint;

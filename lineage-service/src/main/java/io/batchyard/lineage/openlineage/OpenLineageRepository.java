@@ -1,6 +1,6 @@
 package io.batchyard.lineage.openlineage;
 
-import io.batchyard.lineage.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,13 +30,13 @@ public class OpenLineageRepository {
                          WHERE r.query_id IN (:queries)""", Object[].class)
                 .setParameter("queries", queries)
                 .getResultList()
-                .map(rows -> rows.stream().map(r -> new RunEventBuilder.Relation(Rows.uuid(r[0]), Rows.longValue(r[1]),
-                        (String) r[2], (String) r[3], bool(r[4]), Rows.longValue(r[5]), (String) r[6], (String) r[7],
+                .map(rows -> rows.stream().map(r -> new RunEventBuilder.Relation(Columns.uuid(r[0]), Columns.toLong(r[1]),
+                        (String) r[2], (String) r[3], bool(r[4]), Columns.toLong(r[5]), (String) r[6], (String) r[7],
                         bool(r[8]), bool(r[9]), bool(r[10]))).toList()));
     }
 
     /** {@code a AND b} with {@code b} NULL (a node without a container) is NULL, which JDBC read as false. */
     private static boolean bool(Object value) {
-        return value != null && Rows.bool(value);
+        return value != null && Columns.toBoolean(value);
     }
 }

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.process;
 
-import io.batchyard.lineage.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.lineage.process.ProcessLineage.Run;
@@ -82,8 +82,8 @@ public class ProcessLineageRepository {
                           FROM batch_enqueue WHERE source_batch_id = :b ORDER BY queue_id""", Object[].class)
                 .setParameter("b", batchId)
                 .getResultList()
-                .map(rows -> rows.stream().map(r -> new Enqueue(Rows.longValue(r[0]), Rows.longValue(r[1]),
-                        Rows.nullableLong(r[2]), Rows.longValue(r[3]), (String) r[4], Rows.time(r[5]))).toList()));
+                .map(rows -> rows.stream().map(r -> new Enqueue(Columns.toLong(r[0]), Columns.toLong(r[1]),
+                        Columns.longOrNull(r[2]), Columns.toLong(r[3]), (String) r[4], Columns.time(r[5]))).toList()));
     }
 
     public Uni<List<Run>> runsOf(long processId, int limit) {
@@ -112,9 +112,9 @@ public class ProcessLineageRepository {
                         "SELECT * FROM (" + EDGES + ") x" + where + " ORDER BY batch_id, to_process", Object[].class)
                 .setParameter("p", processId)
                 .getResultList()
-                .map(rows -> rows.stream().map(r -> new ProcessEdge(Rows.nullableLong(r[0]), Rows.longValue(r[1]),
-                        Rows.nullableLong(r[2]), Rows.longValue(r[3]), Rows.nullableLong(r[4]), Rows.nullableLong(r[5]),
-                        Rows.bool(r[6]))).toList()));
+                .map(rows -> rows.stream().map(r -> new ProcessEdge(Columns.longOrNull(r[0]), Columns.toLong(r[1]),
+                        Columns.longOrNull(r[2]), Columns.toLong(r[3]), Columns.longOrNull(r[4]), Columns.longOrNull(r[5]),
+                        Columns.toBoolean(r[6]))).toList()));
     }
 
     /**
@@ -185,7 +185,7 @@ public class ProcessLineageRepository {
     }
 
     private static Run run(Object[] r) {
-        return new Run(Rows.longValue(r[0]), Rows.longValue(r[1]), Rows.nullableLong(r[2]), (String) r[3],
-                (String) r[4], Rows.time(r[5]), Rows.time(r[6]));
+        return new Run(Columns.toLong(r[0]), Columns.toLong(r[1]), Columns.longOrNull(r[2]), (String) r[3],
+                (String) r[4], Columns.time(r[5]), Columns.time(r[6]));
     }
 }

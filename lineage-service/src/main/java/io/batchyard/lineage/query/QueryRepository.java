@@ -1,6 +1,6 @@
 package io.batchyard.lineage.query;
 
-import io.batchyard.lineage.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -81,8 +81,8 @@ public class QueryRepository {
     }
 
     private static StoredQuery row(Object[] r) {
-        return new StoredQuery(Rows.uuid(r[0]), QueryType.valueOf((String) r[1]), (String) r[2], (String) r[3],
-                Rows.longValue(r[4]), Rows.nullableLong(r[5]), StoredQuery.ParseStatus.valueOf((String) r[6]),
-                (String) r[7], Rows.strings(r[8]), (String) r[9], Rows.time(r[10]), Rows.longValue(r[11]));
+        return new StoredQuery(Columns.uuid(r[0]), QueryType.valueOf((String) r[1]), (String) r[2], (String) r[3],
+                Columns.toLong(r[4]), Columns.longOrNull(r[5]), StoredQuery.ParseStatus.valueOf((String) r[6]),
+                (String) r[7], Columns.strings(r[8]), (String) r[9], Columns.time(r[10]), Columns.toLong(r[11]));
     }
 }

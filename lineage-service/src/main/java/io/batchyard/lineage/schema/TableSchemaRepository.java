@@ -1,6 +1,6 @@
 package io.batchyard.lineage.schema;
 
-import io.batchyard.lineage.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,7 +49,7 @@ public class TableSchemaRepository {
                 .getResultList()
                 .map(rows -> {
                     Map<String, List<String>> columns = new HashMap<>();
-                    rows.forEach(r -> columns.put((String) r[0], Rows.strings(r[1])));
+                    rows.forEach(r -> columns.put((String) r[0], Columns.strings(r[1])));
                     return columns;
                 }));
     }
@@ -68,6 +68,6 @@ public class TableSchemaRepository {
     }
 
     private static TableSchema row(Object[] r) {
-        return new TableSchema((String) r[0], Rows.strings(r[1]), (String) r[2], Rows.time(r[3]));
+        return new TableSchema((String) r[0], Columns.strings(r[1]), (String) r[2], Columns.time(r[3]));
     }
 }

@@ -1,8 +1,10 @@
 package io.batchyard.queue.batch;
 
-import static io.batchyard.queue.Columns.longOrNull;
-import static io.batchyard.queue.Columns.time;
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.api.ChosenIds;
 import io.batchyard.queue.NativeRepository;

@@ -1,9 +1,11 @@
 package io.batchyard.queue.consumption;
 
-import static io.batchyard.queue.Columns.longOrNull;
-import static io.batchyard.queue.Columns.time;
-import static io.batchyard.queue.Columns.toInt;
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.eventing.persistence.Columns.toInt;
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,7 +1,7 @@
 package io.batchyard.registry.application;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -66,7 +66,7 @@ public class ApplicationRepository extends NativeSqlRepository {
     }
 
     private static ApplicationRow map(Object[] r) {
-        return new ApplicationRow(Rows.toLong(r[0]), Rows.string(r[1]), Rows.string(r[2]), Rows.string(r[3]),
-                Rows.timestamp(r[4]), Rows.timestamp(r[5]));
+        return new ApplicationRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.time(r[4]), Columns.time(r[5]));
     }
 }

@@ -1,7 +1,7 @@
 package io.batchyard.registry.catalog;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -15,7 +15,7 @@ public class CatalogRepository extends NativeSqlRepository {
                         SELECT process_type_id, process_type_name, parent_process_type_id
                         FROM process_type ORDER BY process_type_id""")
                 .map(list -> list.stream()
-                        .map(r -> new ProcessType(Rows.toInt(r[0]), Rows.string(r[1]), Rows.nullableInt(r[2])))
+                        .map(r -> new ProcessType(Columns.toInt(r[0]), Columns.string(r[1]), Columns.intOrNull(r[2])))
                         .toList());
     }
 
@@ -33,7 +33,7 @@ public class CatalogRepository extends NativeSqlRepository {
 
     private static Uni<List<CatalogService.Entry>> entries(String sql) {
         return rows(sql).map(list -> list.stream()
-                .map(r -> new CatalogService.Entry(Rows.toInt(r[0]), Rows.string(r[1])))
+                .map(r -> new CatalogService.Entry(Columns.toInt(r[0]), Columns.string(r[1])))
                 .toList());
     }
 }

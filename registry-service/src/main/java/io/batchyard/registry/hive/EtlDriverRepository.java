@@ -1,7 +1,7 @@
 package io.batchyard.registry.hive;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
@@ -26,8 +26,8 @@ public class EtlDriverRepository extends NativeSqlRepository {
         return row("""
                         SELECT raw_table_id, base_table_id, raw_view_id, insert_type, drop_raw
                         FROM etl_driver WHERE etl_process_id = :id""", "id", processId)
-                .map(found -> found.map(r -> new EtlDriver(Rows.toLong(r[0]), Rows.nullableLong(r[1]),
-                        Rows.toLong(r[2]), Rows.toShort(r[3]), Rows.toBoolean(r[4]))));
+                .map(found -> found.map(r -> new EtlDriver(Columns.toLong(r[0]), Columns.longOrNull(r[1]),
+                        Columns.toLong(r[2]), Columns.toShort(r[3]), Columns.toBoolean(r[4]))));
     }
 
     public Uni<Boolean> delete(long processId) {

@@ -1,7 +1,7 @@
 package io.batchyard.registry.hive;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -77,8 +77,8 @@ public class HiveTableRepository extends NativeSqlRepository {
     }
 
     private static HiveTable map(Object[] r) {
-        return new HiveTable(Rows.toLong(r[0]), Rows.string(r[1]), Rows.string(r[2]), Rows.string(r[3]),
-                Rows.string(r[4]), Rows.string(r[5]), Rows.string(r[6]), Rows.string(r[7]), Rows.timestamp(r[8]),
-                Rows.timestamp(r[9]));
+        return new HiveTable(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]), Columns.string(r[5]), Columns.string(r[6]), Columns.string(r[7]), Columns.time(r[8]),
+                Columns.time(r[9]));
     }
 }

@@ -1,7 +1,7 @@
 package io.batchyard.registry.process;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -32,8 +32,8 @@ public class ProcessRepository extends NativeSqlRepository {
         Object[] params = {
                 "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
                 "processTypeId", d.processTypeId(), "parentProcessId", d.parentProcessId(),
-                "canRecover", d.canRecover(), "enqueuers", Rows.arrayLiteral(d.enqueuingProcessIds()),
-                "batchCutPattern", d.batchCutPattern(), "next", Rows.arrayLiteral(d.nextProcessIds()),
+                "canRecover", d.canRecover(), "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()),
+                "batchCutPattern", d.batchCutPattern(), "next", Columns.arrayLiteral(d.nextProcessIds()),
                 "workflowTypeId", d.workflowTypeId(), "processTemplateId", d.processTemplateId()};
         if (d.processId() != null) {
             params = with(params, "processId", d.processId());
@@ -60,8 +60,8 @@ public class ProcessRepository extends NativeSqlRepository {
                         WHERE process_id = :id AND version = :version AND NOT deleted""",
                 "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
                 "processTypeId", d.processTypeId(), "canRecover", d.canRecover(),
-                "enqueuers", Rows.arrayLiteral(d.enqueuingProcessIds()), "batchCutPattern", d.batchCutPattern(),
-                "next", Rows.arrayLiteral(d.nextProcessIds()), "workflowTypeId", d.workflowTypeId(),
+                "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()), "batchCutPattern", d.batchCutPattern(),
+                "next", Columns.arrayLiteral(d.nextProcessIds()), "workflowTypeId", d.workflowTypeId(),
                 "id", processId, "version", expectedVersion)
                 .map(n -> n == 1);
     }
@@ -162,22 +162,22 @@ public class ProcessRepository extends NativeSqlRepository {
 
     private static ProcessRow map(Object[] r) {
         return new ProcessRow(
-                Rows.toLong(r[0]),
-                Rows.string(r[1]),
-                Rows.string(r[2]),
-                Rows.toLong(r[3]),
-                Rows.toInt(r[4]),
-                Rows.nullableLong(r[5]),
-                Rows.toBoolean(r[6]),
-                Rows.longs(r[7]),
-                Rows.string(r[8]),
-                Rows.longs(r[9]),
-                Rows.toBoolean(r[10]),
-                Rows.toInt(r[11]),
-                Rows.nullableLong(r[12]),
-                Rows.uuid(r[13]),
-                Rows.toInt(r[14]),
-                Rows.timestamp(r[15]),
-                Rows.timestamp(r[16]));
+                Columns.toLong(r[0]),
+                Columns.string(r[1]),
+                Columns.string(r[2]),
+                Columns.toLong(r[3]),
+                Columns.toInt(r[4]),
+                Columns.longOrNull(r[5]),
+                Columns.toBoolean(r[6]),
+                Columns.longs(r[7]),
+                Columns.string(r[8]),
+                Columns.longs(r[9]),
+                Columns.toBoolean(r[10]),
+                Columns.toInt(r[11]),
+                Columns.longOrNull(r[12]),
+                Columns.uuid(r[13]),
+                Columns.toInt(r[14]),
+                Columns.time(r[15]),
+                Columns.time(r[16]));
     }
 }

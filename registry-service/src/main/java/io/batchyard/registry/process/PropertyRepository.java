@@ -1,7 +1,7 @@
 package io.batchyard.registry.process;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -58,7 +58,7 @@ public class PropertyRepository extends NativeSqlRepository {
     }
 
     private static PropertyRow map(Object[] r) {
-        return new PropertyRow(Rows.toLong(r[0]), Rows.string(r[1]), Rows.string(r[2]), Rows.string(r[3]),
-                Rows.string(r[4]));
+        return new PropertyRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]));
     }
 }

@@ -1,7 +1,7 @@
 package io.batchyard.registry.server;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -88,8 +88,8 @@ public class ServerRepository extends NativeSqlRepository {
     }
 
     private static ServerRow map(Object[] r) {
-        return new ServerRow(Rows.toLong(r[0]), Rows.string(r[1]), Rows.string(r[2]), Rows.string(r[3]),
-                Rows.string(r[4]), Rows.toBoolean(r[5]), Rows.toBoolean(r[6]), Rows.string(r[7]), Rows.string(r[8]),
-                Rows.timestamp(r[9]), Rows.timestamp(r[10]));
+        return new ServerRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]), Columns.toBoolean(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]), Columns.string(r[8]),
+                Columns.time(r[9]), Columns.time(r[10]));
     }
 }

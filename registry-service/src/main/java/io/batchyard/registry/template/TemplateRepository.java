@@ -1,7 +1,7 @@
 package io.batchyard.registry.template;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.Rows;
+import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -29,7 +29,7 @@ public class TemplateRepository extends NativeSqlRepository {
                 "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
                 "processTypeId", f.processTypeId(), "parentTemplateId", f.parentTemplateId(),
                 "canRecover", f.canRecover(), "batchCutPattern", f.batchCutPattern(),
-                "next", Rows.arrayLiteral(f.nextTemplateIds()), "workflowTypeId", f.workflowTypeId());
+                "next", Columns.arrayLiteral(f.nextTemplateIds()), "workflowTypeId", f.workflowTypeId());
     }
 
     /** Changes the editable fields; the tree position (parent template) never changes. */
@@ -43,7 +43,7 @@ public class TemplateRepository extends NativeSqlRepository {
                         WHERE process_template_id = :id""",
                 "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
                 "processTypeId", f.processTypeId(), "canRecover", f.canRecover(),
-                "batchCutPattern", f.batchCutPattern(), "next", Rows.arrayLiteral(f.nextTemplateIds()),
+                "batchCutPattern", f.batchCutPattern(), "next", Columns.arrayLiteral(f.nextTemplateIds()),
                 "workflowTypeId", f.workflowTypeId(), "id", id)
                 .replaceWithVoid();
     }
@@ -118,8 +118,8 @@ public class TemplateRepository extends NativeSqlRepository {
                         SELECT process_template_id, config_group, prop_key, prop_value, description
                         FROM property_template WHERE process_template_id = :id ORDER BY config_group, prop_key""",
                 "id", templateId)
-                .map(list -> list.stream().map(r -> new PropertyTemplate(Rows.toLong(r[0]), Rows.string(r[1]),
-                        Rows.string(r[2]), Rows.string(r[3]), Rows.string(r[4]))).toList());
+                .map(list -> list.stream().map(r -> new PropertyTemplate(Columns.toLong(r[0]), Columns.string(r[1]),
+                        Columns.string(r[2]), Columns.string(r[3]), Columns.string(r[4]))).toList());
     }
 
     private static Uni<List<TemplateRow>> templates(String sql, Object... params) {
@@ -127,9 +127,9 @@ public class TemplateRepository extends NativeSqlRepository {
     }
 
     private static TemplateRow map(Object[] r) {
-        return new TemplateRow(Rows.toLong(r[0]), Rows.string(r[1]), Rows.string(r[2]), Rows.toLong(r[3]),
-                Rows.toInt(r[4]), Rows.nullableLong(r[5]), Rows.toBoolean(r[6]), Rows.string(r[7]),
-                Rows.longs(r[8]), Rows.toInt(r[9]), Rows.toBoolean(r[10]), Rows.timestamp(r[11]),
-                Rows.timestamp(r[12]));
+        return new TemplateRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.toLong(r[3]),
+                Columns.toInt(r[4]), Columns.longOrNull(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]),
+                Columns.longs(r[8]), Columns.toInt(r[9]), Columns.toBoolean(r[10]), Columns.time(r[11]),
+                Columns.time(r[12]));
     }
 }

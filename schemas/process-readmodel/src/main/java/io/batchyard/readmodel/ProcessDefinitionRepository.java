@@ -3,13 +3,13 @@ package io.batchyard.readmodel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -116,17 +116,13 @@ public class ProcessDefinitionRepository {
 
     private static ProcessDefinition map(Object[] r) {
         try {
-            return new ProcessDefinition(((Number) r[0]).longValue(), r[1] == null ? null : ((Number) r[1]).longValue(),
-                    (String) r[2], ((Number) r[3]).intValue(), (Boolean) r[4], longs((String) r[5]), (String) r[6],
-                    longs((String) r[7]), (Boolean) r[8], ((Number) r[9]).intValue(),
-                    JSON.readValue((String) r[10], PROPERTIES));
+            return new ProcessDefinition(Columns.toLong(r[0]), Columns.longOrNull(r[1]), Columns.string(r[2]),
+                    Columns.toInt(r[3]), Columns.toBoolean(r[4]), Columns.longs(r[5]), Columns.string(r[6]),
+                    Columns.longs(r[7]), Columns.toBoolean(r[8]), Columns.toInt(r[9]),
+                    JSON.readValue(Columns.string(r[10]), PROPERTIES));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("unreadable properties of process " + r[0], e);
         }
-    }
-
-    private static List<Long> longs(String csv) {
-        return csv == null || csv.isEmpty() ? List.of() : Arrays.stream(csv.split(",")).map(Long::valueOf).toList();
     }
 
     private static String csv(List<Long> ids) {

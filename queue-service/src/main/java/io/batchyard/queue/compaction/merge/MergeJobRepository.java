@@ -1,8 +1,10 @@
 package io.batchyard.queue.compaction.merge;
 
-import static io.batchyard.queue.Columns.time;
-import static io.batchyard.queue.Columns.toInt;
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.eventing.persistence.Columns.toInt;
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;

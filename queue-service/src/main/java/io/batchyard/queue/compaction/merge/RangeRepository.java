@@ -1,6 +1,8 @@
 package io.batchyard.queue.compaction.merge;
 
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;

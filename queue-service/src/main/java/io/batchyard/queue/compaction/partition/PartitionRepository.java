@@ -1,8 +1,10 @@
 package io.batchyard.queue.compaction.partition;
 
-import static io.batchyard.queue.Columns.date;
-import static io.batchyard.queue.Columns.longOrNull;
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.date;
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,7 +1,9 @@
 package io.batchyard.queue.compaction.table;
 
-import static io.batchyard.queue.Columns.toInt;
-import static io.batchyard.queue.Columns.toLong;
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.toInt;
+import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;
