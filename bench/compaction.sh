@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Compaction merge throughput (issue 6): 10,000 small objects merged by 2 in-process queue-service workers over an
-# embedded PostgreSQL, against `cat` of the same files as the physical bound. Needs no running stack.
-#   bench/compaction.sh [--objects 10000] [--records 40] [--partitions 20] [--workers 2]
-# MAVEN_REPO_LOCAL=/path selects the local Maven repository.
+# Compaction throughput of a running queue-service: 10,000 small objects written to its object store, registered
+# over REST and merged by the service's own workers, against `cat` of the same files as the physical bound.
+# Starts the stack with deploy/local/run.sh (no demo) unless it is already up; leaves it running.
+#   bench/compaction.sh [--objects 10000] [--records 40] [--partitions 20] [--clients 4] [--warmup 2000]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+source deploy/local/common.sh
 mkdir -p bench/results
-REPO=${MAVEN_REPO_LOCAL:+-Dmaven.repo.local=$MAVEN_REPO_LOCAL}
-./mvnw -B -q $REPO -Pbench -pl bench -am install -DskipTests
+
+BATCHYARD_NO_DEMO=1 deploy/local/run.sh
+./mvnw -B -q -Pbench -pl bench -am package -DskipTests
 echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
-java -Xmx2g -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.CompactionBenchmark \
-  "$@" | tee bench/results/compaction.txt
+java -Xmx1g -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.CompactionBenchmark \
+  --queue "http://127.0.0.1:$QUEUE_PORT" --store "$COMPACTION_ROOT" "$@" | tee bench/results/compaction.txt

@@ -115,6 +115,7 @@ start_service() {
   log_start "$WORK/logs/$svc.log" "$svc"   # appended: a restarted service keeps its earlier log
   QUARKUS_HTTP_PORT=$port \
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
+  QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_USERNAME=batchyard QUARKUS_DATASOURCE_PASSWORD=$PG_PASSWORD \
   QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT BATCHYARD_QUEUE_URL=http://$HOST:$QUEUE_PORT \
   BATCHYARD_COMPACTION_STORE_ROOT=$COMPACTION_ROOT \

@@ -1,18 +1,9 @@
 package io.batchyard.bench;
 
-import io.agroal.api.AgroalDataSource;
-import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
-import io.agroal.api.security.NamePrincipal;
-import io.agroal.api.security.SimplePassword;
-import io.batchyard.eventing.Outbox;
-import io.batchyard.queue.compaction.Compaction;
-import io.batchyard.queue.compaction.merge.MergeRange;
-import io.batchyard.queue.compaction.merge.MergeSettings;
-import io.batchyard.queue.compaction.merge.MergeWorker;
-import io.batchyard.queue.compaction.store.FileSystemObjectStore;
-import io.batchyard.queue.compaction.store.ObjectStore;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,76 +15,111 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import org.flywaydb.core.Flyway;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.postgres.PostgresPlugin;
+import java.util.stream.Stream;
 
 /**
- * Merge throughput of queue-service's compaction: N small JSON-lines objects over P date partitions, merged by W
- * workers (the real {@link MergeWorker}s, claiming through PostgreSQL), against {@code cat} of the same files as the
- * physical bound. Registration is not timed; merging is, from the first claim until no job is left.
+ * Compaction throughput of a running queue-service: N small JSON-lines objects over P date partitions are written to
+ * the service's object store and registered over REST; the service's own merge workers (claiming through PostgreSQL)
+ * merge them. Timed from the first registration until no merge job is left; {@code cat} of the same files is the
+ * physical bound. Afterwards every partition is closed and published, and the records of its manifest are counted:
+ * the run fails unless every record arrived exactly once.
  *
- * <p>Usage: {@code CompactionBenchmark [--objects 10000] [--records 40] [--partitions 20] [--workers 2]
- * [--warmup 2000] [--dir PATH] [--jdbc URL --user U --password P]} (without --jdbc an embedded PostgreSQL is started).
- * The warm-up merges {@code --warmup} objects of another table first, untimed, so that the JIT has compiled the
- * merge path before the measured run.
+ * <p>Usage: {@code CompactionBenchmark --queue URL --store DIR [--objects 10000] [--records 40] [--partitions 20]
+ * [--clients 4] [--warmup 2000]}. The warm-up merges {@code --warmup} objects of another table first, untimed, so that
+ * the JIT has compiled the merge path before the measured run.
  */
 public final class CompactionBenchmark {
+
+    private final Http http = new Http();
+    private final String queue;
+    private final Path store;
+    private final int clients;
+
+    private CompactionBenchmark(String queue, Path store, int clients) {
+        this.queue = queue;
+        this.store = store;
+        this.clients = clients;
+    }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = LifecycleBenchmark.options(args);
         int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
         int records = Integer.parseInt(opts.getOrDefault("records", "40"));
         int partitions = Integer.parseInt(opts.getOrDefault("partitions", "20"));
-        int workers = Integer.parseInt(opts.getOrDefault("workers", "2"));
         int warmup = Integer.parseInt(opts.getOrDefault("warmup", "2000"));
-        Path dir = Path.of(opts.getOrDefault("dir", "bench/target/compaction-store")).toAbsolutePath();
-        deleteTree(dir);
-
-        EmbeddedPostgres pg = null;
-        String url = opts.get("jdbc");
-        String user = opts.getOrDefault("user", "batchyard");
-        String password = opts.getOrDefault("password", "batchyard");
-        if (url == null) {
-            pg = EmbeddedPostgres.builder().start();
-            url = pg.getJdbcUrl("postgres", "postgres");
-            user = "postgres";
-            password = "";
+        CompactionBenchmark bench = new CompactionBenchmark(opts.getOrDefault("queue", "http://127.0.0.1:8083"),
+                Path.of(opts.getOrDefault("store", "data/compaction")).toAbsolutePath(),
+                Integer.parseInt(opts.getOrDefault("clients", "4")));
+        String schema = "bench" + (System.currentTimeMillis() % 100_000);
+        if (warmup > 0) {
+            System.out.printf("[bench] warm-up (untimed): %d objects%n", warmup);
+            bench.run(schema, "warmup", warmup, records, partitions, false);
         }
-        // a pool, as in the service (Agroal): a connection per statement would dominate the timing
-        AgroalDataSource ds = pool(url, user, password);
-        try {
-            Flyway.configure().dataSource(ds).locations("classpath:db/eventing", "classpath:db/readmodel",
-                    "classpath:db/migration").load().migrate();
-            Jdbi jdbi = Jdbi.create(ds).installPlugin(new PostgresPlugin());
-            ObjectStore store = new FileSystemObjectStore(dir);
-            Compaction compaction = new Compaction(jdbi, store, MergeSettings.defaults(), new Outbox());
-            if (warmup > 0) {
-                System.out.printf("[bench] warm-up (untimed): %d objects%n", warmup);
-                run(compaction, dir, "warmup", warmup, records, partitions, workers, false);
-            }
-            run(compaction, dir, "events", objects, records, partitions, workers, true);
-        } finally {
-            ds.close();
-            if (pg != null) {
-                pg.close();
-            }
-        }
+        bench.run(schema, "events", objects, records, partitions, true);
     }
 
-    private static void run(Compaction c, Path dir, String table, int objects, int records, int partitions, int workers,
-                            boolean report) throws Exception {
-        String schema = "bench" + (System.currentTimeMillis() % 100_000);
-        c.jdbi.useTransaction(tx -> c.tables.register(tx, schema, table, 0, 0));
+    private void run(String schema, String table, int objects, int records, int partitions, boolean report)
+            throws Exception {
+        http.expect(201, "POST", queue + "/compaction/tables",
+                Map.of("schemaName", schema, "tableName", table, "mergeIntervalSeconds", 0, "zoneOffsetMinutes", 0));
+        long tableId = tableId(schema, table);
+        // Future dates: no partition closes by itself while the run is under way.
         LocalDate first = LocalDate.now().plusDays(1);
+        Path incoming = store.resolve("bench-incoming").resolve(schema + "." + table);
+        System.out.printf("[bench] writing %d small objects x %d records over %d partitions%n", objects, records,
+                partitions);
+        long bytes = write(incoming, objects, records);
+        double catNull = cat(incoming, "/dev/null"); // also warms the page cache for both runs
+        catNull = Math.min(catNull, cat(incoming, "/dev/null"));
+
+        long start = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<?>> registrations = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            registrations.add(pool.submit(() -> {
+                for (int i = client; i < objects; i += clients) {
+                    http.expect(201, "POST", queue + "/compaction/objects", Map.of("schemaName", schema,
+                            "tableName", table, "partitionDate", first.plusDays(i % partitions).toString(),
+                            "objectKey", store.relativize(incoming.resolve(name(i))).toString()));
+                }
+            }));
+        }
+        for (Future<?> r : registrations) {
+            r.get();
+        }
+        pool.shutdown();
+        double registered = (System.nanoTime() - start) / 1e9;
+        while (pendingJobs(tableId) > 0) {
+            Thread.sleep(20);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+
+        long merged = publishAndCount(tableId);
+        if (merged != (long) objects * records) {
+            throw new IllegalStateException("manifests hold " + merged + " records, expected " + (long) objects * records);
+        }
+        if (!report) {
+            return;
+        }
+        System.out.printf("[bench] %d objects, %d bytes (%.1f MB), %d records, %d partitions, %d REST clients%n",
+                objects, bytes, bytes / 1e6, (long) objects * records, partitions, clients);
+        System.out.printf("[bench] registered in %.2f s (%.0f objects/s); merged and drained after %.2f s%n",
+                registered, objects / registered, seconds);
+        System.out.printf("[bench] merge throughput: %.1f MB/s, %.0f objects/s, %.0f records/s%n", bytes / 1e6 / seconds,
+                objects / seconds, objects * (double) records / seconds);
+        System.out.printf("[bench] bound: cat of the same %d files > /dev/null: %.3f s = %.1f MB/s%n", objects, catNull,
+                bytes / 1e6 / catNull);
+        System.out.printf("RESULT compaction objects=%d records=%d seconds=%.2f objects_per_s=%.0f mb_per_s=%.1f "
+                + "cat_fraction=%.1f%%%n", objects, (long) objects * records, seconds, objects / seconds,
+                bytes / 1e6 / seconds, 100 * catNull / seconds);
+    }
+
+    private long write(Path dir, int objects, int records) throws IOException {
+        Files.createDirectories(dir);
         Random random = new Random(7);
         long bytes = 0;
-        System.out.printf("[bench] writing and registering %d small objects x %d records over %d partitions%n",
-                objects, records, partitions);
-        List<String> keys = new ArrayList<>();
         for (int i = 0; i < objects; i++) {
-            String key = "incoming/" + table + "/" + String.format("%06d", i) + ".jsonl";
             StringBuilder body = new StringBuilder();
             for (int r = 0; r < records; r++) {
                 body.append("{\"eventTime\":").append(1_700_000_000_000L + random.nextInt(86_400_000))
@@ -102,123 +128,78 @@ public final class CompactionBenchmark {
                         .append(",\"action\":\"view\",\"path\":\"/items/").append(random.nextInt(100_000)).append("\"}\n");
             }
             byte[] data = body.toString().getBytes(StandardCharsets.UTF_8);
-            try (ObjectStore.PendingObject out = c.store.create(key)) {
-                out.stream().write(data);
-                out.commit();
-            }
+            Files.write(dir.resolve(name(i)), data);
             bytes += data.length;
-            keys.add(key);
         }
-        for (int from = 0; from < keys.size(); from += 500) {
-            List<String> chunk = keys.subList(from, Math.min(keys.size(), from + 500));
-            int offset = from;
-            c.jdbi.useTransaction(tx -> {
-                for (int i = 0; i < chunk.size(); i++) {
-                    c.registration.register(tx, schema, table, first.plusDays((offset + i) % partitions), chunk.get(i));
-                }
-            });
-        }
-        Path incoming = dir.resolve("incoming").resolve(table);
-        double catNull = cat(incoming, "/dev/null"); // also warms the page cache for both runs
-        catNull = Math.min(catNull, cat(incoming, "/dev/null"));
-        double catFile = cat(incoming, dir.resolve("cat-output").toString());
-        Files.deleteIfExists(dir.resolve("cat-output"));
+        return bytes;
+    }
 
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
-        List<Future<int[]>> runs = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int w = 0; w < workers; w++) {
-            MergeWorker worker = c.worker("bench-" + w);
-            runs.add(pool.submit(() -> drain(c, worker)));
-        }
-        int merges = 0;
-        for (Future<int[]> r : runs) {
-            merges += r.get()[0];
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        pool.shutdown();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
+    private static String name(int i) {
+        return String.format("%06d.jsonl", i);
+    }
 
-        long mergedRecords = 0;
-        long mergedBytes = 0;
-        int ranges = 0;
-        for (long pid : c.jdbi.withHandle(h -> h.createQuery("""
-                        SELECT partition_id FROM compaction_partition JOIN compaction_table USING (table_id)
-                        WHERE schema_name = :s AND table_name = :t""").bind("s", schema).bind("t", table)
-                .mapTo(Long.class).list())) {
-            for (MergeRange r : c.jdbi.withHandle(h -> c.ranges.ranges(h, pid))) {
-                mergedRecords += r.recordCount();
-                mergedBytes += r.contentLength();
-                ranges++;
+    private long tableId(String schema, String table) {
+        for (JsonNode t : http.expect(200, "GET", queue + "/compaction/tables?limit=1000", null).get("items")) {
+            if (t.get("schemaName").asText().equals(schema) && t.get("tableName").asText().equals(table)) {
+                return t.get("tableId").asLong();
             }
         }
-        if (mergedRecords != (long) objects * records) {
-            throw new IllegalStateException("merged " + mergedRecords + " records, expected " + (long) objects * records);
-        }
-        if (!report) {
-            return;
-        }
-        System.out.printf("[bench] %d objects, %d bytes (%.1f MB), %d records, %d partitions%n", objects, bytes,
-                bytes / 1e6, (long) objects * records, partitions);
-        double mbs = bytes / 1e6 / seconds;
-        System.out.printf("[bench] merge: %d workers, %d merge runs, %d merged objects, %d bytes out, %.2f s%n",
-                workers, merges, ranges, mergedBytes, seconds);
-        System.out.printf("[bench] merge throughput: %.1f MB/s, %.0f objects/s, %.0f records/s%n", mbs,
-                objects / seconds, objects * (double) records / seconds);
-        System.out.printf("[bench] bound: cat of the same %d files > /dev/null: %.3f s = %.1f MB/s, %.0f objects/s%n",
-                objects, catNull, bytes / 1e6 / catNull, objects / catNull);
-        System.out.printf("[bench] bound: cat of the same %d files > one file: %.3f s = %.1f MB/s%n", objects, catFile,
-                bytes / 1e6 / catFile);
-        System.out.printf("[bench] merge / cat(/dev/null) = %.1f%% of the physical bound%n", 100 * catNull / seconds);
+        throw new IllegalStateException("table " + schema + "." + table + " not listed");
     }
 
-    private static AgroalDataSource pool(String url, String user, String password) throws java.sql.SQLException {
-        return AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier().connectionPoolConfiguration(pool -> pool
-                .maxSize(8).connectionFactoryConfiguration(factory -> factory.jdbcUrl(url)
-                        .principal(new NamePrincipal(user)).credential(new SimplePassword(password)))));
-    }
-
-    /** Runs a worker until the whole queue is empty (a continuing job may appear after this worker went idle). */
-    private static int[] drain(Compaction c, MergeWorker worker) throws InterruptedException {
-        int merges = 0;
-        try (worker) {
-            while (true) {
-                MergeWorker.Outcome o = worker.runOnce();
-                if (o == MergeWorker.Outcome.FAILED || o == MergeWorker.Outcome.LEASE_LOST) {
-                    throw new IllegalStateException("merge run " + o);
+    private long pendingJobs(long tableId) {
+        long left = 0;
+        for (JsonNode p : partitions(tableId)) {
+            for (String state : List.of("PENDING", "ONGOING", "DEAD")) {
+                JsonNode page = http.expect(200, "GET", queue + "/compaction/jobs?state=" + state + "&partitionId="
+                        + p.get("partitionId").asLong() + "&limit=1", null);
+                if (state.equals("DEAD") && page.get("total").asLong() > 0) {
+                    throw new IllegalStateException("a merge job died: " + page);
                 }
-                if (o != MergeWorker.Outcome.IDLE) {
-                    merges++;
-                    continue;
-                }
-                long left = c.jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM merge_job").mapTo(Long.class).one());
-                if (left == 0) {
-                    return new int[] {merges};
-                }
-                Thread.sleep(5);
+                left += page.get("total").asLong();
             }
         }
+        return left;
     }
 
-    /** Seconds for {@code cat} of every file of {@code folder} into {@code target}. */
-    private static double cat(Path folder, String target) throws IOException, InterruptedException {
+    private JsonNode partitions(long tableId) {
+        return http.expect(200, "GET", queue + "/compaction/partitions?tableId=" + tableId + "&limit=1000", null)
+                .get("items");
+    }
+
+    /** Closes every partition, lets the catalog switch and publish them, and counts the records of the manifests. */
+    private long publishAndCount(long tableId) {
+        for (JsonNode p : partitions(tableId)) {
+            http.expect(200, "POST", queue + "/compaction/partitions/" + p.get("partitionId").asLong() + "/close", null);
+        }
+        http.expect(200, "POST", queue + "/compaction/catalog/sync", null);
+        long records = 0;
+        for (JsonNode p : partitions(tableId)) {
+            JsonNode manifest = http.expect(200, "GET", queue + "/compaction/partitions/"
+                    + p.get("partitionId").asLong() + "/manifest", null);
+            for (JsonNode entry : manifest.get("entries")) {
+                records += lines(entry.get("url").asText());
+            }
+        }
+        return records;
+    }
+
+    private long lines(String url) {
+        Path file = url.startsWith("file:") ? Path.of(URI.create(url)) : store.resolve(url);
+        try (Stream<String> lines = Files.lines(file)) {
+            return lines.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double cat(Path dir, String out) throws Exception {
         long start = System.nanoTime();
-        Process p = new ProcessBuilder("sh", "-c", "find . -type f -name '*.jsonl' -print0 | xargs -0 cat > '" + target + "'")
-                .directory(folder.toFile()).inheritIO().start();
+        Process p = new ProcessBuilder("sh", "-c", "find . -type f -name '*.jsonl' -print0 | xargs -0 cat > \"$1\"",
+                "cat", out).directory(dir.toFile()).inheritIO().start();
         if (p.waitFor() != 0) {
             throw new IllegalStateException("cat failed");
         }
         return (System.nanoTime() - start) / 1e9;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -8,8 +8,10 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import org.jdbi.v3.core.Jdbi;
+import io.batchyard.teststack.Infrastructure;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 
 /** The skeleton boots against real PostgreSQL and Kafka, migrates its outbox tables and reports ready. */
@@ -18,15 +20,17 @@ import org.junit.jupiter.api.Test;
         initArgs = @ResourceArg(name = "database", value = "lineage"))
 class LineageServiceBootTest {
 
-    @Inject
-    Jdbi jdbi;
-
     @Test
-    void bootsMigratedAndReady() {
+    void bootsMigratedAndReady() throws Exception {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
-        long tables = jdbi.withHandle(h -> h.createQuery(
-                "SELECT count(*) FROM information_schema.tables WHERE table_name IN ('outbox_event', 'processed_event')")
-                .mapTo(Long.class).one());
+        long tables;
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             ResultSet rs = c.createStatement().executeQuery(
+                     "SELECT count(*) FROM information_schema.tables WHERE table_name IN ('outbox_event', 'processed_event')")) {
+            rs.next();
+            tables = rs.getLong(1);
+        }
         org.assertj.core.api.Assertions.assertThat(tables).isEqualTo(2);
     }
 }

@@ -53,6 +53,7 @@ final class Stack implements AutoCloseable {
         Infrastructure.Database db = database(database);
         Map<String, String> env = new HashMap<>(extra);
         env.put("QUARKUS_DATASOURCE_JDBC_URL", db.jdbcUrl());
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.reactiveUrl());
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);

@@ -26,7 +26,9 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         Infrastructure infra = Infrastructure.get();
         Infrastructure.Database db = infra.database(database);
         Map<String, String> config = new HashMap<>();
+        // Flyway migrates over JDBC; everything else runs on the reactive client, against the same database.
         config.put("quarkus.datasource.jdbc.url", db.jdbcUrl());
+        config.put("quarkus.datasource.reactive.url", db.reactiveUrl());
         config.put("quarkus.datasource.username", db.user());
         config.put("quarkus.datasource.password", db.password());
         config.put("quarkus.datasource.devservices.enabled", "false");

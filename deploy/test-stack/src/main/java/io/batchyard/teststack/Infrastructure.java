@@ -45,6 +45,16 @@ public final class Infrastructure {
             String path = query < 0 ? jdbcUrl : jdbcUrl.substring(0, query);
             return path.substring(path.lastIndexOf('/') + 1);
         }
+
+        /**
+         * The same database for the reactive client: the JDBC URL without its {@code jdbc:} prefix and without the
+         * driver's own query parameters (such as Testcontainers' {@code loggerLevel}), which the reactive client rejects.
+         */
+        public String reactiveUrl() {
+            String url = jdbcUrl.startsWith("jdbc:") ? jdbcUrl.substring("jdbc:".length()) : jdbcUrl;
+            int query = url.indexOf('?');
+            return query < 0 ? url : url.substring(0, query);
+        }
     }
 
     private static volatile Infrastructure instance;

@@ -9,21 +9,26 @@ import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import org.jdbi.v3.core.Handle;
 
-/** Lifecycle events, appended to the outbox in the call's transaction; key = the parent id, so a run's events stay ordered. */
+/**
+ * Lifecycle events, appended to the outbox in the lifecycle call's transaction (the returned Uni is chained in it);
+ * key = the parent id, so a run's events stay ordered.
+ */
 @ApplicationScoped
 public class LifecycleEvents {
 
     static final String PRODUCER = "execution-service";
 
-    @Inject
-    Outbox outbox;
+    private final Outbox outbox;
 
-    void jobStarted(Handle tx, Run run, String targetBatchMarking, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, run.processId(), JobStarted.newBuilder()
+    public LifecycleEvents(Outbox outbox) {
+        this.outbox = outbox;
+    }
+
+    Uni<Void> jobStarted(Run run, String targetBatchMarking, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobStarted.newBuilder()
                 .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
                 .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
                 .setTargetBatchId(run.targetBatchId()).setTargetBatchMarking(targetBatchMarking)
@@ -31,24 +36,24 @@ public class LifecycleEvents {
                 .build());
     }
 
-    void jobHalted(Handle tx, Run run, String marking, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, run.processId(), JobHalted.newBuilder()
+    Uni<Void> jobHalted(Run run, String marking, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobHalted.newBuilder()
                 .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
                 .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
                 .setTargetBatchId(run.targetBatchId()).setBatchMarking(marking)
                 .build());
     }
 
-    void jobFailed(Handle tx, Run run, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, run.processId(), JobFailed.newBuilder()
+    Uni<Void> jobFailed(Run run, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobFailed.newBuilder()
                 .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
                 .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
                 .setTargetBatchId(run.targetBatchId())
                 .build());
     }
 
-    void stepStarted(Handle tx, long parentId, Run step, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, parentId, StepStarted.newBuilder()
+    Uni<Void> stepStarted(long parentId, Run step, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepStarted.newBuilder()
                 .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
                 .setParentProcessId(parentId).setSubProcessId(step.processId())
                 .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())
@@ -56,8 +61,8 @@ public class LifecycleEvents {
                 .build());
     }
 
-    void stepHalted(Handle tx, long parentId, Run step, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, parentId, StepHalted.newBuilder()
+    Uni<Void> stepHalted(long parentId, Run step, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepHalted.newBuilder()
                 .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
                 .setParentProcessId(parentId).setSubProcessId(step.processId())
                 .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())
@@ -65,8 +70,8 @@ public class LifecycleEvents {
                 .build());
     }
 
-    void stepFailed(Handle tx, long parentId, Run step, String correlation) {
-        outbox.append(tx, Topics.EXECUTION_LIFECYCLE, parentId, StepFailed.newBuilder()
+    Uni<Void> stepFailed(long parentId, Run step, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepFailed.newBuilder()
                 .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
                 .setParentProcessId(parentId).setSubProcessId(step.processId())
                 .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())

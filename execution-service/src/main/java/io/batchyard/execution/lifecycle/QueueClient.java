@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.ApiException;
 import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.Offload;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,18 +30,24 @@ public class QueueClient {
     public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.Row> rows) {
     }
 
-    @Inject
-    ObjectMapper json;
-
-    @ConfigProperty(name = "batchyard.queue.url")
-    String queueUrl;
-
-    @ConfigProperty(name = "batchyard.queue.timeout", defaultValue = "PT10S")
-    Duration timeout;
-
+    private final ObjectMapper json;
+    private final String queueUrl;
+    private final Duration timeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public Claim claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+    public QueueClient(ObjectMapper json, @ConfigProperty(name = "batchyard.queue.url") String queueUrl,
+                       @ConfigProperty(name = "batchyard.queue.timeout", defaultValue = "PT10S") Duration timeout) {
+        this.json = json;
+        this.queueUrl = queueUrl;
+        this.timeout = timeout;
+    }
+
+    /** The claim, sent from a worker thread; the caller's transaction resumes on its own context with the answer. */
+    public Uni<Claim> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+        return Offload.blocking(() -> send(parentId, instanceExecId, maxBatch, completedTargetBatchId));
+    }
+
+    private Claim send(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         Map<String, Object> body = new HashMap<>();
         body.put("parentProcessId", parentId);
         body.put("instanceExecId", instanceExecId);

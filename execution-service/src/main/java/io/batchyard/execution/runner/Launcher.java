@@ -1,15 +1,9 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.api.ApiException;
-import io.batchyard.execution.bucket.BucketLedger;
-import io.batchyard.execution.bucket.BucketStatus.State;
-import io.batchyard.execution.lifecycle.Lifecycle;
-import io.batchyard.execution.lifecycle.Runs;
-import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.execution.Offload;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -21,12 +15,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * One launcher cycle of a parent: plan, claim (lease + buckets RUNNING, one transaction), run, release. Two runners
- * may cycle the same parent at once; the lease's primary key lets exactly one of them claim it.
+ * may cycle the same parent at once; the lease's primary key lets exactly one of them claim it. A cycle blocks while
+ * its commands run: it runs on the runner's own threads and waits there for {@link RunnerService}'s transactions.
  */
 @ApplicationScoped
 public class Launcher {
@@ -41,35 +34,15 @@ public class Launcher {
     public record Cycle(Planner.Plan plan, Optional<Claimed> claimed, Optional<WorkflowExecution.Outcome> outcome) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final RunnerService service;
+    private final WorkflowExecution execution;
+    private final RunnerConfig config;
 
-    @Inject
-    Planner planner;
-
-    @Inject
-    RunnerJobs jobs;
-
-    @Inject
-    BucketLedger ledger;
-
-    @Inject
-    RunnerLeases leases;
-
-    @Inject
-    WorkflowExecution execution;
-
-    @Inject
-    Lifecycle lifecycle;
-
-    @Inject
-    Runs runs;
-
-    @Inject
-    ProcessDefinitions definitions;
-
-    @Inject
-    RunnerConfig config;
+    public Launcher(RunnerService service, WorkflowExecution execution, RunnerConfig config) {
+        this.service = service;
+        this.execution = execution;
+        this.config = config;
+    }
 
     private String owner;
     private ScheduledExecutorService heartbeats;
@@ -105,27 +78,7 @@ public class Launcher {
 
     /** Plans and claims as {@code runner}; the claim commits with the plan's INIT rows. */
     public Cycle claim(long processId, LocalDateTime now, String runner) {
-        return jdbi.inTransaction(tx -> {
-            leases.reapExpired(tx, processId).ifPresent(dead -> recoverOrphan(tx, dead));
-            Planner.Plan plan = planner.plan(tx, processId, now, true);
-            if (!plan.runnable()) {
-                return new Cycle(plan, Optional.empty(), Optional.empty());
-            }
-            if (!leases.claim(tx, processId, runner, plan.buckets(), config.lease())) {
-                plan.reasons().add(new Planner.Reason("ALREADY_RUNNING", "another runner claimed process " + processId));
-                return new Cycle(new Planner.Plan(processId, List.of(), plan.currentPeriod(), plan.reasons()),
-                        Optional.empty(), Optional.empty());
-            }
-            int moved = ledger.move(tx, processId, plan.buckets(), State.INIT, State.RUNNING, null, null)
-                    + ledger.move(tx, processId, plan.buckets(), State.FAILED, State.RUNNING, null, null);
-            if (moved != plan.buckets().size()) {
-                // The lease makes this unreachable unless rows were edited by hand; refuse rather than run twice.
-                throw new IllegalStateException("buckets " + plan.buckets() + " of process " + processId
-                        + " changed while being claimed");
-            }
-            RunnerJob job = jobs.find(tx, processId).orElseThrow();
-            return new Cycle(plan, Optional.of(new Claimed(job, plan.buckets())), Optional.empty());
-        });
+        return Offload.await(() -> service.claim(processId, now, runner));
     }
 
     /** Runs a claimed run to its end, keeping the lease alive meanwhile, and releases it. */
@@ -134,7 +87,7 @@ public class Launcher {
         long every = Math.max(1, config.lease().toMillis() / 3);
         ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(() -> {
             try {
-                if (!jdbi.inTransaction(tx -> leases.refresh(tx, pid, runner, config.lease()))) {
+                if (!Offload.await(() -> service.refreshLease(pid, runner))) {
                     LOG.warnf("runner %s lost its lease on process %d", runner, pid);
                 }
             } catch (RuntimeException e) {
@@ -145,7 +98,7 @@ public class Launcher {
             return execution.run(claimed.job(), claimed.buckets(), "runner:" + runner);
         } finally {
             heartbeat.cancel(false);
-            jdbi.useTransaction(tx -> leases.release(tx, pid, runner));
+            Offload.await(() -> service.releaseLease(pid, runner));
         }
     }
 
@@ -160,28 +113,5 @@ public class Launcher {
             return cycle;
         }
         return new Cycle(cycle.plan(), cycle.claimed(), Optional.of(execute(cycle.claimed().get(), runner)));
-    }
-
-    /**
-     * A runner died holding the parent: its buckets go back to INIT and its run is terminated, so this claim's
-     * InitJob resumes from the last recoverable step instead of being refused as already running.
-     */
-    private void recoverOrphan(Handle tx, RunnerLeases.Lease dead) {
-        LOG.warnf("taking over process %d from runner %s, whose lease expired (buckets %s)", dead.processId(),
-                dead.owner(), dead.buckets());
-        ledger.move(tx, dead.processId(), dead.buckets(), State.RUNNING, State.INIT, null,
-                "runner " + dead.owner() + " lost its lease");
-        definitions.tree(tx, dead.processId()).ifPresent(tree -> tree.steps().forEach(step -> {
-            if (!runs.running(tx, step.processId()).isEmpty()) {
-                lifecycle.termStep(tx, step.processId(), "runner:takeover");
-            }
-        }));
-        if (!runs.running(tx, dead.processId()).isEmpty()) {
-            try {
-                lifecycle.termJob(tx, dead.processId(), "runner:takeover");
-            } catch (ApiException e) {
-                LOG.warnf("could not terminate the orphaned run of %d: %s", dead.processId(), e.getMessage());
-            }
-        }
     }
 }

@@ -1,25 +1,26 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.bucket.BucketLedger;
+import io.batchyard.execution.Offload;
 import io.batchyard.execution.bucket.BucketPattern;
+import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketSelection;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
 import io.batchyard.readmodel.ProcessDefinition;
-import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
 
 /**
  * Decides what a parent would run now (spec B.3.2-B.3.5): resolve its bucket, select among the eligible ones, check
- * dependencies. The launcher acts on the plan; {@code GET /why} shows it.
+ * dependencies. The launcher acts on the plan; {@code GET /why} shows it. It runs in the caller's transaction; the
+ * scripts it runs (bucket keys, dependency checks) run on worker threads meanwhile.
  */
 @ApplicationScoped
 public class Planner {
@@ -39,43 +40,52 @@ public class Planner {
         }
     }
 
-    @Inject
-    ProcessDefinitions definitions;
+    private final ProcessDefinitionRepository definitions;
+    private final RunnerJobRepository jobs;
+    private final BucketRepository ledger;
+    private final RunnerLeaseRepository leases;
+    private final BucketKeyRepository keys;
+    private final ScriptRunner scripts;
 
-    @Inject
-    RunnerJobs jobs;
-
-    @Inject
-    BucketLedger ledger;
-
-    @Inject
-    RunnerLeases leases;
-
-    @Inject
-    ScriptRunner scripts;
+    public Planner(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
+                   RunnerLeaseRepository leases, BucketKeyRepository keys, ScriptRunner scripts) {
+        this.definitions = definitions;
+        this.jobs = jobs;
+        this.ledger = ledger;
+        this.leases = leases;
+        this.keys = keys;
+        this.scripts = scripts;
+    }
 
     /**
      * @param ensure whether to record the job's current bucket as INIT (a launcher cycle does; an explanation must
      *               not change anything)
      */
-    public Plan plan(Handle h, long processId, LocalDateTime now, boolean ensure) {
-        Optional<RunnerJob> job = jobs.find(h, processId);
-        List<Reason> reasons = blockers(processId, job, definitions.find(h, processId));
-        if (!reasons.isEmpty()) {
-            return new Plan(processId, List.of(), null, reasons);
-        }
-        RunnerJob j = job.get();
-        String current = currentBucket(h, j, now, reasons);
-        if (ensure && current != null && j.schedule() == null) {
-            ledger.ensure(h, processId, current);
-        }
-        Optional<RunnerLeases.Lease> running = leases.find(h, processId);
-        if (running.isPresent()) {
-            reasons.add(new Reason("ALREADY_RUNNING", "a run of process " + processId + " holds buckets "
-                    + running.get().buckets()));
-            return new Plan(processId, List.of(), current, reasons);
-        }
-        List<String> eligible = ledger.eligible(h, processId, j.retryFailed());
+    public Uni<Plan> plan(long processId, LocalDateTime now, boolean ensure) {
+        return jobs.find(processId).chain(job -> definitions.find(processId).chain(parent -> {
+            List<Reason> reasons = blockers(processId, job, parent);
+            if (!reasons.isEmpty()) {
+                return Uni.createFrom().item(new Plan(processId, List.of(), null, reasons));
+            }
+            RunnerJob j = job.get();
+            return currentBucket(j, now, reasons).chain(current -> {
+                Uni<Boolean> recorded = ensure && current != null && j.schedule() == null
+                        ? ledger.ensure(processId, current) : Uni.createFrom().item(false);
+                return recorded.chain(() -> leases.find(processId)).chain(running -> {
+                    if (running.isPresent()) {
+                        reasons.add(new Reason("ALREADY_RUNNING", "a run of process " + processId + " holds buckets "
+                                + running.get().buckets()));
+                        return Uni.createFrom().item(new Plan(processId, List.of(), current, reasons));
+                    }
+                    return ledger.eligible(processId, j.retryFailed())
+                            .chain(eligible -> select(j, eligible, current, now, reasons));
+                });
+            });
+        }));
+    }
+
+    private Uni<Plan> select(RunnerJob j, List<String> eligible, String current, LocalDateTime now, List<Reason> reasons) {
+        long processId = j.processId();
         List<String> selected = BucketSelection.select(eligible, j.exactMatch(), j.batch(), j.maxBatchSize(),
                 j.exactMatch() ? Optional.ofNullable(current).orElse(BucketPattern.DAILY.current(now)) : current);
         if (selected.isEmpty()) {
@@ -84,21 +94,30 @@ public class Planner {
                             + (j.retryFailed() ? " or FAILED" : "") + ")")
                     : new Reason("NOT_CURRENT_PERIOD", "exact match: only the current period "
                             + (current == null ? BucketPattern.DAILY.current(now) : current) + " may run; waiting: " + eligible));
-            return new Plan(processId, List.of(), current, reasons);
+            return Uni.createFrom().item(new Plan(processId, List.of(), current, reasons));
         }
         List<String> runnable = new ArrayList<>();
-        for (String bucket : selected) {
-            List<Reason> unmet = unmetDependencies(h, j, bucket);
+        return checkInTurn(j, selected, 0, runnable, reasons)
+                .map(done -> new Plan(processId, runnable, current, reasons));
+    }
+
+    /** Checks the selected buckets one after the other; without batch, the first blocked one stops the rest. */
+    private Uni<Void> checkInTurn(RunnerJob j, List<String> selected, int i, List<String> runnable, List<Reason> reasons) {
+        if (i == selected.size()) {
+            return Uni.createFrom().voidItem();
+        }
+        String bucket = selected.get(i);
+        return unmetDependencies(j, bucket).chain(unmet -> {
             if (unmet.isEmpty()) {
                 runnable.add(bucket);
             } else {
                 reasons.addAll(unmet);
                 if (!j.batch()) {
-                    break;
+                    return Uni.createFrom().voidItem();
                 }
             }
-        }
-        return new Plan(processId, runnable, current, reasons);
+            return checkInTurn(j, selected, i + 1, runnable, reasons);
+        });
     }
 
     /** Everything that stops the parent as a whole: unknown, not stand-alone, disabled, no steps. */
@@ -119,61 +138,73 @@ public class Planner {
     }
 
     /** The bucket a schedule fire at {@code at} records: the job's bucket then, or that day for a job without one. */
-    public String bucketAt(Handle h, RunnerJob job, LocalDateTime at, List<Reason> reasons) {
-        return job.bucket() == null ? BucketPattern.DAILY.current(at) : currentBucket(h, job, at, reasons);
+    public Uni<String> bucketAt(RunnerJob job, LocalDateTime at, List<Reason> reasons) {
+        return job.bucket() == null ? Uni.createFrom().item(BucketPattern.DAILY.current(at))
+                : currentBucket(job, at, reasons);
     }
 
     /** The bucket the clock or the bucket key names now, or null for a job fed by explicitly added buckets. */
-    String currentBucket(Handle h, RunnerJob job, LocalDateTime now, List<Reason> reasons) {
+    Uni<String> currentBucket(RunnerJob job, LocalDateTime now, List<Reason> reasons) {
         if (job.bucket() == null) {
-            return null;
+            return Uni.createFrom().nullItem();
         }
         Optional<BucketPattern> pattern = BucketPattern.of(job.bucket());
         if (pattern.isPresent()) {
-            return pattern.get().current(now);
+            return Uni.createFrom().item(pattern.get().current(now));
         }
-        Optional<BucketKeys.Key> registered = BucketKeys.find(h, job.bucket());
-        if (registered.isPresent()) {
-            Optional<String> value = scripts.valueOf(registered.get().script(), List.of(),
-                    Map.of("PIPEJOBID", Long.toString(job.processId()), "PIPEJOBSCRIPT", registered.get().script()),
-                    CHECK_TIMEOUT);
-            if (value.isEmpty() || value.get().isBlank()) {
-                reasons.add(new Reason("BUCKET_UNRESOLVED", "bucket key " + job.bucket() + ": script "
-                        + registered.get().script() + " failed or printed nothing"));
-                return null;
+        return keys.find(job.bucket()).chain(registered -> {
+            if (registered.isPresent()) {
+                BucketKeyRepository.Key key = registered.get();
+                return Offload.blocking(() -> scripts.valueOf(key.script(), List.of(),
+                        Map.of("PIPEJOBID", Long.toString(job.processId()), "PIPEJOBSCRIPT", key.script()),
+                        CHECK_TIMEOUT)).map(value -> {
+                            if (value.isEmpty() || value.get().isBlank()) {
+                                reasons.add(new Reason("BUCKET_UNRESOLVED", "bucket key " + job.bucket() + ": script "
+                                        + key.script() + " failed or printed nothing"));
+                                return null;
+                            }
+                            return value.get().replaceAll("\\s+", " ");
+                        });
             }
-            return value.get().replaceAll("\\s+", " ");
-        }
-        Optional<BuiltinBucketKey> builtin = BuiltinBucketKey.of(job.bucket());
-        if (builtin.isPresent()) {
-            return builtin.get().resolve(now);
-        }
-        reasons.add(new Reason("BUCKET_UNRESOLVED", "bucket key " + job.bucket() + " is neither a pattern, a built-in "
-                + "key nor registered under /runner/bucket-keys"));
-        return null;
+            Optional<BuiltinBucketKey> builtin = BuiltinBucketKey.of(job.bucket());
+            if (builtin.isPresent()) {
+                return Uni.createFrom().item(builtin.get().resolve(now));
+            }
+            reasons.add(new Reason("BUCKET_UNRESOLVED", "bucket key " + job.bucket() + " is neither a pattern, a built-in "
+                    + "key nor registered under /runner/bucket-keys"));
+            return Uni.createFrom().nullItem();
+        });
     }
 
-    /** Dependencies of {@code bucket} that do not hold (all must: AND). */
-    List<Reason> unmetDependencies(Handle h, RunnerJob job, String bucket) {
+    /** Dependencies of {@code bucket} that do not hold (all must: AND), checked in their order. */
+    Uni<List<Reason>> unmetDependencies(RunnerJob job, String bucket) {
         List<Reason> unmet = new ArrayList<>();
+        Uni<Void> checks = Uni.createFrom().voidItem();
         for (RunnerJob.Dependency d : job.dependencies()) {
-            if (d.script() == null) {
-                if (!ledger.complete(h, d.processId(), bucket)) {
-                    String state = ledger.find(h, d.processId(), bucket).map(BucketStatus::status).map(Enum::name)
-                            .orElse("absent");
-                    unmet.add(new Reason("UNMET_DEPENDENCY", "bucket " + bucket + " of process " + d.processId()
-                            + " is " + state + ", not COMPLETE"));
-                }
-                continue;
-            }
-            List<String> args = d.processId() == null ? List.of(bucket) : List.of(bucket, d.processId().toString());
-            CommandResult r = scripts.run(d.script(), args, Map.of("PIPEJOBID", Long.toString(job.processId()),
-                    "PIPEJOBSCRIPT", d.script()), CHECK_TIMEOUT, (stream, line) -> { });
-            if (!r.succeeded()) {
-                unmet.add(new Reason("UNMET_DEPENDENCY", "check " + d.script() + " " + String.join(" ", args)
-                        + " says not yet (" + r.describe() + ")"));
-            }
+            checks = checks.chain(() -> d.script() == null ? parentDone(d.processId(), bucket, unmet)
+                    : checkScript(job, d, bucket, unmet));
         }
-        return unmet;
+        return checks.map(done -> unmet);
+    }
+
+    private Uni<Void> parentDone(long processId, String bucket, List<Reason> unmet) {
+        return ledger.find(processId, bucket).invoke(row -> {
+            if (row.map(b -> b.status() != BucketStatus.State.COMPLETE).orElse(true)) {
+                String state = row.map(BucketStatus::status).map(Enum::name).orElse("absent");
+                unmet.add(new Reason("UNMET_DEPENDENCY", "bucket " + bucket + " of process " + processId
+                        + " is " + state + ", not COMPLETE"));
+            }
+        }).replaceWithVoid();
+    }
+
+    private Uni<Void> checkScript(RunnerJob job, RunnerJob.Dependency d, String bucket, List<Reason> unmet) {
+        List<String> args = d.processId() == null ? List.of(bucket) : List.of(bucket, d.processId().toString());
+        return Offload.blocking(() -> scripts.run(d.script(), args, Map.of("PIPEJOBID", Long.toString(job.processId()),
+                "PIPEJOBSCRIPT", d.script()), CHECK_TIMEOUT, (stream, line) -> { })).invoke(r -> {
+                    if (!r.succeeded()) {
+                        unmet.add(new Reason("UNMET_DEPENDENCY", "check " + d.script() + " " + String.join(" ", args)
+                                + " says not yet (" + r.describe() + ")"));
+                    }
+                }).replaceWithVoid();
     }
 }

@@ -2,7 +2,6 @@ package io.batchyard.execution.runner;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,11 +20,13 @@ public class ScriptRunner {
 
     private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
 
-    @Inject
-    RunnerConfig config;
-
+    private final RunnerConfig config;
     private ScriptResolver resolver;
     private Path workDir;
+
+    public ScriptRunner(RunnerConfig config) {
+        this.config = config;
+    }
 
     @PostConstruct
     void init() {

@@ -1,19 +1,18 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.bucket.BucketLedger;
+import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Answers "why is this job not running?" from the same rules the launcher applies, without changing anything:
  * the parent as a whole (unknown, not stand-alone, disabled), then the bucket (absent, done, failed, waiting behind
- * an older one, not the current period), then the lease and the dependencies.
+ * an older one, not the current period), then the lease and the dependencies. Runs in the caller's session.
  */
 @ApplicationScoped
 public class WhyNotRunning {
@@ -23,54 +22,56 @@ public class WhyNotRunning {
                               List<Planner.Reason> reasons) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final Planner planner;
+    private final RunnerJobRepository jobs;
+    private final BucketRepository ledger;
 
-    @Inject
-    Planner planner;
+    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger) {
+        this.planner = planner;
+        this.jobs = jobs;
+        this.ledger = ledger;
+    }
 
-    @Inject
-    RunnerJobs jobs;
-
-    @Inject
-    BucketLedger ledger;
-
-    public Explanation explain(long processId, String bucket, LocalDateTime now) {
-        return jdbi.withHandle(h -> {
-            Planner.Plan plan = planner.plan(h, processId, now, false);
+    public Uni<Explanation> explain(long processId, String bucket, LocalDateTime now) {
+        return planner.plan(processId, now, false).chain(plan -> {
             List<Planner.Reason> reasons = new ArrayList<>(plan.reasons());
             if (bucket == null) {
-                return new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons);
+                return Uni.createFrom().item(new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons));
             }
-            Optional<RunnerJob> job = jobs.find(h, processId);
-            Optional<BucketStatus> row = ledger.find(h, processId, bucket);
-            boolean current = bucket.equals(plan.currentPeriod());
-            if (row.isEmpty() && !current) {
-                reasons.add(new Planner.Reason("NO_SUCH_BUCKET", "bucket " + bucket + " of process " + processId
-                        + " was never recorded: add it (POST .../buckets or backfill) or wait for the schedule"));
-            } else if (row.isPresent()) {
-                switch (row.get().status()) {
-                    case COMPLETE -> reasons.add(new Planner.Reason("BUCKET_COMPLETE", "bucket " + bucket
-                            + " completed in run " + row.get().instanceExecId()));
-                    case RUNNING -> reasons.add(new Planner.Reason("BUCKET_RUNNING", "bucket " + bucket
-                            + " is running in run " + row.get().instanceExecId()));
-                    case FAILED -> {
-                        if (job.map(j -> !j.retryFailed()).orElse(true)) {
-                            reasons.add(new Planner.Reason("BUCKET_FAILED", "bucket " + bucket + " failed ("
-                                    + row.get().message() + "); retry it with POST .../buckets/" + bucket + "/retry"));
-                        }
+            return jobs.find(processId).chain(job -> ledger.find(processId, bucket)
+                    .chain(row -> explain(processId, bucket, plan, job, row, reasons)));
+        });
+    }
+
+    private Uni<Explanation> explain(long processId, String bucket, Planner.Plan plan, Optional<RunnerJob> job,
+                                     Optional<BucketStatus> row, List<Planner.Reason> reasons) {
+        boolean current = bucket.equals(plan.currentPeriod());
+        if (row.isEmpty() && !current) {
+            reasons.add(new Planner.Reason("NO_SUCH_BUCKET", "bucket " + bucket + " of process " + processId
+                    + " was never recorded: add it (POST .../buckets or backfill) or wait for the schedule"));
+        } else if (row.isPresent()) {
+            switch (row.get().status()) {
+                case COMPLETE -> reasons.add(new Planner.Reason("BUCKET_COMPLETE", "bucket " + bucket
+                        + " completed in run " + row.get().instanceExecId()));
+                case RUNNING -> reasons.add(new Planner.Reason("BUCKET_RUNNING", "bucket " + bucket
+                        + " is running in run " + row.get().instanceExecId()));
+                case FAILED -> {
+                    if (job.map(j -> !j.retryFailed()).orElse(true)) {
+                        reasons.add(new Planner.Reason("BUCKET_FAILED", "bucket " + bucket + " failed ("
+                                + row.get().message() + "); retry it with POST .../buckets/" + bucket + "/retry"));
                     }
-                    case INIT -> { }
                 }
+                case INIT -> { }
             }
-            boolean selected = plan.buckets().contains(bucket);
-            if (!selected && plan.runnable() && row.map(r -> r.status() == BucketStatus.State.INIT).orElse(false)) {
-                reasons.add(new Planner.Reason("WAITING_FOR_OLDER", "oldest first: this cycle runs " + plan.buckets()));
-            }
-            if (job.isPresent() && row.map(r -> r.status() != BucketStatus.State.COMPLETE).orElse(current)) {
-                reasons.addAll(planner.unmetDependencies(h, job.get(), bucket).stream()
-                        .filter(r -> !reasons.contains(r)).toList());
-            }
+        }
+        boolean selected = plan.buckets().contains(bucket);
+        if (!selected && plan.runnable() && row.map(r -> r.status() == BucketStatus.State.INIT).orElse(false)) {
+            reasons.add(new Planner.Reason("WAITING_FOR_OLDER", "oldest first: this cycle runs " + plan.buckets()));
+        }
+        Uni<List<Planner.Reason>> unmet = job.isPresent() && row.map(r -> r.status() != BucketStatus.State.COMPLETE)
+                .orElse(current) ? planner.unmetDependencies(job.get(), bucket) : Uni.createFrom().item(List.of());
+        return unmet.map(more -> {
+            reasons.addAll(more.stream().filter(r -> !reasons.contains(r)).toList());
             return new Explanation(processId, bucket, selected, plan.buckets(), reasons);
         });
     }

@@ -1,16 +1,15 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.api.ApiException;
-import io.batchyard.execution.bucket.BucketLedger;
+import io.batchyard.execution.Offload;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
-import io.batchyard.execution.lifecycle.Lifecycle;
-import io.batchyard.execution.lifecycle.Runs;
+import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
-import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.readmodel.ProcessDefinitionService;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,13 +29,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * One run of a stand-alone parent for its claimed buckets, through the same lifecycle calls a workflow engine makes:
  * InitJob, then per step InitStep → command → HaltStep or TermStep, steps starting as soon as all their predecessors
  * are done (fork/join), then HaltJob or TermJob. The chain OnInit → steps → OnSuccess/OnError hands each script the
- * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE).
+ * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE). A run blocks while its commands run, so it lives on the
+ * runner's threads and waits there for each lifecycle call's transaction ({@link Offload#await}).
  */
 @ApplicationScoped
 public class WorkflowExecution {
@@ -53,30 +52,24 @@ public class WorkflowExecution {
     record StepResult(long stepId, boolean ok, String stdout, String stderr, String message) {
     }
 
-    @Inject
-    Jdbi jdbi;
+    private final LifecycleService lifecycle;
+    private final RunnerService runner;
+    private final ProcessDefinitionService definitions;
+    private final ProcessLogService log;
+    private final ScriptRunner scripts;
 
-    @Inject
-    Lifecycle lifecycle;
-
-    @Inject
-    Runs runs;
-
-    @Inject
-    ProcessDefinitions definitions;
-
-    @Inject
-    BucketLedger ledger;
-
-    @Inject
-    ProcessLog log;
-
-    @Inject
-    ScriptRunner scripts;
+    public WorkflowExecution(LifecycleService lifecycle, RunnerService runner, ProcessDefinitionService definitions,
+                             ProcessLogService log, ScriptRunner scripts) {
+        this.lifecycle = lifecycle;
+        this.runner = runner;
+        this.definitions = definitions;
+        this.log = log;
+        this.scripts = scripts;
+    }
 
     public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
         long pid = job.processId();
-        ProcessDefinitions.Tree tree = jdbi.withHandle(h -> definitions.tree(h, pid)).orElse(null);
+        ProcessDefinitionRepository.Tree tree = Offload.await(() -> definitions.tree(pid)).orElse(null);
         StepGraph graph;
         List<String> bucketArgs;
         try {
@@ -89,16 +82,16 @@ public class WorkflowExecution {
         } catch (IllegalArgumentException e) {
             return notStarted(job, buckets, e.getMessage());
         }
-        Lifecycle.JobStart start;
+        LifecycleService.JobStart start;
         try {
             Integer maxBatch = tree.parent().property(StepCommand.RUNNER_GROUP, "max-batch").map(Integer::valueOf).orElse(null);
-            start = jdbi.inTransaction(tx -> lifecycle.initJob(tx, pid, maxBatch, correlation));
+            start = Offload.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
         } catch (ApiException | NumberFormatException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();
-        jdbi.useTransaction(tx -> ledger.attachRun(tx, pid, buckets, ie));
-        ProcessLog.Writer jobLog = log.writer(ie, pid);
+        Offload.await(() -> runner.attachRun(pid, buckets, ie));
+        ProcessLogWriter jobLog = log.writer(ie, pid);
         jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
                 + start.targetBatchId() + (start.retry() ? " (retry)" : ""));
         jobLog.flush();
@@ -137,13 +130,10 @@ public class WorkflowExecution {
     }
 
     private Outcome complete(RunnerJob job, List<String> buckets, long ie, Map<String, String> env,
-                             PipeEnv.Previous previous, ProcessLog.Writer jobLog, Set<Long> skipped) {
+                             PipeEnv.Previous previous, ProcessLogWriter jobLog, Set<Long> skipped) {
         long pid = job.processId();
         try {
-            jdbi.useTransaction(tx -> {
-                lifecycle.haltJob(tx, pid, String.join(",", buckets), null);
-                ledger.move(tx, pid, buckets, State.RUNNING, State.COMPLETE, ie, null);
-            });
+            Offload.await(() -> runner.complete(pid, buckets, ie));
         } catch (ApiException e) {
             return fail(job, buckets, ie, env, new StepResult(pid, false, "", e.getMessage(), "HaltJob refused: "
                     + e.getMessage()), jobLog, skipped);
@@ -160,18 +150,12 @@ public class WorkflowExecution {
     }
 
     private Outcome fail(RunnerJob job, List<String> buckets, long ie, Map<String, String> env, StepResult failure,
-                         ProcessLog.Writer jobLog, Set<Long> skipped) {
+                         ProcessLogWriter jobLog, Set<Long> skipped) {
         long pid = job.processId();
         jobLog.line("runner", "run " + ie + " failed: " + failure.message());
-        jdbi.useTransaction(tx -> {
-            try {
-                lifecycle.termJob(tx, pid, null);
-            } catch (ApiException e) {
-                // Already ended (e.g. terminated by an operator): the bucket still records the failure.
-                jobLog.line("runner", "TermJob: " + e.getMessage());
-            }
-            ledger.move(tx, pid, buckets, State.RUNNING, State.FAILED, ie, truncate(failure.message()));
-        });
+        // Already ended (e.g. terminated by an operator): the bucket still records the failure.
+        Offload.await(() -> runner.fail(pid, buckets, ie, truncate(failure.message())))
+                .ifPresent(refusal -> jobLog.line("runner", "TermJob: " + refusal));
         if (job.hooks().onError() != null) {
             hook(job.hooks().onError(), pid, env, new PipeEnv.Previous(failure.stdout(), failure.stderr()), List.of(), jobLog);
         }
@@ -181,7 +165,7 @@ public class WorkflowExecution {
     /** The bucket could not even start a run (bad definition, InitJob refused): FAILED with the reason. */
     private Outcome notStarted(RunnerJob job, List<String> buckets, String reason) {
         LOG.warnf("process %d, buckets %s not started: %s", job.processId(), buckets, reason);
-        jdbi.useTransaction(tx -> ledger.move(tx, job.processId(), buckets, State.RUNNING, State.FAILED, null, truncate(reason)));
+        Offload.await(() -> runner.fail(job.processId(), buckets, null, truncate(reason)));
         if (job.hooks().onError() != null) {
             scripts.run(job.hooks().onError(), List.of(), PipeEnv.of(job.processId(), job.hooks().onError(),
                     new PipeEnv.Previous("", reason), scripts.spillThreshold(), spillDir()), HOOK_TIMEOUT,
@@ -257,13 +241,13 @@ public class WorkflowExecution {
     private StepResult runStep(RunnerJob job, ProcessDefinition step, List<String> args, Map<String, String> env,
                                PipeEnv.Previous previous) {
         long sid = step.processId();
-        Lifecycle.StepStart started;
+        LifecycleService.StepStart started;
         try {
-            started = jdbi.inTransaction(tx -> lifecycle.initStep(tx, sid, null));
+            started = Offload.await(() -> lifecycle.initStep(sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
         }
-        ProcessLog.Writer stepLog = log.writer(started.subInstanceExecId(), sid);
+        ProcessLogWriter stepLog = log.writer(started.subInstanceExecId(), sid);
         StepCommand command = StepCommand.of(step);
         Map<String, String> stepEnv = new LinkedHashMap<>(env);
         stepEnv.put("BATCHYARD_PROCESS_ID", Long.toString(sid));
@@ -301,13 +285,7 @@ public class WorkflowExecution {
         boolean ok = result == null || result.succeeded();
         stepLog.flush();
         try {
-            jdbi.useTransaction(tx -> {
-                if (ok) {
-                    lifecycle.haltStep(tx, sid, null);
-                } else {
-                    lifecycle.termStep(tx, sid, null);
-                }
-            });
+            Offload.await(() -> ok ? lifecycle.haltStep(sid, null) : lifecycle.termStep(sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
         }
@@ -327,7 +305,7 @@ public class WorkflowExecution {
     }
 
     private CommandResult hook(String script, long pid, Map<String, String> env, PipeEnv.Previous previous,
-                               List<String> args, ProcessLog.Writer jobLog) {
+                               List<String> args, ProcessLogWriter jobLog) {
         Map<String, String> e = new LinkedHashMap<>(env);
         e.putAll(PipeEnv.of(pid, script, previous, scripts.spillThreshold(), spillDir()));
         CommandResult r = scripts.run(script, args, e, HOOK_TIMEOUT, jobLog);
@@ -356,16 +334,16 @@ public class WorkflowExecution {
 
     /** Bucket arguments in ascending bucket order; a registered key's param format shapes them. */
     private List<String> bucketArguments(RunnerJob job, List<String> buckets) {
-        Optional<BucketKeys.Key> key = job.bucket() == null ? Optional.empty()
-                : jdbi.withHandle(h -> BucketKeys.find(h, job.bucket()));
+        Optional<BucketKeyRepository.Key> key = job.bucket() == null ? Optional.empty()
+                : Offload.await(() -> runner.bucketKey(job.bucket()));
         List<String> args = new ArrayList<>();
         for (String b : buckets.stream().sorted().toList()) {
-            args.addAll(ParamFormat.arguments(b, key.map(BucketKeys.Key::paramFormat).orElse(null)));
+            args.addAll(ParamFormat.arguments(b, key.map(BucketKeyRepository.Key::paramFormat).orElse(null)));
         }
         return args;
     }
 
-    private Map<String, String> baseEnv(long pid, long ie, List<String> buckets, Lifecycle.JobStart start) {
+    private Map<String, String> baseEnv(long pid, long ie, List<String> buckets, LifecycleService.JobStart start) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("BATCHYARD_PARENT_PROCESS_ID", Long.toString(pid));
         env.put("BATCHYARD_INSTANCE_EXEC_ID", Long.toString(ie));
@@ -379,7 +357,7 @@ public class WorkflowExecution {
     /** Steps whose latest run since the parent's last success succeeded. */
     private Set<Long> succeededSinceLastSuccess(long pid) {
         Map<Long, LastRecoverableStep.StepRun> latest = new HashMap<>();
-        jdbi.withHandle(h -> runs.stepRunsSinceLastSuccess(h, pid)).stream()
+        Offload.await(() -> runner.stepRunsSinceLastSuccess(pid)).stream()
                 .sorted(Comparator.comparingLong(LastRecoverableStep.StepRun::instanceExecId))
                 .forEach(r -> latest.put(r.stepId(), r));
         return latest.values().stream().filter(LastRecoverableStep.StepRun::succeeded)

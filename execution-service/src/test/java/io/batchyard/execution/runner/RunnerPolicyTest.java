@@ -8,16 +8,21 @@ import static org.hamcrest.Matchers.hasItem;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.schedule.RunnerScheduler;
+import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 /** Bucket selection, dependencies, schedules, exclusive claims and the REST contract of the runner. */
@@ -27,8 +32,6 @@ class RunnerPolicyTest extends RunnerTestSupport {
     @Inject
     RunnerScheduler scheduler;
 
-    @Inject
-    Jdbi jdbi;
 
     /** A one-step stand-alone parent whose step appends its arguments to {@code calls-<parent>}. */
     private long oneStepJob(Map<String, Object> policy) {
@@ -103,8 +106,8 @@ class RunnerPolicyTest extends RunnerTestSupport {
     @Test
     void schedulesFireOncePerDueTimeAndBackfillLeavesCompletedBucketsAlone() {
         long p = oneStepJob(Map.of("bucket", "YYYYMMDDHH", "schedule", Map.of("cron", "0 * * * *", "timeZone", "UTC")));
-        jdbi.useHandle(h -> h.createUpdate("UPDATE runner_schedule SET last_fired_at = :t WHERE process_id = :p")
-                .bind("t", java.time.OffsetDateTime.parse("2024-03-01T04:59:00Z")).bind("p", p).execute());
+        execute("UPDATE runner_schedule SET last_fired_at = ? WHERE process_id = ?",
+                java.time.OffsetDateTime.parse("2024-03-01T04:59:00Z"), p);
         scheduler.fireSchedules(Instant.parse("2024-03-01T07:30:00Z"));
         scheduler.fireSchedules(Instant.parse("2024-03-01T07:45:00Z"));
         List<String> buckets = given().get("/runner/processes/" + p + "/buckets").then().statusCode(200)
@@ -157,7 +160,7 @@ class RunnerPolicyTest extends RunnerTestSupport {
         given().contentType(ContentType.JSON).post("/steps/" + s1 + "/init").then().statusCode(200);
         assertThat(launcher.runOnce(p, NOW, "runner-live").plan().reasons()).extracting(Planner.Reason::code)
                 .containsExactly("ALREADY_RUNNING");
-        jdbi.useHandle(h -> h.execute("UPDATE runner_lease SET lease_until = now() - interval '1 second' WHERE process_id = ?", p));
+        execute("UPDATE runner_lease SET lease_until = now() - interval '1 second' WHERE process_id = ?", p);
 
         WorkflowExecution.Outcome outcome = launcher.runOnce(p, NOW, "runner-live").outcome().orElseThrow();
         assertThat(outcome.bucketState()).as(outcome.message()).isEqualTo(State.COMPLETE);
@@ -190,6 +193,20 @@ class RunnerPolicyTest extends RunnerTestSupport {
                 .statusCode(200).body("enabled", equalTo(false));
         given().get("/why/" + p).then().statusCode(200).body("reasons.code", hasItem("DISABLED"));
         given().post("/runner/processes/" + p + "/launch").then().statusCode(200).body("started", equalTo(false));
+    }
+
+    /** Test setup straight in the database, over plain JDBC. */
+    private static void execute(String sql, Object... params) {
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void await(CountDownLatch latch) {

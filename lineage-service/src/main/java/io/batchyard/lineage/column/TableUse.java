@@ -1,5 +1,7 @@
 package io.batchyard.lineage.column;
 
+import io.batchyard.eventing.persistence.Columns;
+
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,9 +1,9 @@
 package io.batchyard.lineage.graph;
 
-import static io.batchyard.lineage.api.Dot.html;
-import static io.batchyard.lineage.api.Dot.id;
+import static io.batchyard.lineage.render.Dot.html;
+import static io.batchyard.lineage.render.Dot.id;
 
-import io.batchyard.lineage.api.Dot;
+import io.batchyard.lineage.render.Dot;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,16 +1,22 @@
 package io.batchyard.lineage.query;
 
-import java.sql.SQLException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.hibernate.JDBCException;
 
 /**
  * Re-runs a registration transaction that lost a race. Queries that read the same tables upsert the same node rows, so
  * two concurrent registrations (REST and Kafka) can deadlock; and two registrations of one {@code queryId} meet at its
  * primary key. Both are "not applied" failures: the retry sees the other transaction's rows and succeeds. Without it
- * a Kafka record would go to the dead-letter topic although nothing was wrong with it.
+ * a Kafka record would go to the dead-letter topic although nothing was wrong with it (the consumers' retry takes a
+ * unique violation for poison).
+ *
+ * <p>The retry subscribes again at once, on the thread that saw the failure: the losing transaction has already rolled
+ * back, and the winner has committed or holds the lock the new attempt waits for inside PostgreSQL.
  */
-final class TransientRetry {
+public final class TransientRetry {
 
     private static final Set<String> RETRYABLE = Set.of("40P01", "40001", "23505");
     static final int ATTEMPTS = 4;
@@ -18,22 +24,21 @@ final class TransientRetry {
     private TransientRetry() {
     }
 
-    static <T> T run(Supplier<T> transaction) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return transaction.get();
-            } catch (RuntimeException e) {
-                if (attempt >= ATTEMPTS || !retryable(e)) {
-                    throw e;
-                }
-                sleep(20L * attempt);
-            }
-        }
+    /** Subscribes to {@code transaction} (a {@code @WithTransaction} service call) up to {@link #ATTEMPTS} times. */
+    public static <T> Uni<T> run(Supplier<Uni<? extends T>> transaction) {
+        return Uni.createFrom().deferred(transaction)
+                .onFailure(TransientRetry::retryable).retry().atMost(ATTEMPTS - 1);
     }
 
+    /**
+     * Hibernate Reactive reports a failed statement as a {@link JDBCException} carrying the SQL state; a failure outside
+     * a statement (the commit) can arrive as the reactive client's own {@link PgException}.
+     */
     static boolean retryable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && RETRYABLE.contains(sql.getSQLState())) {
+            String state = t instanceof JDBCException jdbc ? jdbc.getSQLState()
+                    : t instanceof PgException pg ? pg.getSqlState() : null;
+            if (state != null && RETRYABLE.contains(state)) {
                 return true;
             }
             if (t.getCause() == t) {
@@ -41,14 +46,5 @@ final class TransientRetry {
             }
         }
         return false;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a registration", ie);
-        }
     }
 }

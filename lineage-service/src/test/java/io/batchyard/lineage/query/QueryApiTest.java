@@ -124,6 +124,24 @@ class QueryApiTest {
         given().queryParam("processId", 10).get("/queries").then().body("total", equalTo(1));
     }
 
+    /** Racing registrations of one queryId meet at its primary key; the losers are retried and answer the stored one. */
+    @Test
+    void concurrentRegistrationsOfOneQueryIdStoreItOnce() throws Exception {
+        String id = "5f1d2c3b-0000-4000-8000-000000000002";
+        Map<String, Object> body = Map.of("queryId", id, "queryType", "SQL", "queryText",
+                "INSERT INTO same.t2 SELECT a, upper(b) AS b FROM same.t1", "processId", 14);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.CompletableFuture<Integer>> racing = java.util.stream.IntStream.range(0, 8)
+                    .mapToObj(i -> java.util.concurrent.CompletableFuture.supplyAsync(() -> register(body).statusCode(), pool))
+                    .toList();
+            assertThat(racing).allSatisfy(r -> assertThat(r.get(60, TimeUnit.SECONDS)).isEqualTo(201));
+        } finally {
+            pool.shutdownNow();
+        }
+        given().queryParam("processId", 14).get("/queries").then().body("total", equalTo(1));
+    }
+
     @Test
     void createTableStatementsTeachTheSchemaToLaterQueries() {
         register(Map.of("queryType", "HIVE", "processId", 11, "queryText",

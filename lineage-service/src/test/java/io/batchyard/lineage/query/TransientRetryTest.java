@@ -3,8 +3,10 @@ package io.batchyard.lineage.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.smallrye.mutiny.Uni;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.hibernate.JDBCException;
 import org.junit.jupiter.api.Test;
 
 class TransientRetryTest {
@@ -14,10 +16,11 @@ class TransientRetryTest {
         AtomicInteger calls = new AtomicInteger();
         String result = TransientRetry.run(() -> {
             if (calls.incrementAndGet() < 3) {
-                throw new IllegalStateException("tx", new SQLException("deadlock detected", "40P01"));
+                throw new IllegalStateException("tx", new JDBCException("deadlock detected",
+                        new SQLException("deadlock detected", "40P01")));
             }
-            return "ok";
-        });
+            return Uni.createFrom().item("ok");
+        }).await().indefinitely();
         assertThat(result).isEqualTo("ok");
         assertThat(calls).hasValue(3);
     }
@@ -27,14 +30,16 @@ class TransientRetryTest {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> TransientRetry.run(() -> {
             calls.incrementAndGet();
-            throw new IllegalStateException("tx", new SQLException("check violated", "23514"));
-        })).isInstanceOf(IllegalStateException.class);
+            throw new IllegalStateException("tx", new JDBCException("check violated",
+                    new SQLException("check violated", "23514")));
+        }).await().indefinitely()).isInstanceOf(IllegalStateException.class);
         assertThat(calls).hasValue(1);
         AtomicInteger racing = new AtomicInteger();
         assertThatThrownBy(() -> TransientRetry.run(() -> {
             racing.incrementAndGet();
-            throw new IllegalStateException("tx", new SQLException("duplicate key", "23505"));
-        })).isInstanceOf(IllegalStateException.class);
+            throw new IllegalStateException("tx", new JDBCException("duplicate key",
+                    new SQLException("duplicate key", "23505")));
+        }).await().indefinitely()).isInstanceOf(IllegalStateException.class);
         assertThat(racing).hasValue(TransientRetry.ATTEMPTS);
     }
 }

@@ -1,22 +1,25 @@
 package io.batchyard.queue.compaction;
 
-import io.batchyard.eventing.Outbox;
 import io.batchyard.queue.compaction.merge.MergeSettings;
 import io.batchyard.queue.compaction.store.FileSystemObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStore;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
-import org.jdbi.v3.core.Jdbi;
 
-/** Builds the service's {@link Compaction} from {@link CompactionConfig}. */
+/** The object store and the merge settings of the service, from {@link CompactionConfig}. */
 public class CompactionProducer {
 
     @Produces
     @Singleton
-    Compaction compaction(Jdbi jdbi, Outbox outbox, CompactionConfig config) {
-        MergeSettings settings = new MergeSettings(config.mergedObjectSize(), config.mergeBatchSize(),
-                config.heartbeatInterval(), config.jobTimeout(), config.recoverBatch(), config.maxAttempts(),
-                config.retryBackoff());
-        return new Compaction(jdbi, new FileSystemObjectStore(Path.of(config.storeRoot())), settings, outbox);
+    ObjectStore store(CompactionConfig config) {
+        return new FileSystemObjectStore(Path.of(config.storeRoot()));
+    }
+
+    @Produces
+    @Singleton
+    MergeSettings settings(CompactionConfig config) {
+        return new MergeSettings(config.mergedObjectSize(), config.mergeBatchSize(), config.heartbeatInterval(),
+                config.jobTimeout(), config.recoverBatch(), config.maxAttempts(), config.retryBackoff());
     }
 }

@@ -1,11 +1,12 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
+
 import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -17,22 +18,24 @@ import org.jboss.logging.Logger;
 /**
  * The in-service merge workers and the periodic catalog step. Each worker loops: run one job, and sleep only when
  * there was none, so a backlog (carry-over) drains without pauses. Several instances of the service may run workers
- * at once; the database claim keeps them apart.
+ * at once; the database claim keeps them apart. Workers and the catalog loop block (file I/O, sleeps) on threads of
+ * their own and wait there for the reactive services they call.
  */
 @ApplicationScoped
 public class WorkerPool {
 
     private static final Logger LOG = Logger.getLogger(WorkerPool.class);
 
-    @Inject
-    Compaction compaction;
-
-    @Inject
-    CompactionConfig config;
-
+    private final Compaction compaction;
+    private final CompactionConfig config;
     private final List<Thread> threads = new ArrayList<>();
     private final List<MergeWorker> workers = new ArrayList<>();
     private volatile boolean running;
+
+    public WorkerPool(Compaction compaction, CompactionConfig config) {
+        this.compaction = compaction;
+        this.config = config;
+    }
 
     void start(@Observes StartupEvent ignored) {
         if (!config.enabled()) {
@@ -84,8 +87,8 @@ public class WorkerPool {
     private void catalogLoop() {
         while (running) {
             try {
-                compaction.catalog.run();
-                compaction.gc.collectUpTo(LocalDate.now(ZoneOffset.UTC).minusDays(config.gcAfterDays()));
+                await(compaction.catalog::run);
+                await(() -> compaction.gc.collectUpTo(LocalDate.now(ZoneOffset.UTC).minusDays(config.gcAfterDays())));
             } catch (RuntimeException e) {
                 LOG.warnf("catalog step failed, the next run repeats it: %s", e.getMessage());
             }

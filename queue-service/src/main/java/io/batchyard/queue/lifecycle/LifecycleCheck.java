@@ -1,11 +1,11 @@
 package io.batchyard.queue.lifecycle;
 
 import io.batchyard.eventing.InvalidEventException;
-import io.batchyard.queue.batch.BatchStore;
-import io.batchyard.queue.claim.ClaimStore;
-import io.batchyard.readmodel.ProcessDefinitions;
+import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.queue.claim.ClaimRepository;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jdbi.v3.core.Handle;
 
 /**
  * Checks a lifecycle event against what queue-service knows before it changes anything: every run that can end or
@@ -13,16 +13,17 @@ import org.jdbi.v3.core.Handle;
  * execution-service could emit a single event of it. An event that contradicts its claim (an unknown run, another
  * process, another batch) can never become valid, so it is refused with {@link InvalidEventException} and
  * dead-lettered; trusting it would let any producer on the topic archive a running job's input or push an
- * unfinished batch downstream. The refusal names the ids involved and nothing else.
+ * unfinished batch downstream. The refusal names the ids involved and nothing else. Every check reads in the
+ * caller's transaction.
  */
 @ApplicationScoped
 public class LifecycleCheck {
 
-    private final ClaimStore claims;
-    private final BatchStore batches;
-    private final ProcessDefinitions definitions;
+    private final ClaimRepository claims;
+    private final BatchRepository batches;
+    private final ProcessDefinitionRepository definitions;
 
-    public LifecycleCheck(ClaimStore claims, BatchStore batches, ProcessDefinitions definitions) {
+    public LifecycleCheck(ClaimRepository claims, BatchRepository batches, ProcessDefinitionRepository definitions) {
         this.claims = claims;
         this.batches = batches;
         this.definitions = definitions;
@@ -32,21 +33,22 @@ public class LifecycleCheck {
      * JobHalted: besides matching its claim, the target batch must still be bound to this run. A failed run's target
      * passes to the run that retries it, and a failed run never halts, so a JobHalted of the superseded run is forged.
      */
-    public void halted(Handle tx, String event, long processId, long run, long targetBatchId) {
-        claimed(tx, event, processId, run, targetBatchId);
-        Long boundTo = batches.find(tx, targetBatchId).map(BatchStore.Batch::sourceInstanceExecId).orElse(null);
-        if (boundTo == null || boundTo != run) {
-            throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
-                    + " now belongs to run " + boundTo + ", which took it over to retry it");
-        }
+    public Uni<Void> halted(String event, long processId, long run, long targetBatchId) {
+        return claimed(event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId)).invoke(batch -> {
+            Long boundTo = batch.map(BatchRepository.Batch::sourceInstanceExecId).orElse(null);
+            if (boundTo == null || boundTo != run) {
+                throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
+                        + " now belongs to run " + boundTo + ", which took it over to retry it");
+            }
+        }).replaceWithVoid();
     }
 
     /**
      * JobFailed: its claim must match. The batch may already belong to a retry (the claim is synchronous, the event is
      * not), and marking it failed then changes nothing.
      */
-    public void failed(Handle tx, String event, long processId, long run, Long targetBatchId) {
-        claimed(tx, event, processId, run, targetBatchId);
+    public Uni<Void> failed(String event, long processId, long run, Long targetBatchId) {
+        return claimed(event, processId, run, targetBatchId);
     }
 
     /**
@@ -54,26 +56,28 @@ public class LifecycleCheck {
      * step the read model does not know yet is let through: its effect touches only rows bound to the run's target,
      * and only the parent's own steps have such rows.
      */
-    public void step(Handle tx, String event, long parentId, long stepId, long parentRun, Long targetBatchId) {
-        claimed(tx, event, parentId, parentRun, targetBatchId);
-        definitions.find(tx, stepId).ifPresent(step -> {
-            if (step.isParent() || step.parentProcessId() != parentId) {
-                throw new InvalidEventException(event + " of run " + parentRun + ": process " + stepId
-                        + " is not a step of process " + parentId);
-            }
-        });
+    public Uni<Void> step(String event, long parentId, long stepId, long parentRun, Long targetBatchId) {
+        return claimed(event, parentId, parentRun, targetBatchId).chain(() -> definitions.find(stepId))
+                .invoke(found -> found.ifPresent(step -> {
+                    if (step.isParent() || step.parentProcessId() != parentId) {
+                        throw new InvalidEventException(event + " of run " + parentRun + ": process " + stepId
+                                + " is not a step of process " + parentId);
+                    }
+                })).replaceWithVoid();
     }
 
-    private void claimed(Handle tx, String event, long processId, long run, Long targetBatchId) {
-        ClaimStore.Claim claim = claims.find(tx, run).orElseThrow(() -> new InvalidEventException(event + " names run "
-                + run + " of process " + processId + ", which no InitJob claim of queue-service started"));
-        if (claim.parentProcessId() != processId) {
-            throw new InvalidEventException(event + " of run " + run + " names process " + processId + ", but run " + run
-                    + " is a run of process " + claim.parentProcessId());
-        }
-        if (targetBatchId == null || claim.targetBatchId() != targetBatchId) {
-            throw new InvalidEventException(event + " of run " + run + " names target batch " + targetBatchId
-                    + ", but the target batch of run " + run + " is " + claim.targetBatchId());
-        }
+    private Uni<Void> claimed(String event, long processId, long run, Long targetBatchId) {
+        return claims.find(run).invoke(found -> {
+            ClaimRepository.Claim claim = found.orElseThrow(() -> new InvalidEventException(event + " names run "
+                    + run + " of process " + processId + ", which no InitJob claim of queue-service started"));
+            if (claim.parentProcessId() != processId) {
+                throw new InvalidEventException(event + " of run " + run + " names process " + processId + ", but run "
+                        + run + " is a run of process " + claim.parentProcessId());
+            }
+            if (targetBatchId == null || claim.targetBatchId() != targetBatchId) {
+                throw new InvalidEventException(event + " of run " + run + " names target batch " + targetBatchId
+                        + ", but the target batch of run " + run + " is " + claim.targetBatchId());
+            }
+        }).replaceWithVoid();
     }
 }

@@ -11,14 +11,13 @@ import static org.hamcrest.Matchers.equalTo;
 import io.batchyard.api.ChosenIds;
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 /** A client-chosen batch id can never exhaust or collide with the generator. */
@@ -27,9 +26,6 @@ class BatchIdRangeTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    @Inject
-    Jdbi jdbi;
 
     @Test
     void theLargestBatchIdIsRefusedAndGeneratedBatchesAndClaimsKeepWorking() {
@@ -96,26 +92,22 @@ class BatchIdRangeTest {
             try (var in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__batch_id_ranges.sql")) {
                 migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             }
-            jdbi.useTransaction(tx -> {
-                // what the old code did for a client's batchId 2^63-8: the row, and the generator moved past it
-                tx.execute("INSERT INTO batch (batch_id, batch_type) OVERRIDING SYSTEM VALUE VALUES (?, 'file') "
-                        + "ON CONFLICT DO NOTHING", huge);
-                tx.createQuery("SELECT setval(pg_get_serial_sequence('batch', 'batch_id'), 9223372036854775807)")
-                        .mapTo(Long.class).one();
-            });
-            jdbi.useTransaction(tx -> tx.createScript(migration).execute());
+            // what the old code did for a client's batchId 2^63-8: the row, and the generator moved past it
+            TestDatabase.execute("INSERT INTO batch (batch_id, batch_type) OVERRIDING SYSTEM VALUE VALUES (?, 'file') "
+                    + "ON CONFLICT DO NOTHING", huge);
+            TestDatabase.number("SELECT setval(pg_get_serial_sequence('batch', 'batch_id'), 9223372036854775807)");
+            TestDatabase.execute(migration);
             long after = enqueueBatch(up, null, null);
             assertThat(after).isGreaterThan(before).isLessThan(before + 1_000);
         }
     }
 
     private long count() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM batch").mapTo(Long.class).one());
+        return TestDatabase.number("SELECT count(*) FROM batch");
     }
 
     private long lastGenerated() {
-        return jdbi.withHandle(h -> h.createQuery(
-                "SELECT COALESCE(last_value, 0) FROM pg_sequences WHERE sequencename = 'batch_batch_id_seq'")
-                .mapTo(Long.class).one());
+        return TestDatabase.number(
+                "SELECT COALESCE(last_value, 0) FROM pg_sequences WHERE sequencename = 'batch_batch_id_seq'");
     }
 }

@@ -9,12 +9,11 @@ import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jdbi.v3.core.Jdbi;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 @QueueTest
@@ -22,9 +21,6 @@ class ErrorCodesTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    @Inject
-    Jdbi jdbi;
 
     @Test
     void claimRejectionsCarryTheLifecycleCodesAndChangeNothing() {
@@ -92,7 +88,7 @@ class ErrorCodesTest {
     }
 
     private long count(String table) {
-        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM " + table).mapTo(Long.class).one());
+        return TestDatabase.number("SELECT count(*) FROM " + table);
     }
 
     private static void problem(io.restassured.response.ValidatableResponse r, int status, int code, String detail) {

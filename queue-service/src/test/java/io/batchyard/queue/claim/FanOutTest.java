@@ -15,6 +15,7 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
@@ -26,7 +27,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 @QueueTest
@@ -37,9 +37,6 @@ class FanOutTest {
 
     @Inject
     ProcessedEventLedger ledger;
-
-    @Inject
-    Jdbi jdbi;
 
     @Test
     void aForkFeedsEveryDownstreamStepOnceEvenWhenJobHaltedIsDeliveredTwice() {
@@ -177,9 +174,8 @@ class FanOutTest {
             long t2 = second.get().jsonPath().getLong("targetBatchId");
             // serialised on the parent: the second sees the first's claim and takes the retry path with the same target
             assertThat(t1).isEqualTo(t2);
-            long claimed = jdbi.withHandle(h -> h.createQuery(
-                    "SELECT count(*) FROM consumption_queue WHERE process_id = :p AND target_batch_id IS NOT NULL")
-                    .bind("p", step).mapTo(Long.class).one());
+            long claimed = TestDatabase.number(
+                    "SELECT count(*) FROM consumption_queue WHERE process_id = ? AND target_batch_id IS NOT NULL", step);
             assertThat(claimed).isEqualTo(1);
         }
     }

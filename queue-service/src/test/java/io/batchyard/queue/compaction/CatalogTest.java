@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,7 +47,7 @@ class CatalogTest {
         long partition = f.arrive(3, 20, 0);
         try (EventProbe events = EventProbe.on(bootstrap, Topics.QUEUE_COMPACTION)) {
             drain(compaction.worker("w"));
-            CatalogSync.Summary first = compaction.catalog.run();
+            CatalogSync.Summary first = await(compaction.catalog::run);
             assertThat(first.published()).contains(partition);
             assertThat(f.partition(partition).state()).isEqualTo(PartitionState.LIVE);
             ManifestPublished live = events.await(ManifestPublished.class, e -> e.getPartitionId() == partition,
@@ -68,7 +69,7 @@ class CatalogTest {
                     .body("closedNow", equalTo(false));
 
             // switch (merged ranges cover the last live object) and publish the first manifest in one sync
-            CatalogSync.Summary second = compaction.catalog.run();
+            CatalogSync.Summary second = await(compaction.catalog::run);
             assertThat(second.switched()).containsExactly(partition);
             Partition switched = f.partition(partition);
             assertThat(switched.state()).isEqualTo(PartitionState.SWITCHED);
@@ -77,13 +78,13 @@ class CatalogTest {
                     Duration.ofSeconds(30)).event();
             assertThat(sw.getLastLiveObjectId()).isEqualTo(lastLive);
             assertThat(sw.getPartitionDate()).isEqualTo(f.date);
-            Manifest before = compaction.catalog.current(switched).orElseThrow().manifest();
+            Manifest before = await(() -> compaction.catalog.current(switched)).orElseThrow().manifest();
             assertThat(before.entries()).hasSize(1);
             assertThat(before.entries().get(0).url()).endsWith("part-0000000000000000000-" + String.format("%019d", lastLive) + ".jsonl");
 
             // the delayed object becomes visible once merged and published
             drain(compaction.worker("w"));
-            assertThat(compaction.catalog.run().published()).containsExactly(partition);
+            assertThat(await(compaction.catalog::run).published()).containsExactly(partition);
             Partition after = f.partition(partition);
             assertThat(after.currentManifestVersion()).isEqualTo(delayed.objectId()).isEqualTo(after.desiredManifestVersion());
             ManifestPublished published = events.await(ManifestPublished.class,
@@ -93,7 +94,7 @@ class CatalogTest {
 
             // manifest contents: every range, ascending, with the true sizes of the files it names
             List<MergeRange> ranges = f.ranges(partition);
-            Manifest manifest = compaction.catalog.current(after).orElseThrow().manifest();
+            Manifest manifest = await(() -> compaction.catalog.current(after)).orElseThrow().manifest();
             assertThat(manifest.entries()).hasSameSizeAs(ranges);
             for (int i = 0; i < ranges.size(); i++) {
                 MergeRange r = ranges.get(i);
@@ -105,7 +106,7 @@ class CatalogTest {
             given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(200)
                     .body("version", equalTo((int) delayed.objectId()))
                     .body("manifest.entries.size()", equalTo(ranges.size()));
-            assertThat(compaction.catalog.run().published()).as("nothing new: nothing published").doesNotContain(partition);
+            assertThat(await(compaction.catalog::run).published()).as("nothing new: nothing published").doesNotContain(partition);
         }
     }
 
@@ -113,8 +114,8 @@ class CatalogTest {
     void aClosedPartitionDoesNotSwitchBeforeItsLiveObjectsAreMerged() {
         CompactionFixture f = new CompactionFixture(compaction, 3600); // merges not due yet
         long partition = f.arrive(2, 5, 0);
-        assertThat(compaction.catalog.close(partition)).isPresent();
-        assertThat(compaction.catalog.run().switched()).doesNotContain(partition);
+        assertThat(await(() -> compaction.catalog.close(partition))).isPresent();
+        assertThat(await(compaction.catalog::run).switched()).doesNotContain(partition);
         assertThat(f.partition(partition).state()).isEqualTo(PartitionState.CLOSED);
         given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(404).body("code", equalTo(319));
     }
@@ -124,8 +125,8 @@ class CatalogTest {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(2, 5, 0);
         drain(compaction.worker("w"));
-        compaction.catalog.close(partition);
-        compaction.catalog.run(); // switch + the manifest of the merged objects
+        await(() -> compaction.catalog.close(partition));
+        await(compaction.catalog::run); // switch + the manifest of the merged objects
         Partition p = f.partition(partition);
         assertThat(p.currentManifestVersion()).isPositive();
         given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(200);
@@ -141,7 +142,7 @@ class CatalogTest {
         CompactionFixture f = new CompactionFixture(compaction, 3600, LocalDate.now(ZoneOffset.UTC).minusDays(2));
         long old = f.arrive(1, 5, 0);
         long today = f.register(f.write(5, 0), LocalDate.now(ZoneOffset.UTC).plusDays(1)).object().partitionId();
-        CatalogSync.Summary s = compaction.catalog.run();
+        CatalogSync.Summary s = await(compaction.catalog::run);
         assertThat(s.closed()).contains(old).doesNotContain(today);
         assertThat(f.partition(today).state()).isEqualTo(PartitionState.LIVE);
     }
@@ -151,8 +152,8 @@ class CatalogTest {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(2, 10, 0);
         drain(compaction.worker("w"));
-        compaction.catalog.close(partition);
-        compaction.catalog.run(); // switch + manifest of (0, u1]
+        await(() -> compaction.catalog.close(partition));
+        await(compaction.catalog::run); // switch + manifest of (0, u1]
         Partition p1 = f.partition(partition);
         String narrow = ObjectKeys.merged(p1.tablePrefix(), p1.partitionDate(), 0, p1.currentManifestVersion());
 
@@ -162,14 +163,15 @@ class CatalogTest {
         String wide = ObjectKeys.merged(p2.tablePrefix(), p2.partitionDate(), 0, p2.desiredManifestVersion());
         assertThat(compaction.store.exists(narrow)).isTrue();
         assertThat(compaction.store.exists(wide)).isTrue();
-        assertThat(compaction.gc.collect(p2)).as("the published manifest still names the narrow object").isEmpty();
+        assertThat(await(() -> compaction.gc.collect(p2))).as("the published manifest still names the narrow object").isEmpty();
 
-        compaction.catalog.run(); // manifest of (0, u2]
+        await(compaction.catalog::run); // manifest of (0, u2]
         given().post("/compaction/partitions/" + partition + "/gc").then().statusCode(200)
                 .body("deleted", org.hamcrest.Matchers.contains(narrow));
         assertThat(compaction.store.exists(narrow)).isFalse();
         assertThat(compaction.store.exists(wide)).isTrue();
-        assertThat(compaction.gc.collect(f.partition(partition))).isEmpty();
+        Partition current = f.partition(partition);
+        assertThat(await(() -> compaction.gc.collect(current))).isEmpty();
         f.assertMergedExactlyOnce(partition);
     }
 }

@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +12,7 @@ import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventPublisher;
@@ -101,7 +103,7 @@ class CompactionApiTest {
         problem(given().queryParam("limit", 0).get("/compaction/jobs").then(), 400, 1);
 
         long partition = f.register(key).object().partitionId();
-        long job = compaction.jdbi.withHandle(h -> compaction.jobs.list(h, null, partition, 1, 0)).get(0).jobId();
+        long job = await(() -> compaction.jobs.list(null, partition, 1, 0)).get(0).jobId();
         problem(given().post("/compaction/jobs/" + job + "/retry").then(), 409, 318);
         problem(given().get("/compaction/partitions/" + partition + "/manifest").then(), 404, 319);
         given().post("/compaction/catalog/sync").then().statusCode(200);
@@ -134,14 +136,13 @@ class CompactionApiTest {
             assertThat(count("SELECT count(*) FROM small_object s JOIN compaction_partition p USING (partition_id) "
                     + "JOIN compaction_table t USING (table_id) WHERE t.schema_name = '" + f.schema + "'"))
                     .as("one object however often it is announced").isEqualTo(1);
-            String reason = compaction.jdbi.withHandle(h -> h.createQuery(
-                    "SELECT reason FROM unknown_object WHERE schema_name = :s").bind("s", unknown.getSchemaName())
-                    .mapTo(String.class).one());
+            String reason = TestDatabase.list("SELECT reason FROM unknown_object WHERE schema_name = ?",
+                    rs -> rs.getString(1), unknown.getSchemaName()).get(0);
             assertThat(reason).isEqualTo("Unknown compaction table");
         }
     }
 
     private long count(String sql) {
-        return compaction.jdbi.withHandle(h -> h.createQuery(sql).mapTo(Long.class).one());
+        return TestDatabase.number(sql);
     }
 }

@@ -1,11 +1,11 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.MergeWorker;
-import io.batchyard.queue.compaction.partition.ObjectRegistration;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
@@ -49,7 +49,7 @@ public final class CompactionFixture {
         this.schema = "s" + QueueFixtures.nextId();
         this.table = "events";
         this.date = date;
-        compaction.jdbi.useTransaction(tx -> compaction.tables.register(tx, schema, table, mergeIntervalSeconds, 0));
+        await(() -> compaction.tables.register(schema, table, mergeIntervalSeconds, 0));
     }
 
     /** Writes an object of {@code records} records (unsorted on purpose) plus {@code padding} bytes per record. */
@@ -70,13 +70,12 @@ public final class CompactionFixture {
         return key;
     }
 
-    public ObjectRegistration.Registered register(String key) {
+    public ObjectRegistrationService.Registered register(String key) {
         return register(key, date);
     }
 
-    public ObjectRegistration.Registered register(String key, LocalDate day) {
-        ObjectRegistration.Registered r = compaction.jdbi.inTransaction(tx ->
-                compaction.registration.register(tx, schema, table, day, key));
+    public ObjectRegistrationService.Registered register(String key, LocalDate day) {
+        ObjectRegistrationService.Registered r = await(() -> compaction.registration.register(schema, table, day, key));
         if (r.created()) {
             written.computeIfAbsent(r.object().partitionId(), p -> new ArrayList<>()).addAll(idsIn(key));
         }
@@ -93,11 +92,11 @@ public final class CompactionFixture {
     }
 
     public Partition partition(long id) {
-        return compaction.jdbi.withHandle(h -> compaction.partitions.find(h, id)).orElseThrow();
+        return await(() -> compaction.partitions.find(id)).orElseThrow();
     }
 
     public List<MergeRange> ranges(long partitionId) {
-        return compaction.jdbi.withHandle(h -> compaction.ranges.ranges(h, partitionId));
+        return await(() -> compaction.ranges.ranges(partitionId));
     }
 
     /** Runs the worker until no job is due. */

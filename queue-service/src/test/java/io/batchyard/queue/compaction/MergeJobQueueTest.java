@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
 import static io.batchyard.queue.compaction.MergeHooks.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +35,7 @@ class MergeJobQueueTest {
     Compaction compaction;
 
     private List<MergeJob> jobsOf(long partitionId) {
-        return compaction.jdbi.withHandle(h -> compaction.jobs.list(h, null, partitionId, 100, 0));
+        return await(() -> compaction.jobs.list(null, partitionId, 100, 0));
     }
 
     @Test
@@ -61,15 +62,13 @@ class MergeJobQueueTest {
         f.arrive(2, 5, 0);
         assertThat(jobsOf(partition)).extracting(MergeJob::state)
                 .containsExactlyInAnyOrder(MergeJobState.ONGOING, MergeJobState.PENDING);
-        assertThat(compaction.jobs.claim("other")).as("the partition is busy: its pending job is not claimable")
+        assertThat(await(() -> compaction.jobs.claim("other"))).as("the partition is busy: its pending job is not claimable")
                 .isEmpty();
-        compaction.jdbi.useTransaction(tx -> {
-            assertThat(compaction.jobs.holds(tx, claim)).isTrue();
-            compaction.jobs.finish(tx, claim);
-        });
-        MergeJobClaim followUp = compaction.jobs.claim("other").orElseThrow();
+        // finishing is fenced: true says the lease was still held
+        assertThat(await(() -> compaction.jobs.finish(claim))).isTrue();
+        MergeJobClaim followUp = await(() -> compaction.jobs.claim("other")).orElseThrow();
         assertThat(followUp.partitionId()).isEqualTo(partition);
-        compaction.jdbi.useTransaction(tx -> compaction.jobs.finish(tx, followUp));
+        await(() -> compaction.jobs.finish(followUp));
     }
 
     @Test
@@ -86,7 +85,7 @@ class MergeJobQueueTest {
                     String owner = "claimer-" + i;
                     claims.add(pool.submit(() -> {
                         start.await();
-                        return compaction.jobs.claim(owner);
+                        return await(() -> compaction.jobs.claim(owner));
                     }));
                 }
                 start.countDown();
@@ -99,7 +98,7 @@ class MergeJobQueueTest {
                 }
                 assertThat(won).as("round %d: exactly one claimer wins", round).isEqualTo(1);
                 MergeJob job = jobsOf(partition).get(0);
-                compaction.jdbi.useTransaction(tx -> compaction.jobs.finish(tx, new MergeJobClaim(job.jobId(), partition,
+                await(() -> compaction.jobs.finish(new MergeJobClaim(job.jobId(), partition,
                         job.leaseOwner(), job.attempts(), job.scheduleTime())));
             }
         } finally {
@@ -213,7 +212,7 @@ class MergeJobQueueTest {
             assertThat(jobsOf(partition)).as("arrivals do not un-park the partition").singleElement()
                     .extracting(MergeJob::state).isEqualTo(MergeJobState.DEAD);
 
-            assertThat(compaction.jobs.revive(dead.jobId())).isTrue();
+            assertThat(await(() -> compaction.jobs.revive(dead.jobId()))).isTrue();
             assertThat(jobsOf(partition)).singleElement().extracting(MergeJob::state, MergeJob::attempts)
                     .containsExactly(MergeJobState.PENDING, 0);
         }
@@ -221,7 +220,7 @@ class MergeJobQueueTest {
 
 
     private MergeJobClaim claimOf(long partition) {
-        MergeJobClaim claim = compaction.jobs.claim("test").orElseThrow();
+        MergeJobClaim claim = await(() -> compaction.jobs.claim("test")).orElseThrow();
         assertThat(claim.partitionId()).isEqualTo(partition);
         return claim;
     }

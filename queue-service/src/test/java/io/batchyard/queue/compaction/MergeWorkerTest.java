@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
 import static io.batchyard.queue.compaction.MergeHooks.crashAfterFirstProgress;
 import static io.batchyard.queue.compaction.MergeHooks.sleep;
@@ -7,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.queue.compaction.merge.MergeHook;
 import io.batchyard.queue.compaction.merge.MergeJobClaim;
 import io.batchyard.queue.compaction.merge.MergePlan;
@@ -164,10 +166,9 @@ class MergeWorkerTest {
         MergeHook stall = MergeHooks.onProgress((claim, plan, written) -> {
             if (written == 1000) {
                 // a pause longer than the timeout (GC, SIGSTOP): its last heartbeat is old, another worker recovers it
-                compaction.jdbi.useHandle(h -> h.createUpdate(
-                                "UPDATE merge_job SET heartbeat_at = now() - interval '1 minute' WHERE job_id = :id")
-                        .bind("id", claim.jobId()).execute());
-                assertThat(compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5)).isPositive();
+                TestDatabase.execute("UPDATE merge_job SET heartbeat_at = now() - interval '1 minute' WHERE job_id = ?",
+                        claim.jobId());
+                assertThat(await(() -> compaction.jobs.recoverExpired(Duration.ofSeconds(1), 100, 5))).isPositive();
             }
         });
         try (MergeWorker stalled = compaction.worker("stalled", fast, stall)) {

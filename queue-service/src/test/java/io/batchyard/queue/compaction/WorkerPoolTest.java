@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction;
 
+import static io.batchyard.queue.WorkerThreads.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,7 +35,7 @@ class WorkerPoolTest {
         CompactionFixture f = new CompactionFixture(compaction, 0);
         long partition = f.arrive(12, 30, 0);
         await().atMost(Duration.ofSeconds(30)).until(() -> f.partition(partition).desiredManifestVersion() > 0
-                && compaction.jdbi.withHandle(h -> compaction.jobs.count(h, null, partition)) == 0);
+                && await(() -> compaction.jobs.count(null, partition)) == 0);
         f.assertMergedExactlyOnce(partition);
         await().atMost(Duration.ofSeconds(30)).until(() -> f.partition(partition).state() == PartitionState.LIVE);
         given().post("/compaction/partitions/" + partition + "/close").then().statusCode(200);

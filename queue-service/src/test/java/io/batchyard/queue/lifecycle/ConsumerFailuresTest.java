@@ -13,6 +13,7 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.ObjectCreated;
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.TestDatabase;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
@@ -34,7 +35,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hamcrest.Matchers;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,9 +50,6 @@ class ConsumerFailuresTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    @Inject
-    Jdbi jdbi;
 
     @Inject
     RecordProcessor records;
@@ -101,10 +98,10 @@ class ConsumerFailuresTest {
                 Map<Long, Long> rows = downstreamRows(downStep);
                 assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(Arrays.stream(targets).boxed().toList());
                 assertThat(rows.values()).allMatch(count -> count == 1);
-                long ledgered = jdbi.withHandle(h -> h.createQuery("""
+                long ledgered = TestDatabase.number("""
                                 SELECT count(*) FROM processed_event
-                                WHERE consumer = 'queue-lifecycle' AND event_id::text = ANY(:ids)""")
-                        .bindArray("ids", String.class, eventIds.toArray(String[]::new)).mapTo(Long.class).one());
+                                WHERE consumer = 'queue-lifecycle' AND event_id::text = ANY(string_to_array(?, ','))""",
+                        String.join(",", eventIds));
                 assertThat(ledgered).isEqualTo(runs);
                 given().queryParam("processId", downStep).get("/queue").then().body("total", Matchers.equalTo(runs));
             });
@@ -171,9 +168,8 @@ class ConsumerFailuresTest {
                     .setObjectKey(schema + "/obj-1").build();
             f.publisher.publish(Topics.QUEUE_OBJECTS, key, unknown);
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> jdbi.withHandle(h -> h.createQuery(
-                    "SELECT count(*) FROM unknown_object WHERE schema_name = :s").bind("s", schema)
-                    .mapTo(Long.class).one()) == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> TestDatabase.number(
+                    "SELECT count(*) FROM unknown_object WHERE schema_name = ?", schema) == 1);
             String strayId = Events.eventId(stray).toString();
             DeadLetters.Letter letter = await().atMost(Duration.ofSeconds(30)).until(
                     () -> DeadLetters.read(bootstrap, OBJECTS_DLQ).stream().filter(l -> strayId.equals(l.eventId()))
@@ -195,9 +191,9 @@ class ConsumerFailuresTest {
     }
 
     private Map<Long, Long> downstreamRows(long process) {
-        return jdbi.withHandle(h -> h.createQuery(
-                        "SELECT source_batch_id, count(*) AS n FROM consumption_queue WHERE process_id = :p GROUP BY 1")
-                .bind("p", process).map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2))).list())
+        return TestDatabase.list(
+                        "SELECT source_batch_id, count(*) AS n FROM consumption_queue WHERE process_id = ? GROUP BY 1",
+                        rs -> Map.entry(rs.getLong(1), rs.getLong(2)), process)
                 .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 }

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Request and response bodies of the process API (kept apart from rows so the table can change freely). */
+/**
+ * Request and response bodies of the process API (kept apart from rows so the table can change freely; the
+ * conversions are in {@link ProcessMapping}).
+ */
 public final class ProcessApi {
 
     private ProcessApi() {
@@ -30,15 +33,6 @@ public final class ProcessApi {
             @Size(max = 45) String batchCutPattern,
             @Size(max = 64) List<@NotNull @Positive Long> nextProcessIds,
             @PositiveOrZero Integer workflowTypeId) {
-
-        ProcessDraft toDraft(Long templateId) {
-            boolean parent = parentProcessId == null;
-            return new ProcessDraft(id, name.trim(), description, applicationId, processTypeId, parentProcessId,
-                    canRecover == null || canRecover,
-                    enqueuingProcessIds == null ? List.of() : enqueuingProcessIds, batchCutPattern,
-                    nextProcessIds == null ? List.of() : nextProcessIds,
-                    workflowTypeId != null ? workflowTypeId : parent ? 1 : 0, templateId);
-        }
     }
 
     /**
@@ -82,21 +76,6 @@ public final class ProcessApi {
             p.nextProcessIds = next;
             return p;
         }
-
-        ProcessDraft applyTo(ProcessRow row) {
-            return new ProcessDraft(row.processId(),
-                    name != null ? name.trim() : row.name(),
-                    description != null ? description : row.description(),
-                    applicationId != null ? applicationId : row.applicationId(),
-                    processTypeId != null ? processTypeId : row.processTypeId(),
-                    row.parentProcessId(),
-                    canRecover != null ? canRecover : row.canRecover(),
-                    enqueuingProcessIds != null ? enqueuingProcessIds : row.enqueuingProcessIds(),
-                    batchCutPattern != null ? batchCutPattern.orElse(null) : row.batchCutPattern(),
-                    nextProcessIds != null ? nextProcessIds : row.nextProcessIds(),
-                    workflowTypeId != null ? workflowTypeId : row.workflowTypeId(),
-                    row.processTemplateId());
-        }
     }
 
     public record Process(
@@ -117,21 +96,9 @@ public final class ProcessApi {
             int version,
             OffsetDateTime createdAt,
             OffsetDateTime updatedAt) {
-
-        public static Process of(ProcessRow r) {
-            return new Process(r.processId(), r.name(), r.description(), r.applicationId(), r.processTypeId(),
-                    r.parentProcessId(), r.canRecover(), r.enqueuingProcessIds(), r.batchCutPattern(),
-                    r.nextProcessIds(), r.deleted(), r.workflowTypeId(), r.processTemplateId(), r.processCode(),
-                    r.version(), r.createdAt(), r.updatedAt());
-        }
     }
 
     /** A parent process with its steps. */
     public record ProcessTree(Process parent, List<Process> steps) {
-
-        public static ProcessTree of(List<ProcessRow> rows) {
-            List<Process> all = rows.stream().map(Process::of).toList();
-            return new ProcessTree(all.get(0), all.subList(1, all.size()));
-        }
     }
 }

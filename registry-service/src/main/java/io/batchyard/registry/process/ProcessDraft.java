@@ -27,10 +27,4 @@ public record ProcessDraft(
     public boolean isParent() {
         return parentProcessId == null;
     }
-
-    static ProcessDraft of(ProcessRow row) {
-        return new ProcessDraft(row.processId(), row.name(), row.description(), row.applicationId(),
-                row.processTypeId(), row.parentProcessId(), row.canRecover(), row.enqueuingProcessIds(),
-                row.batchCutPattern(), row.nextProcessIds(), row.workflowTypeId(), row.processTemplateId());
-    }
 }

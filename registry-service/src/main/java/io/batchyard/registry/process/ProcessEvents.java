@@ -8,51 +8,52 @@ import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.jdbi.v3.core.Handle;
 
 /**
  * Announces tree changes through the outbox, keyed by the parent id. Registered/Changed carry the whole tree after the
- * change, so a consumer's read model never needs to ask the registry.
+ * change, so a consumer's read model never needs to ask the registry. Each append joins the transaction of the
+ * calling service method, which also made the change: the change and its event commit or roll back together.
  */
 @ApplicationScoped
 public class ProcessEvents {
 
     static final String PRODUCER = "registry-service";
 
-    @Inject
-    Outbox outbox;
+    private final Outbox outbox;
+    private final ProcessRepository processes;
+    private final PropertyRepository properties;
 
-    @Inject
-    ProcessDao processes;
-
-    @Inject
-    PropertyDao properties;
-
-    public void registered(Handle tx, long parentId, List<Long> changed) {
-        Snapshot s = snapshot(tx, parentId);
-        outbox.append(tx, Topics.REGISTRY_PROCESSES, parentId, ProcessRegistered.newBuilder()
-                .setHeader(Events.header(PRODUCER, null, null))
-                .setParentProcessId(parentId).setChangedProcessIds(changed)
-                .setParent(s.parent()).setSteps(s.steps())
-                .build());
+    public ProcessEvents(Outbox outbox, ProcessRepository processes, PropertyRepository properties) {
+        this.outbox = outbox;
+        this.processes = processes;
+        this.properties = properties;
     }
 
-    public void changed(Handle tx, long parentId, List<Long> changed) {
-        Snapshot s = snapshot(tx, parentId);
-        outbox.append(tx, Topics.REGISTRY_PROCESSES, parentId, ProcessChanged.newBuilder()
-                .setHeader(Events.header(PRODUCER, null, null))
-                .setParentProcessId(parentId).setChangedProcessIds(changed)
-                .setParent(s.parent()).setSteps(s.steps())
-                .build());
+    public Uni<Void> registered(long parentId, List<Long> changed) {
+        return snapshot(parentId).chain(s -> outbox.append(Topics.REGISTRY_PROCESSES, parentId,
+                ProcessRegistered.newBuilder()
+                        .setHeader(Events.header(PRODUCER, null, null))
+                        .setParentProcessId(parentId).setChangedProcessIds(changed)
+                        .setParent(s.parent()).setSteps(s.steps())
+                        .build()));
     }
 
-    public void deleted(Handle tx, long parentId, List<Long> deleted) {
-        outbox.append(tx, Topics.REGISTRY_PROCESSES, parentId, ProcessDeleted.newBuilder()
+    public Uni<Void> changed(long parentId, List<Long> changed) {
+        return snapshot(parentId).chain(s -> outbox.append(Topics.REGISTRY_PROCESSES, parentId,
+                ProcessChanged.newBuilder()
+                        .setHeader(Events.header(PRODUCER, null, null))
+                        .setParentProcessId(parentId).setChangedProcessIds(changed)
+                        .setParent(s.parent()).setSteps(s.steps())
+                        .build()));
+    }
+
+    public Uni<Void> deleted(long parentId, List<Long> deleted) {
+        return outbox.append(Topics.REGISTRY_PROCESSES, parentId, ProcessDeleted.newBuilder()
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setParentProcessId(parentId).setDeletedProcessIds(deleted)
                 .build());
@@ -61,34 +62,16 @@ public class ProcessEvents {
     private record Snapshot(ProcessDefinition parent, List<ProcessDefinition> steps) {
     }
 
-    private Snapshot snapshot(Handle tx, long parentId) {
-        List<ProcessRow> tree = processes.tree(tx, parentId);
-        Map<Long, List<ProcessProperty>> props = properties.forTree(tx, parentId).stream()
-                .filter(p -> !p.sensitive())
-                .collect(Collectors.groupingBy(PropertyRow::processId, Collectors.mapping(
-                        p -> new ProcessProperty(p.configGroup(), p.key(), p.value()), Collectors.toList())));
-        List<ProcessDefinition> defs = tree.stream().map(r -> definition(r, props.getOrDefault(r.processId(), List.of())))
-                .toList();
-        return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
-    }
-
-    static ProcessDefinition definition(ProcessRow r, List<ProcessProperty> props) {
-        return ProcessDefinition.newBuilder()
-                .setProcessId(r.processId())
-                .setProcessName(r.name())
-                .setDescription(r.description())
-                .setBusDomainId(r.applicationId())
-                .setProcessTypeId(r.processTypeId())
-                .setParentProcessId(r.parentProcessId())
-                .setCanRecover(r.canRecover())
-                .setEnqueuingProcessIds(r.enqueuingProcessIds())
-                .setBatchCutPattern(r.batchCutPattern())
-                .setNextProcessIds(r.nextProcessIds())
-                .setDeleted(r.deleted())
-                .setWorkflowTypeId(r.workflowTypeId())
-                .setProcessTemplateId(r.processTemplateId())
-                .setProcessCode(r.processCode().toString())
-                .setProperties(props)
-                .build();
+    private Uni<Snapshot> snapshot(long parentId) {
+        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).map(all -> {
+            Map<Long, List<ProcessProperty>> props = all.stream()
+                    .filter(p -> !p.sensitive())
+                    .collect(Collectors.groupingBy(PropertyRow::processId, Collectors.mapping(
+                            p -> new ProcessProperty(p.configGroup(), p.key(), p.value()), Collectors.toList())));
+            List<ProcessDefinition> defs = tree.stream()
+                    .map(r -> ProcessMapping.event(r, props.getOrDefault(r.processId(), List.of())))
+                    .toList();
+            return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
+        }));
     }
 }

@@ -9,176 +9,225 @@ import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 
 import io.batchyard.api.ChosenIds;
-import io.batchyard.registry.application.ApplicationDao;
-import io.batchyard.registry.catalog.Catalog;
+import io.batchyard.registry.Listing;
+import io.batchyard.registry.Unis;
+import io.batchyard.registry.application.ApplicationRepository;
+import io.batchyard.registry.catalog.CatalogService;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
+import java.util.stream.Stream;
 
 /**
- * Creates, changes and deletes processes. Each change runs in one transaction that locks the tree's parent row,
- * validates the tree as it will be, writes it, and appends the event to the outbox.
+ * Creates, changes and deletes processes. Each change runs in one transaction ({@code @WithTransaction}) that locks the
+ * tree's parent row, validates the tree as it will be, writes it, and appends the event to the outbox. The methods
+ * without a transaction of their own join the caller's: a template instantiation builds a whole tree in one.
  */
 @ApplicationScoped
 public class ProcessService {
 
-    @Inject
-    Jdbi jdbi;
+    private final ProcessRepository processes;
+    private final ApplicationRepository applications;
+    private final CatalogService catalog;
+    private final ProcessEvents events;
 
-    @Inject
-    ProcessDao processes;
+    public ProcessService(ProcessRepository processes, ApplicationRepository applications, CatalogService catalog,
+                          ProcessEvents events) {
+        this.processes = processes;
+        this.applications = applications;
+        this.catalog = catalog;
+        this.events = events;
+    }
 
-    @Inject
-    ApplicationDao applications;
+    @WithTransaction
+    public Uni<ProcessRow> create(ProcessApi.CreateProcess request) {
+        return insert(ProcessMapping.draft(request, null))
+                .call(created -> events.registered(created.treeId(), List.of(created.processId())));
+    }
 
-    @Inject
-    Catalog catalog;
+    /** Inserts one process in the caller's transaction without announcing it (whole trees are announced once). */
+    public Uni<ProcessRow> insert(ProcessDraft draft) {
+        return requireChoosableId(draft)
+                .chain(() -> draft.isParent() ? Uni.createFrom().item(Optional.<ProcessRow>empty())
+                        : processes.lock(draft.parentProcessId()))
+                .call(parent -> checkReferences(draft))
+                .call(parent -> (draft.isParent() ? Uni.createFrom().item(List.<ProcessRow>of())
+                        : stepsOf(draft.parentProcessId()))
+                        .chain(steps -> validate(draft, parent, steps)))
+                .chain(parent -> processes.insert(draft))
+                .chain(processes::find)
+                .map(Optional::orElseThrow);
+    }
 
-    @Inject
-    ProcessEvents events;
+    @WithTransaction
+    public Uni<ProcessRow> update(long processId, ProcessApi.PatchProcess patch) {
+        return apply(processId, patch)
+                .call(updated -> events.changed(updated.treeId(), List.of(processId)));
+    }
 
-    public ProcessRow create(ProcessApi.CreateProcess request) {
-        return jdbi.inTransaction(tx -> {
-            ProcessRow created = create(tx, request.toDraft(null));
-            if (created.isParent()) {
-                events.registered(tx, created.processId(), List.of(created.processId()));
-            } else {
-                events.registered(tx, created.parentProcessId(), List.of(created.processId()));
+    /** Validates and applies a patch in the caller's transaction without announcing it. */
+    public Uni<ProcessRow> apply(long processId, ProcessApi.PatchProcess patch) {
+        return lockTreeOf(processId).chain(current -> {
+            if (current.deleted()) {
+                throw DELETED.exception("process " + processId + " is deleted");
             }
-            return created;
+            if (patch.version != null && patch.version != current.version()) {
+                throw STALE_VERSION.exception("process " + processId + " is at version " + current.version()
+                        + ", not " + patch.version);
+            }
+            ProcessDraft draft = ProcessMapping.draft(patch, current);
+            Uni<Optional<ProcessRow>> parent = current.isParent() ? Uni.createFrom().item(Optional.empty())
+                    : processes.find(current.parentProcessId());
+            return checkReferences(draft)
+                    .chain(() -> parent)
+                    .call(p -> stepsOf(current.treeId()).chain(steps -> validate(draft, p, steps)))
+                    .chain(p -> processes.update(processId, current.version(), draft))
+                    .invoke(applied -> {
+                        if (!applied) {
+                            throw STALE_VERSION.exception("process " + processId + " changed concurrently; retry");
+                        }
+                    })
+                    .chain(applied -> processes.find(processId))
+                    .map(Optional::orElseThrow);
         });
-    }
-
-    /** Inserts one process inside {@code tx} without announcing it (callers creating whole trees announce once). */
-    public ProcessRow create(Handle tx, ProcessDraft draft) {
-        Optional<ProcessRow> parent = Optional.empty();
-        if (!draft.isParent()) {
-            parent = processes.lock(tx, draft.parentProcessId());
-        }
-        if (draft.processId() != null && !ChosenIds.choosable(draft.processId())) {
-            throw ID_OUT_OF_RANGE.exception(ChosenIds.outOfRange("process id", draft.processId()));
-        }
-        if (draft.processId() != null && processes.find(tx, draft.processId()).isPresent()) {
-            throw DUPLICATE.exception("process " + draft.processId() + " already exists");
-        }
-        checkReferences(tx, draft);
-        List<ProcessRow> steps = draft.isParent() ? List.of() : stepsOf(tx, draft.parentProcessId());
-        ProcessRules.validate(draft, context(tx, parent, steps));
-        long id = processes.insert(tx, draft);
-        return processes.find(tx, id).orElseThrow();
-    }
-
-    public ProcessRow update(long processId, ProcessApi.PatchProcess patch) {
-        return jdbi.inTransaction(tx -> {
-            ProcessRow updated = update(tx, processId, patch);
-            events.changed(tx, updated.treeId(), List.of(processId));
-            return updated;
-        });
-    }
-
-    /** Validates and applies a patch inside {@code tx} without announcing it. */
-    public ProcessRow update(Handle tx, long processId, ProcessApi.PatchProcess patch) {
-        ProcessRow current = lockTreeOf(tx, processId);
-        if (current.deleted()) {
-            throw DELETED.exception("process " + processId + " is deleted");
-        }
-        if (patch.version != null && patch.version != current.version()) {
-            throw STALE_VERSION.exception("process " + processId + " is at version " + current.version()
-                    + ", not " + patch.version);
-        }
-        ProcessDraft draft = patch.applyTo(current);
-        checkReferences(tx, draft);
-        Optional<ProcessRow> parent = current.isParent() ? Optional.empty()
-                : processes.find(tx, current.parentProcessId());
-        ProcessRules.validate(draft, context(tx, parent, stepsOf(tx, current.treeId())));
-        if (!processes.update(tx, processId, current.version(), draft)) {
-            throw STALE_VERSION.exception("process " + processId + " changed concurrently; retry");
-        }
-        return processes.find(tx, processId).orElseThrow();
     }
 
     /**
      * Soft-deletes a process; deleting a parent deletes its steps. Refused while a live process still points at it,
      * so no tree is left with a dangling next process or enqueuing process.
      */
-    public void delete(long processId) {
-        jdbi.useTransaction(tx -> {
-            ProcessRow current = lockTreeOf(tx, processId);
+    @WithTransaction
+    public Uni<Void> delete(long processId) {
+        return lockTreeOf(processId).chain(current -> {
             if (current.deleted()) {
-                return; // idempotent: already gone, nothing to announce
+                return Uni.createFrom().voidItem(); // idempotent: already gone, nothing to announce
             }
-            List<ProcessRow> tree = current.isParent() ? processes.tree(tx, processId) : List.of(current);
-            List<Long> ids = tree.stream().map(ProcessRow::processId).toList();
-            List<String> blockers = new ArrayList<>();
-            for (ProcessRow referrer : processes.referencing(tx, processId)) {
-                if (!ids.contains(referrer.processId())) {
-                    blockers.add(String.valueOf(referrer.processId()));
-                }
-            }
-            if (!blockers.isEmpty()) {
-                throw STILL_REFERENCED.exception("process " + processId + " is still named as next or enqueuing process"
-                        + " by process(es) " + String.join(", ", blockers));
-            }
-            List<Long> deleted = processes.markDeleted(tx, ids);
-            events.deleted(tx, current.treeId(), deleted);
+            Uni<List<ProcessRow>> tree = current.isParent() ? processes.tree(processId)
+                    : Uni.createFrom().item(List.of(current));
+            return tree.map(rows -> rows.stream().map(ProcessRow::processId).toList())
+                    .call(ids -> processes.referencing(processId).invoke(referrers -> {
+                        List<String> blockers = referrers.stream()
+                                .filter(referrer -> !ids.contains(referrer.processId()))
+                                .map(referrer -> String.valueOf(referrer.processId()))
+                                .toList();
+                        if (!blockers.isEmpty()) {
+                            throw STILL_REFERENCED.exception("process " + processId + " is still named as next or"
+                                    + " enqueuing process by process(es) " + String.join(", ", blockers));
+                        }
+                    }))
+                    .chain(processes::markDeleted)
+                    .chain(deleted -> events.deleted(current.treeId(), deleted));
         });
     }
 
     /** Announces a change to a process made by a collaborator (e.g. properties) in the caller's transaction. */
-    public void announceChange(Handle tx, long processId) {
-        ProcessRow current = lockTreeOf(tx, processId);
-        processes.touch(tx, processId);
-        events.changed(tx, current.treeId(), List.of(processId));
+    public Uni<Void> announceChange(long processId) {
+        return lockTreeOf(processId)
+                .call(() -> processes.touch(processId))
+                .chain(current -> events.changed(current.treeId(), List.of(processId)));
     }
 
-    public ProcessRow get(long processId) {
-        return jdbi.withHandle(h -> processes.find(h, processId))
-                .orElseThrow(() -> NOT_FOUND.exception("process " + processId + " does not exist"));
+    @WithSession
+    public Uni<ProcessRow> get(long processId) {
+        return processes.find(processId).map(found -> found.orElseThrow(() -> notFound(processId)));
     }
 
-    public List<ProcessRow> tree(long processId) {
-        return jdbi.withHandle(h -> {
-            ProcessRow row = processes.find(h, processId)
-                    .orElseThrow(() -> NOT_FOUND.exception("process " + processId + " does not exist"));
-            return processes.tree(h, row.treeId());
-        });
+    /** The tree of {@code processId}: its parent first, then the steps by id. */
+    @WithSession
+    public Uni<List<ProcessRow>> tree(long processId) {
+        return get(processId).chain(row -> processes.tree(row.treeId()));
     }
 
-    public record Listing(List<ProcessRow> items, long total) {
-    }
-
-    public Listing list(ProcessDao.Filter filter, int limit, int offset) {
-        return jdbi.withHandle(h -> new Listing(processes.list(h, filter, limit, offset), processes.count(h, filter)));
+    @WithSession
+    public Uni<Listing<ProcessRow>> list(ProcessFilter filter, int limit, int offset) {
+        return processes.list(filter, limit, offset)
+                .chain(items -> processes.count(filter).map(total -> new Listing<>(items, total)));
     }
 
     /** Locks the parent of {@code processId}'s tree and returns the (re-read) process. */
-    ProcessRow lockTreeOf(Handle tx, long processId) {
-        ProcessRow row = processes.find(tx, processId)
-                .orElseThrow(() -> NOT_FOUND.exception("process " + processId + " does not exist"));
-        processes.lock(tx, row.treeId());
-        return processes.find(tx, processId).orElseThrow();
+    private Uni<ProcessRow> lockTreeOf(long processId) {
+        return processes.find(processId)
+                .map(found -> found.orElseThrow(() -> notFound(processId)))
+                .call(row -> processes.lock(row.treeId()))
+                .chain(row -> processes.find(processId))
+                .map(Optional::orElseThrow);
     }
 
-    private List<ProcessRow> stepsOf(Handle tx, long parentId) {
-        return processes.tree(tx, parentId).stream().filter(r -> !r.isParent()).collect(Collectors.toList());
-    }
-
-    private void checkReferences(Handle tx, ProcessDraft draft) {
-        if (applications.find(tx, draft.applicationId()).isEmpty()) {
-            throw UNKNOWN_REFERENCE.exception("application " + draft.applicationId() + " does not exist");
+    private Uni<Void> requireChoosableId(ProcessDraft draft) {
+        if (draft.processId() == null) {
+            return Uni.createFrom().voidItem();
         }
-        if (!catalog.workflowTypes().containsKey(draft.workflowTypeId())) {
-            throw UNKNOWN_REFERENCE.exception("workflow type " + draft.workflowTypeId() + " does not exist");
+        if (!ChosenIds.choosable(draft.processId())) {
+            return Uni.createFrom().failure(
+                    ID_OUT_OF_RANGE.exception(ChosenIds.outOfRange("process id", draft.processId())));
         }
+        return processes.find(draft.processId()).invoke(existing -> {
+            if (existing.isPresent()) {
+                throw DUPLICATE.exception("process " + draft.processId() + " already exists");
+            }
+        }).replaceWithVoid();
     }
 
-    private ProcessRules.Context context(Handle tx, Optional<ProcessRow> parent, List<ProcessRow> steps) {
-        return new ProcessRules.Context(catalog.processTypes(), parent, steps,
-                id -> processes.find(tx, id), id -> processes.upstreamParents(tx, id));
+    private Uni<List<ProcessRow>> stepsOf(long parentId) {
+        return processes.tree(parentId).map(tree -> tree.stream().filter(r -> !r.isParent()).toList());
+    }
+
+    /** The application and workflow type a draft names exist; joins the caller's session. */
+    public Uni<Void> checkReferences(ProcessDraft draft) {
+        return applications.find(draft.applicationId())
+                .invoke(application -> {
+                    if (application.isEmpty()) {
+                        throw UNKNOWN_REFERENCE.exception("application " + draft.applicationId() + " does not exist");
+                    }
+                })
+                .chain(catalog::workflowTypes)
+                .invoke(workflowTypes -> {
+                    if (!workflowTypes.containsKey(draft.workflowTypeId())) {
+                        throw UNKNOWN_REFERENCE.exception("workflow type " + draft.workflowTypeId()
+                                + " does not exist");
+                    }
+                })
+                .replaceWithVoid();
+    }
+
+    /**
+     * Runs the tree rules. They are free of I/O, so everything they may look at is read first, in this transaction:
+     * the processes the draft names and, for each enqueuing process, the parents upstream of it.
+     */
+    private Uni<Void> validate(ProcessDraft draft, Optional<ProcessRow> parent, List<ProcessRow> steps) {
+        Set<Long> named = Stream.concat(draft.enqueuingProcessIds().stream(), draft.nextProcessIds().stream())
+                .filter(Objects::nonNull).collect(Collectors.toCollection(LinkedHashSet::new));
+        Set<Long> enqueuers = draft.enqueuingProcessIds().stream().filter(Objects::nonNull)
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        return processes.findAll(named)
+                .map(found -> found.stream().collect(Collectors.toMap(ProcessRow::processId, Function.identity())))
+                .chain(found -> Unis.sequentially(enqueuers, processes::upstreamParents)
+                        .map(upstream -> {
+                            Map<Long, Set<Long>> byEnqueuer = new HashMap<>();
+                            int i = 0;
+                            for (Long enqueuer : enqueuers) {
+                                byEnqueuer.put(enqueuer, upstream.get(i++));
+                            }
+                            return byEnqueuer;
+                        })
+                        .chain(upstream -> catalog.processTypes().invoke(types -> ProcessRules.validate(draft,
+                                new ProcessRules.Context(types, parent, steps,
+                                        id -> Optional.ofNullable(found.get(id)),
+                                        id -> upstream.getOrDefault(id, Set.of()))))))
+                .replaceWithVoid();
+    }
+
+    private static RuntimeException notFound(long processId) {
+        return NOT_FOUND.exception("process " + processId + " does not exist");
     }
 }

@@ -1,7 +1,6 @@
 package io.batchyard.registry.server;
 
 import io.quarkus.runtime.Startup;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -27,18 +26,14 @@ public class SecretCipher {
     private static final int NONCE_BYTES = 12;
     private static final int TAG_BITS = 128;
 
-    @ConfigProperty(name = "batchyard.secrets.key")
-    Optional<String> configuredKey;
-
-    @ConfigProperty(name = "batchyard.secrets.key-id", defaultValue = "k1")
-    String keyId;
-
     private final SecureRandom random = new SecureRandom();
-    private SecretKey key;
+    private final SecretKey key;
+    private final String keyId;
 
-    @PostConstruct
-    void init() {
-        key = parseKey(configuredKey.orElse(null));
+    public SecretCipher(@ConfigProperty(name = "batchyard.secrets.key") Optional<String> configuredKey,
+                        @ConfigProperty(name = "batchyard.secrets.key-id", defaultValue = "k1") String keyId) {
+        this.key = parseKey(configuredKey.orElse(null));
+        this.keyId = keyId;
     }
 
     /** Validates the configured key; the message never contains the key itself. */

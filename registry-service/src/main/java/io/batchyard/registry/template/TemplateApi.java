@@ -51,7 +51,7 @@ public final class TemplateApi {
     }
 
     public record TemplateTree(TemplateRow parent, List<TemplateRow> steps) {
-        static TemplateTree of(List<TemplateRow> rows) {
+        public static TemplateTree of(List<TemplateRow> rows) {
             return new TemplateTree(rows.get(0), rows.subList(1, rows.size()));
         }
     }

@@ -1,9 +1,6 @@
 package io.batchyard.registry.template;
 
-import io.batchyard.registry.Rows;
 import io.batchyard.registry.process.ProcessRow;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
@@ -23,13 +20,5 @@ public record TemplateRow(long templateId, String name, String description, long
         return new ProcessRow(templateId, name, description, applicationId, processTypeId, parentTemplateId, canRecover,
                 List.of(), batchCutPattern, nextTemplateIds, deleted, workflowTypeId, null, new UUID(0, templateId), 0,
                 createdAt, updatedAt);
-    }
-
-    static TemplateRow map(ResultSet rs) throws SQLException {
-        return new TemplateRow(rs.getLong("process_template_id"), rs.getString("name"), rs.getString("description"),
-                rs.getLong("application_id"), rs.getInt("process_type_id"), Rows.nullableLong(rs, "parent_template_id"),
-                rs.getBoolean("can_recover"), rs.getString("batch_cut_pattern"), Rows.longs(rs, "next_template_ids"),
-                rs.getInt("workflow_type_id"), rs.getBoolean("deleted"), Rows.timestamp(rs, "created_at"),
-                Rows.timestamp(rs, "updated_at"));
     }
 }

@@ -3,12 +3,14 @@ package io.batchyard.registry.workflow;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
 import io.batchyard.registry.RegistryError;
-import io.batchyard.registry.process.ProcessDao;
+import io.batchyard.registry.process.ProcessRepository;
 import io.batchyard.registry.process.ProcessRow;
-import io.batchyard.registry.process.PropertyDao;
+import io.batchyard.registry.process.PropertyRepository;
 import io.batchyard.registry.process.PropertyRow;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,55 +21,63 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jdbi.v3.core.Jdbi;
 
-/** Generates a parent process's workflow from the registry's metadata. */
+/**
+ * Generates a parent process's workflow from the registry's metadata. The metadata is read in one session; the
+ * writers are pure; rendering SVG starts Graphviz and waits for it, so it runs on a worker thread once the data is
+ * loaded, never on the event loop.
+ */
 @ApplicationScoped
 public class WorkflowService {
 
     public enum Format { OOZIE, DOT, SVG }
 
-    @Inject
-    Jdbi jdbi;
+    private final ProcessRepository processes;
+    private final PropertyRepository properties;
+    private final String dotCommand;
+    private final Duration dotTimeout;
 
-    @Inject
-    ProcessDao processes;
+    public WorkflowService(ProcessRepository processes, PropertyRepository properties,
+                           @ConfigProperty(name = "batchyard.graphviz.dot", defaultValue = "dot") String dotCommand,
+                           @ConfigProperty(name = "batchyard.graphviz.timeout", defaultValue = "PT20S")
+                           Duration dotTimeout) {
+        this.processes = processes;
+        this.properties = properties;
+        this.dotCommand = dotCommand;
+        this.dotTimeout = dotTimeout;
+    }
 
-    @Inject
-    PropertyDao properties;
-
-    @ConfigProperty(name = "batchyard.graphviz.dot", defaultValue = "dot")
-    String dotCommand;
-
-    @ConfigProperty(name = "batchyard.graphviz.timeout", defaultValue = "PT20S")
-    Duration dotTimeout;
-
-    public String generate(long processId, Format format) {
-        WorkflowGraph graph = graph(processId);
+    public Uni<String> generate(long processId, Format format) {
+        Uni<WorkflowGraph> graph = graph(processId);
         return switch (format) {
-            case OOZIE -> OozieWorkflowWriter.write(graph);
-            case DOT -> DotWriter.write(graph);
-            case SVG -> svg(DotWriter.write(graph));
+            case OOZIE -> graph.map(OozieWorkflowWriter::write);
+            case DOT -> graph.map(DotWriter::write);
+            case SVG -> graph.map(DotWriter::write).emitOn(Infrastructure.getDefaultWorkerPool()).map(this::svg);
         };
     }
 
-    WorkflowGraph graph(long processId) {
-        return jdbi.withHandle(h -> {
-            List<ProcessRow> tree = processes.find(h, processId)
-                    .filter(p -> !p.deleted())
-                    .map(p -> processes.tree(h, p.treeId()))
-                    .orElseThrow(() -> NOT_FOUND.exception("process " + processId + " does not exist or is deleted"));
-            ProcessRow parent = tree.get(0);
-            if (parent.processId() != processId) {
-                throw RegistryError.WORKFLOW_SHAPE.exception("process " + processId + " is a step; generate the workflow"
-                        + " of its parent " + parent.processId());
-            }
-            Map<Long, List<PropertyRow>> props = properties.forTree(h, processId).stream()
-                    .collect(Collectors.groupingBy(PropertyRow::processId));
-            List<StepSpec> steps = tree.subList(1, tree.size()).stream().filter(s -> !s.deleted())
-                    .map(s -> spec(s, props.getOrDefault(s.processId(), List.of()))).toList();
-            return WorkflowGraph.of(spec(parent, props.getOrDefault(processId, List.of())), steps, new ActionFactory());
-        });
+    /** The workflow graph of parent {@code processId}, from its live steps and their properties. */
+    @WithSession
+    public Uni<WorkflowGraph> graph(long processId) {
+        return processes.find(processId)
+                .map(found -> found.filter(p -> !p.deleted()).orElseThrow(() -> NOT_FOUND.exception(
+                        "process " + processId + " does not exist or is deleted")))
+                .chain(process -> processes.tree(process.treeId()))
+                .invoke(tree -> {
+                    ProcessRow parent = tree.get(0);
+                    if (parent.processId() != processId) {
+                        throw RegistryError.WORKFLOW_SHAPE.exception("process " + processId + " is a step; generate"
+                                + " the workflow of its parent " + parent.processId());
+                    }
+                })
+                .chain(tree -> properties.forTree(processId).map(all -> {
+                    Map<Long, List<PropertyRow>> props = all.stream()
+                            .collect(Collectors.groupingBy(PropertyRow::processId));
+                    List<StepSpec> steps = tree.subList(1, tree.size()).stream().filter(s -> !s.deleted())
+                            .map(s -> spec(s, props.getOrDefault(s.processId(), List.of()))).toList();
+                    return WorkflowGraph.of(spec(tree.get(0), props.getOrDefault(processId, List.of())), steps,
+                            new ActionFactory());
+                }));
     }
 
     static StepSpec spec(ProcessRow r, List<PropertyRow> props) {

@@ -28,17 +28,21 @@ import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.registry.RegistryTest;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.EventProbe;
 import io.restassured.http.ContentType;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import jakarta.inject.Inject;
 
 @RegistryTest
 class ProcessApiTest {
@@ -47,9 +51,6 @@ class ProcessApiTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    @Inject
-    Jdbi jdbi;
 
     private EventProbe events;
     private long app;
@@ -121,7 +122,7 @@ class ProcessApiTest {
     }
 
     @Test
-    void rejectsInvalidTreesWithTheirCodesAndWritesNothing() {
+    void rejectsInvalidTreesWithTheirCodesAndWritesNothing() throws SQLException {
         long job = parent(app, INGESTION);
         long s1 = step(app, job, SFTP);
         long otherJob = parent(app, INGESTION);
@@ -232,7 +233,7 @@ class ProcessApiTest {
     }
 
     @Test
-    void aChosenIdOfTheGeneratorsRangeIsRefusedAndGeneratedIdsKeepComing() {
+    void aChosenIdOfTheGeneratorsRangeIsRefusedAndGeneratedIdsKeepComing() throws SQLException {
         long before = outboxRows();
         long processesBefore = processRows();
         for (long id : List.of(Long.MAX_VALUE, 5_000_000_000_000L, ChosenIds.FIRST_GENERATED_ID)) {
@@ -247,8 +248,7 @@ class ProcessApiTest {
         long next = parent(app, INGESTION);
         assertThat(generated).isGreaterThanOrEqualTo(ChosenIds.FIRST_GENERATED_ID);
         assertThat(next).isGreaterThan(generated);
-        long lastValue = jdbi.withHandle(h -> h.createQuery(
-                "SELECT last_value FROM pg_sequences WHERE sequencename = 'process_process_id_seq'").mapTo(Long.class).one());
+        long lastValue = count("SELECT last_value FROM pg_sequences WHERE sequencename = 'process_process_id_seq'");
         assertThat(lastValue).as("the generator was not moved towards its maximum").isLessThan(1L << 40);
         // a step under a generated parent, and a chosen id of the client range, still work
         step(app, generated, SFTP);
@@ -267,11 +267,12 @@ class ProcessApiTest {
         try (var in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__process_id_ranges.sql")) {
             migration = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
-        jdbi.useTransaction(tx -> {
-            tx.createQuery("SELECT setval(pg_get_serial_sequence('process', 'process_id'), 9223372036854775807)")
-                    .mapTo(Long.class).one();
-            tx.createScript(migration).execute();
-        });
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.execute("SELECT setval(pg_get_serial_sequence('process', 'process_id'), 9223372036854775807)");
+            st.execute(migration);
+            c.commit();
+        }
         assertThat(parent(app, INGESTION)).isGreaterThan(before).isLessThan(before + 1_000);
     }
 
@@ -313,11 +314,23 @@ class ProcessApiTest {
                 .body("code", equalTo(code)).body("status", equalTo(status)).body("detail", containsString(detail));
     }
 
-    private long outboxRows() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM outbox_event").mapTo(Long.class).one());
+    private long outboxRows() throws SQLException {
+        return count("SELECT count(*) FROM outbox_event");
     }
 
-    private long processRows() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM process").mapTo(Long.class).one());
+    private long processRows() throws SQLException {
+        return count("SELECT count(*) FROM process");
+    }
+
+    private static long count(String sql) throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        var db = BatchyardTestStack.database();
+        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }
 }

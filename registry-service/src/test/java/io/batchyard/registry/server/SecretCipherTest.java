@@ -43,10 +43,6 @@ class SecretCipherTest {
     }
 
     private static SecretCipher cipher(String key) {
-        SecretCipher cipher = new SecretCipher();
-        cipher.configuredKey = Optional.ofNullable(key);
-        cipher.keyId = "k1";
-        cipher.init();
-        return cipher;
+        return new SecretCipher(Optional.ofNullable(key), "k1");
     }
 }

@@ -7,12 +7,17 @@ import static org.hamcrest.Matchers.startsWith;
 
 import io.batchyard.registry.Fixtures;
 import io.batchyard.registry.RegistryTest;
+import io.batchyard.teststack.BatchyardTestStack;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 
 @RegistryTest
@@ -22,13 +27,10 @@ class ServerApiTest {
     private static final String SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\ncanary-key-0b1d2e\n-----END OPENSSH PRIVATE KEY-----";
 
     @Inject
-    Jdbi jdbi;
-
-    @Inject
     SecretCipher cipher;
 
     @Test
-    void secretsAreEncryptedAtRestAndNeverReturned() {
+    void secretsAreEncryptedAtRestAndNeverReturned() throws SQLException {
         Map<String, Object> body = server(Fixtures.unique("edge"));
         body.put("loginPassword", PASSWORD);
         body.put("sshPrivateKey", SSH_KEY);
@@ -41,17 +43,31 @@ class ServerApiTest {
         assertThat(created.asString()).doesNotContain(PASSWORD).doesNotContain("canary-key");
         long id = created.jsonPath().getLong("id");
 
-        byte[][] stored = jdbi.withHandle(h -> h.createQuery(
-                        "SELECT login_password_ct, ssh_private_key_ct FROM server WHERE server_id = :id")
-                .bind("id", id).map((rs, ctx) -> new byte[][] {rs.getBytes(1), rs.getBytes(2)}).one());
+        byte[][] stored;
+        try (Connection c = connect(); PreparedStatement st = c.prepareStatement(
+                "SELECT login_password_ct, ssh_private_key_ct FROM server WHERE server_id = ?")) {
+            st.setLong(1, id);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                stored = new byte[][] {rs.getBytes(1), rs.getBytes(2)};
+            }
+        }
         assertThat(new String(stored[0], StandardCharsets.ISO_8859_1)).doesNotContain(PASSWORD);
         assertThat(new String(stored[1], StandardCharsets.ISO_8859_1)).doesNotContain("canary-key");
         assertThat(cipher.decrypt(stored[0], SecretCipher.associatedData(id, "login_password"))).isEqualTo(PASSWORD);
         assertThat(cipher.decrypt(stored[1], SecretCipher.associatedData(id, "ssh_private_key"))).isEqualTo(SSH_KEY);
-        long plaintextCopies = jdbi.withHandle(h -> h.createQuery("""
-                        SELECT count(*) FROM server WHERE server_metainfo LIKE :p OR login_user LIKE :p
-                          OR encode(login_password_ct, 'escape') LIKE :p""")
-                .bind("p", "%" + PASSWORD + "%").mapTo(Long.class).one());
+        long plaintextCopies;
+        try (Connection c = connect(); PreparedStatement st = c.prepareStatement("""
+                SELECT count(*) FROM server WHERE server_metainfo LIKE ? OR login_user LIKE ?
+                  OR encode(login_password_ct, 'escape') LIKE ?""")) {
+            for (int i = 1; i <= 3; i++) {
+                st.setString(i, "%" + PASSWORD + "%");
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                plaintextCopies = rs.getLong(1);
+            }
+        }
         assertThat(plaintextCopies).isZero();
 
         assertThat(given().get("/servers/" + id).then().statusCode(200).extract().asString())
@@ -85,6 +101,11 @@ class ServerApiTest {
         given().contentType(ContentType.JSON).body(body).post("/servers").then().statusCode(201);
         given().contentType(ContentType.JSON).body(body).post("/servers").then().statusCode(409).body("code", equalTo(210));
         given().delete("/servers/99999999").then().statusCode(404);
+    }
+
+    private static Connection connect() throws SQLException {
+        var db = BatchyardTestStack.database();
+        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }
 
     private static Map<String, Object> server(String name) {

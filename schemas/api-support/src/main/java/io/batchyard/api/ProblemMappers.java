@@ -129,8 +129,9 @@ public class ProblemMappers {
      */
     private static Response databaseConstraint(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
-                String state = sql.getSQLState();
+            // JDBC's SQLException or the reactive client's PgException, whichever carried the statement.
+            String state = Unavailability.sqlState(t);
+            if (state != null) {
                 CommonErrors err;
                 String detail;
                 switch (state) {
@@ -143,7 +144,7 @@ public class ProblemMappers {
                     case "40001", "40P01" -> { err = CommonErrors.CONFLICT; detail = "Concurrent change; retry the request"; }
                     default -> { continue; }
                 }
-                LOG.debugf("constraint violation %s: %s", state, sql.getMessage());
+                LOG.debugf("constraint violation %s: %s", state, t.getMessage());
                 return respond(Problem.of(err, detail));
             }
         }

@@ -26,7 +26,6 @@ public final class Unavailability {
             "io.netty.channel.ConnectTimeoutException",
             "io.vertx.core.http.ConnectionPoolTooBusyException",
             "io.vertx.sqlclient.ClosedConnectionException",
-            "org.jdbi.v3.core.ConnectionException",
             "org.postgresql.util.PSQLException$ConnectionFailure");
 
     private Unavailability() {
@@ -74,6 +73,9 @@ public final class Unavailability {
         // dropped connection as a VertxException.
         return (t instanceof SQLException && message.contains("acquisition timeout"))
                 || (name.equals("io.vertx.core.VertxException") && message.contains("Connection is closed"))
+                // A statement sent on a connection the database has just closed.
+                || (name.equals("io.vertx.core.impl.NoStackTraceThrowable")
+                        && message.startsWith("Connection is not active now"))
                 || (t instanceof java.io.IOException && message.contains("Connection reset"))
                 || (t instanceof SQLException && message.contains("This connection has been closed"));
     }

@@ -4,7 +4,6 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import io.batchyard.eventing.OutboxRepository.Pending;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Transaction;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +30,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Publishes committed outbox rows to Kafka in outbox order, then marks them published. At-least-once: a crash between
@@ -41,28 +42,32 @@ import org.jdbi.v3.core.Jdbi;
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-    private static final long RELAY_LOCK = 0x0B47C4_0B0BL;
     private static final int LINGER_MS = 2;
 
-    @Inject
-    Jdbi jdbi;
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
-
-    @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true")
-    boolean enabled;
-
-    @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT0.05S")
-    Duration pollInterval;
-
-    @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500")
-    int batchSize;
-
-    @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S")
-    Duration sendTimeout;
+    private final Pool pool;
+    private final OutboxRepository repository;
+    private final String bootstrapServers;
+    private final boolean enabled;
+    private final Duration pollInterval;
+    private final int batchSize;
+    private final Duration sendTimeout;
 
     private final AtomicLong published = new AtomicLong();
+
+    public OutboxRelay(Pool pool, OutboxRepository repository,
+                       @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+                       @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
+                       @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT0.05S") Duration pollInterval,
+                       @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500") int batchSize,
+                       @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S") Duration sendTimeout) {
+        this.pool = pool;
+        this.repository = repository;
+        this.bootstrapServers = bootstrapServers;
+        this.enabled = enabled;
+        this.pollInterval = pollInterval;
+        this.batchSize = batchSize;
+        this.sendTimeout = sendTimeout;
+    }
     /** Package-visible so that tests can drive {@link #relayOnce()} with a producer of their own. */
     volatile Producer<String, byte[]> producer;
     private volatile Thread worker;
@@ -130,58 +135,68 @@ public class OutboxRelay {
         }
     }
 
-    /** Relays one batch; returns how many rows it published. Package-visible for tests that drive it directly. */
+    /**
+     * Relays one batch; returns how many rows it published. Package-visible for tests that drive it directly.
+     *
+     * <p>Runs on the relay's own thread and waits for each step: {@code send} may block on topic metadata, which must
+     * never happen on an event-loop thread, and the lock, the read and the marks belong to one transaction.
+     */
     int relayOnce() {
-        return jdbi.inTransaction(tx -> {
-            boolean leader = tx.createQuery("SELECT pg_try_advisory_xact_lock(:key)")
-                    .bind("key", RELAY_LOCK).mapTo(Boolean.class).one();
-            if (!leader) {
-                return 0;
+        SqlConnection connection = pool.getConnection().await().atMost(sendTimeout);
+        try {
+            Transaction tx = connection.begin().await().atMost(sendTimeout);
+            try {
+                int relayed = relay(connection);
+                tx.commit().await().atMost(sendTimeout);
+                return relayed;
+            } catch (RuntimeException e) {
+                tx.rollback().onFailure().recoverWithNull().await().atMost(sendTimeout);
+                throw e;
             }
-            List<Row> rows = tx.createQuery("""
-                            SELECT position, event_id, topic, record_key, event_type, payload
-                            FROM outbox_event WHERE published_at IS NULL ORDER BY position LIMIT :limit""")
-                    .bind("limit", batchSize)
-                    .map((rs, ctx) -> new Row(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3),
-                            rs.getString(4), rs.getString(5), rs.getBytes(6)))
-                    .list();
-            if (rows.isEmpty()) {
-                return 0;
+        } finally {
+            connection.close().onFailure().recoverWithNull().await().indefinitely();
+        }
+    }
+
+    private int relay(SqlConnection tx) {
+        if (!repository.tryRelayLock(tx).await().atMost(sendTimeout)) {
+            return 0;
+        }
+        List<Pending> rows = repository.unpublished(tx, batchSize).await().atMost(sendTimeout);
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        List<Future<RecordMetadata>> sends = new ArrayList<>(rows.size());
+        for (Pending row : rows) {
+            ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), row.payload());
+            record.headers().add(new RecordHeader("event-type", row.eventType().getBytes(StandardCharsets.UTF_8)));
+            record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
+            Future<RecordMetadata> send = producer.send(record);
+            sends.add(send);
+            if (refused(send)) {
+                // Refused before it left (no metadata, too large): sending the rows behind it would put them on
+                // the topic ahead of it.
+                break;
             }
-            List<Future<RecordMetadata>> sends = new ArrayList<>(rows.size());
-            for (Row row : rows) {
-                ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), row.payload());
-                record.headers().add(new RecordHeader("event-type", row.eventType().getBytes(StandardCharsets.UTF_8)));
-                record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
-                Future<RecordMetadata> send = producer.send(record);
-                sends.add(send);
-                if (refused(send)) {
-                    // Refused before it left (no metadata, too large): sending the rows behind it would put them on
-                    // the topic ahead of it.
-                    break;
-                }
+        }
+        producer.flush();
+        List<Long> done = new ArrayList<>(rows.size());
+        for (int i = 0; i < sends.size(); i++) {
+            try {
+                sends.get(i).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                done.add(rows.get(i).position());
+            } catch (ExecutionException | TimeoutException e) {
+                // Keep order: nothing after the first failure is marked, the next pass re-sends it.
+                markFailed(tx, rows.get(i).position(), e);
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
-            producer.flush();
-            List<Long> done = new ArrayList<>(rows.size());
-            for (int i = 0; i < sends.size(); i++) {
-                try {
-                    sends.get(i).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-                    done.add(rows.get(i).position());
-                } catch (ExecutionException | TimeoutException e) {
-                    // Keep order: nothing after the first failure is marked, the next pass re-sends it.
-                    markFailed(tx, rows.get(i).position(), e);
-                    break;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-            tx.createUpdate("UPDATE outbox_event SET published_at = now(), attempts = attempts + 1 WHERE position = ANY(:done)")
-                    .bind("done", done.toArray(Long[]::new))
-                    .execute();
-            published.addAndGet(done.size());
-            return done.size();
-        });
+        }
+        repository.markPublished(tx, done).await().atMost(sendTimeout);
+        published.addAndGet(done.size());
+        return done.size();
     }
 
     /** A send the producer failed at once, before the record was queued for the broker. */
@@ -200,12 +215,10 @@ public class OutboxRelay {
         }
     }
 
-    private static void markFailed(Handle tx, long position, Exception e) {
+    private void markFailed(SqlConnection tx, long position, Exception e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
-        tx.createUpdate("UPDATE outbox_event SET attempts = attempts + 1, last_error = :error WHERE position = :position")
-                .bind("error", cause.getClass().getSimpleName() + ": " + cause.getMessage())
-                .bind("position", position)
-                .execute();
+        repository.markFailed(tx, position, cause.getClass().getSimpleName() + ": " + cause.getMessage())
+                .await().atMost(sendTimeout);
         LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());
     }
 
@@ -229,8 +242,5 @@ public class OutboxRelay {
 
     private static byte[] uuidBytes(UUID id) {
         return ByteBuffer.allocate(16).putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits()).array();
-    }
-
-    private record Row(long position, UUID eventId, String topic, String key, String eventType, byte[] payload) {
     }
 }

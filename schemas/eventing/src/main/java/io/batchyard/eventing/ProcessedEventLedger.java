@@ -2,51 +2,41 @@ package io.batchyard.eventing;
 
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.Events;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Idempotent consumption: the event id goes into {@code processed_event} in the same transaction as the effect, so a
- * redelivered event (Kafka is at-least-once) finds its id and changes nothing.
+ * redelivered event (Kafka is at-least-once) finds its id and changes nothing. Call it from inside the consumer's
+ * service method ({@code @WithTransaction}): a failed effect rolls the ledger row back with it, so the retry applies it.
  */
 @ApplicationScoped
 public class ProcessedEventLedger {
 
-    @Inject
-    Jdbi jdbi;
-
+    private final ProcessedEventRepository repository;
     private final AtomicLong duplicates = new AtomicLong();
 
+    public ProcessedEventLedger(ProcessedEventRepository repository) {
+        this.repository = repository;
+    }
+
     /**
-     * Runs {@code effect} in a transaction unless {@code consumer} already processed this event.
+     * Runs {@code effect} unless {@code consumer} already processed this event, in the caller's transaction.
      *
      * @return true when the effect ran, false for a duplicate delivery
      */
-    public boolean processOnce(String consumer, SpecificRecord event, Consumer<Handle> effect) {
-        return jdbi.inTransaction(tx -> {
-            if (!record(tx, consumer, event)) {
-                duplicates.incrementAndGet();
-                return false;
-            }
-            effect.accept(tx);
-            return true;
-        });
-    }
-
-    /** Records the event id inside {@code tx}; false if it was already there. */
-    public boolean record(Handle tx, String consumer, SpecificRecord event) {
-        return tx.createUpdate("""
-                        INSERT INTO processed_event (consumer, event_id, event_type) VALUES (:consumer, :id, :type)
-                        ON CONFLICT DO NOTHING""")
-                .bind("consumer", consumer)
-                .bind("id", Events.eventId(event))
-                .bind("type", EventCatalog.eventType(event.getClass()))
-                .execute() == 1;
+    public Uni<Boolean> once(String consumer, SpecificRecord event, Supplier<Uni<?>> effect) {
+        return repository.insertIfAbsent(consumer, Events.eventId(event), EventCatalog.eventType(event.getClass()))
+                .chain(first -> {
+                    if (!first) {
+                        duplicates.incrementAndGet();
+                        return Uni.createFrom().item(false);
+                    }
+                    return effect.get().replaceWith(true);
+                });
     }
 
     /** Duplicate deliveries dropped since start; tests assert it to prove a redelivery really happened. */

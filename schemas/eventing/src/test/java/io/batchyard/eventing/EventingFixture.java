@@ -22,20 +22,27 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.postgres.PostgresPlugin;
+import io.batchyard.schemas.EventCatalog;
+import io.batchyard.schemas.EventCodec;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
 
 /**
- * Setup shared by the eventing integration tests: a fresh database with the eventing migration, relays and ledgers
+ * Setup shared by the relay tests: a fresh database with the eventing migration on a reactive pool of its own, relays
  * built without a container, and a reader that returns what really reached a topic. Only this class knows how the
- * module is wired (Jdbi today); the tests themselves look at {@code outbox_event}, {@code processed_event} and the
- * broker.
+ * module is wired (the reactive PostgreSQL client); the tests themselves look at {@code outbox_event} and the broker.
  */
 final class EventingFixture {
 
     private static final String MIGRATION = "/db/eventing/V0_1__eventing_outbox_and_ledger.sql";
 
     private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
+    private static final Vertx VERTX = Vertx.vertx();
+    private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
 
     private EventingFixture() {
     }
@@ -49,55 +56,44 @@ final class EventingFixture {
     }
 
     /** A new database on the shared test PostgreSQL with the outbox and the ledger tables. */
-    static Jdbi freshDatabase(String name) {
+    static Pool freshDatabase(String name) {
         // The test stack hands out one database per name: number them so that every call gets a fresh one.
         Infrastructure.Database db = Infrastructure.get().database(name + "_" + DATABASES.incrementAndGet());
-        Jdbi jdbi = Jdbi.create(db.jdbcUrl(), db.user(), db.password()).installPlugin(new PostgresPlugin());
+        PgConnectOptions options = PgConnectOptions.fromUri(db.reactiveUrl()).setUser(db.user())
+                .setPassword(db.password());
+        Pool pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(8)).connectingTo(options)
+                .using(VERTX.getDelegate()).build());
         try (InputStream in = EventingFixture.class.getResourceAsStream(MIGRATION)) {
-            String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            jdbi.useHandle(h -> h.createScript(sql).execute());
+            pool.query(new String(in.readAllBytes(), StandardCharsets.UTF_8)).execute().await().atMost(DB_TIMEOUT);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return jdbi;
+        return pool;
     }
 
-    /** A relay over {@code jdbi} with its own producer configuration; the test drives {@code relayOnce()}. */
-    static OutboxRelay relay(Jdbi jdbi, String bootstrap, Duration sendTimeout) {
-        OutboxRelay relay = configured(jdbi, bootstrap, sendTimeout);
+    /** A relay over {@code pool} with its own producer configuration; the test drives {@code relayOnce()}. */
+    static OutboxRelay relay(Pool pool, String bootstrap, Duration sendTimeout) {
+        OutboxRelay relay = configured(pool, bootstrap, sendTimeout);
         relay.producer = new KafkaProducer<>(relay.producerConfig(), new StringSerializer(), new ByteArraySerializer());
         return relay;
     }
 
     /** A relay whose producer the test supplies (built from {@link OutboxRelay#producerConfig()}). */
-    static OutboxRelay relay(Jdbi jdbi, String bootstrap, Duration sendTimeout,
+    static OutboxRelay relay(Pool pool, String bootstrap, Duration sendTimeout,
                              java.util.function.Function<Properties, Producer<String, byte[]>> producer) {
-        OutboxRelay relay = configured(jdbi, bootstrap, sendTimeout);
+        OutboxRelay relay = configured(pool, bootstrap, sendTimeout);
         relay.producer = producer.apply(relay.producerConfig());
         return relay;
     }
 
-    private static OutboxRelay configured(Jdbi jdbi, String bootstrap, Duration sendTimeout) {
-        OutboxRelay relay = new OutboxRelay();
-        relay.jdbi = jdbi;
-        relay.bootstrapServers = bootstrap;
-        relay.enabled = true;
-        relay.pollInterval = Duration.ofMillis(50);
-        relay.batchSize = 500;
-        relay.sendTimeout = sendTimeout;
-        return relay;
+    private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
+        return new OutboxRelay(pool, new OutboxRepository(), bootstrap, true, Duration.ofMillis(50), 500, sendTimeout);
     }
 
     static void close(OutboxRelay relay) {
         if (relay != null && relay.producer != null) {
             relay.producer.close(Duration.ofSeconds(5));
         }
-    }
-
-    static ProcessedEventLedger ledger(Jdbi jdbi) {
-        ProcessedEventLedger ledger = new ProcessedEventLedger();
-        ledger.jdbi = jdbi;
-        return ledger;
     }
 
     /** A small catalogued event (its key is the parent process id). */
@@ -114,18 +110,38 @@ final class EventingFixture {
                 .build();
     }
 
-    /** Appends one event in a transaction of its own, as a business transaction would. */
-    static void append(Jdbi jdbi, String topic, ProcessDeleted event) {
-        jdbi.useTransaction(tx -> new Outbox().append(tx, topic, event.getParentProcessId(), event));
+    /**
+     * Appends one event in a transaction of its own, as a business transaction would (the row {@link Outbox} writes,
+     * column for column; that {@link Outbox} writes it in the caller's transaction is checked by the Quarkus tests).
+     */
+    static void append(Pool pool, String topic, ProcessDeleted event) {
+        pool.preparedQuery("""
+                        INSERT INTO outbox_event (event_id, topic, record_key, event_type, payload)
+                        VALUES ($1, $2, $3, $4, $5)""")
+                .execute(Tuple.tuple(List.of(Events.eventId(event), topic, String.valueOf(event.getParentProcessId()),
+                        EventCatalog.eventType(event.getClass()),
+                        io.vertx.core.buffer.Buffer.buffer(EventCodec.encode(event)))))
+                .await().atMost(DB_TIMEOUT);
     }
 
-    static List<OutboxRow> outbox(Jdbi jdbi) {
-        return jdbi.withHandle(h -> h.createQuery("""
+    static List<OutboxRow> outbox(Pool pool) {
+        List<OutboxRow> rows = new ArrayList<>();
+        pool.query("""
                         SELECT position, event_id, record_key, published_at IS NOT NULL, attempts, last_error
                         FROM outbox_event ORDER BY position""")
-                .map((rs, ctx) -> new OutboxRow(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3),
-                        rs.getBoolean(4), rs.getInt(5), rs.getString(6)))
-                .list());
+                .execute().await().atMost(DB_TIMEOUT)
+                .forEach(r -> rows.add(new OutboxRow(r.getLong(0), r.getUUID(1), r.getString(2), r.getBoolean(3),
+                        r.getInteger(4), r.getString(5))));
+        return rows;
+    }
+
+    /** Runs one statement with positional ({@code $1}) parameters; returns the rows it changed. */
+    static int update(Pool pool, String sql, Object... params) {
+        return pool.preparedQuery(sql).execute(Tuple.tuple(List.of(params))).await().atMost(DB_TIMEOUT).rowCount();
+    }
+
+    static long count(Pool pool, String sql) {
+        return pool.query(sql).execute().await().atMost(DB_TIMEOUT).iterator().next().getLong(0);
     }
 
     /** Event ids per key in outbox order: the order the broker must show them in. */

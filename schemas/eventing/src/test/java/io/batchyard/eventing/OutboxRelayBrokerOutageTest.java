@@ -9,7 +9,7 @@ import io.batchyard.teststack.RestartableKafka;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.jdbi.v3.core.Jdbi;
+import io.vertx.mutiny.sqlclient.Pool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,14 +23,14 @@ class OutboxRelayBrokerOutageTest {
     private static final String TOPIC = "eventing-test.outage";
 
     private static RestartableKafka kafka;
-    private static Jdbi jdbi;
+    private static Pool db;
     private static OutboxRelay relay;
 
     @BeforeAll
     static void start() {
         kafka = RestartableKafka.start(List.of(TOPIC));
-        jdbi = EventingFixture.freshDatabase("eventing_outage");
-        relay = EventingFixture.relay(jdbi, kafka.bootstrapServers(), Duration.ofSeconds(5));
+        db = EventingFixture.freshDatabase("eventing_outage");
+        relay = EventingFixture.relay(db, kafka.bootstrapServers(), Duration.ofSeconds(5));
     }
 
     @AfterAll
@@ -44,17 +44,17 @@ class OutboxRelayBrokerOutageTest {
     @Test
     void rowsWrittenWhileTheBrokerIsDownWaitInOrderAndDrainWhenItReturns() {
         // One row while the broker is up, so the relay's producer knows the topic before the outage.
-        EventingFixture.append(jdbi, TOPIC, EventingFixture.event(100));
+        EventingFixture.append(db, TOPIC, EventingFixture.event(100));
         assertThat(relay.relayOnce()).isEqualTo(1);
 
         kafka.stop();
         for (int i = 0; i < 12; i++) {
-            EventingFixture.append(jdbi, TOPIC, EventingFixture.event(i % 3));
+            EventingFixture.append(db, TOPIC, EventingFixture.event(i % 3));
         }
         assertThat(relay.relayOnce()).isZero();
         assertThat(relay.relayOnce()).isZero();
 
-        List<OutboxRow> waiting = EventingFixture.outbox(jdbi);
+        List<OutboxRow> waiting = EventingFixture.outbox(db);
         assertThat(waiting).hasSize(13);
         assertThat(waiting.subList(1, 13)).noneMatch(OutboxRow::published);
         OutboxRow head = waiting.get(1);
@@ -65,10 +65,10 @@ class OutboxRelayBrokerOutageTest {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                 .until(() -> {
                     relay.relayOnce();
-                    return EventingFixture.outbox(jdbi).stream().allMatch(OutboxRow::published);
+                    return EventingFixture.outbox(db).stream().allMatch(OutboxRow::published);
                 });
 
-        List<OutboxRow> outbox = EventingFixture.outbox(jdbi);
+        List<OutboxRow> outbox = EventingFixture.outbox(db);
         List<Published> published = EventingFixture.readTopic(kafka.bootstrapServers(), TOPIC);
         var onTopic = EventingFixture.publishedByKey(published);
         var expected = EventingFixture.byKey(outbox);

@@ -22,7 +22,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.jdbi.v3.core.Jdbi;
+import io.vertx.mutiny.sqlclient.Pool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,11 +34,11 @@ class OutboxRelayTest {
 
     private final String bootstrap = Infrastructure.get().kafkaBootstrapServers();
     private final List<OutboxRelay> relays = new ArrayList<>();
-    private Jdbi jdbi;
+    private Pool db;
 
     @BeforeEach
     void database() {
-        jdbi = EventingFixture.freshDatabase("eventing_relay");
+        db = EventingFixture.freshDatabase("eventing_relay");
     }
 
     @AfterEach
@@ -51,7 +51,7 @@ class OutboxRelayTest {
         String topic = EventingFixture.freshTopic(bootstrap, "lock");
         CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        OutboxRelay holder = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT,
+        OutboxRelay holder = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT,
                 config -> new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()) {
                     @Override
                     public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
@@ -65,9 +65,9 @@ class OutboxRelayTest {
                         return super.send(record);
                     }
                 }));
-        OutboxRelay other = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        OutboxRelay other = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
         for (int i = 0; i < 3; i++) {
-            EventingFixture.append(jdbi, topic, EventingFixture.event(7));
+            EventingFixture.append(db, topic, EventingFixture.event(7));
         }
 
         CompletableFuture<Integer> held = CompletableFuture.supplyAsync(holder::relayOnce);
@@ -75,26 +75,26 @@ class OutboxRelayTest {
 
         assertThat(other.relayOnce()).as("the second relay while the first holds the lock").isZero();
         assertThat(other.relayOnce()).isZero();
-        assertThat(EventingFixture.outbox(jdbi)).noneMatch(OutboxRow::published);
+        assertThat(EventingFixture.outbox(db)).noneMatch(OutboxRow::published);
 
         release.countDown();
         assertThat(held.get(60, TimeUnit.SECONDS)).isEqualTo(3);
-        assertThat(EventingFixture.outbox(jdbi)).allMatch(OutboxRow::published);
+        assertThat(EventingFixture.outbox(db)).allMatch(OutboxRow::published);
         assertThat(EventingFixture.readTopic(bootstrap, topic)).hasSize(3);
     }
 
     @Test
     void twoRelaysOnOneDatabasePublishEveryRowOnceInOrder() throws Exception {
         String topic = EventingFixture.freshTopic(bootstrap, "pair");
-        OutboxRelay first = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
-        OutboxRelay second = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
+        OutboxRelay first = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
+        OutboxRelay second = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
         int rows = 300;
         AtomicBoolean writing = new AtomicBoolean(true);
         List<Thread> loops = List.of(relayLoop(first, writing), relayLoop(second, writing));
         loops.forEach(Thread::start);
         try {
             for (int i = 0; i < rows; i++) {
-                EventingFixture.append(jdbi, topic, EventingFixture.event(i % 5));
+                EventingFixture.append(db, topic, EventingFixture.event(i % 5));
             }
         } finally {
             writing.set(false);
@@ -104,7 +104,7 @@ class OutboxRelayTest {
         }
         loops.forEach(loop -> assertThat(loop.isAlive()).isFalse());
 
-        List<OutboxRow> outbox = EventingFixture.outbox(jdbi);
+        List<OutboxRow> outbox = EventingFixture.outbox(db);
         assertThat(outbox).hasSize(rows).allMatch(OutboxRow::published);
         List<Published> published = EventingFixture.readTopic(bootstrap, topic);
         assertThat(published).as("every row exactly once").hasSize(rows);
@@ -117,21 +117,21 @@ class OutboxRelayTest {
     @Test
     void aRowThatCannotBePublishedHoldsBackTheRowsBehindItUntilItIsFixed() {
         String topic = EventingFixture.freshTopic(bootstrap, "blocked");
-        OutboxRelay relay = track(EventingFixture.relay(jdbi, bootstrap, SEND_TIMEOUT));
-        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
+        OutboxRelay relay = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
+        EventingFixture.append(db, topic, EventingFixture.event(9));
         // Over a MiB once encoded: larger than the producer accepts in one request, so every send of it fails.
         ProcessDeleted tooLarge = EventingFixture.event(9, 150_000);
-        EventingFixture.append(jdbi, topic, tooLarge);
-        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
-        EventingFixture.append(jdbi, topic, EventingFixture.event(9));
-        EventingFixture.append(jdbi, topic, EventingFixture.event(4));
+        EventingFixture.append(db, topic, tooLarge);
+        EventingFixture.append(db, topic, EventingFixture.event(9));
+        EventingFixture.append(db, topic, EventingFixture.event(9));
+        EventingFixture.append(db, topic, EventingFixture.event(4));
         UUID blockedId = Events.eventId(tooLarge);
 
         assertThat(relay.relayOnce()).isEqualTo(1);
         assertThat(relay.relayOnce()).isZero();
         assertThat(relay.relayOnce()).isZero();
 
-        List<OutboxRow> stuck = EventingFixture.outbox(jdbi);
+        List<OutboxRow> stuck = EventingFixture.outbox(db);
         assertThat(stuck.get(0).published()).isTrue();
         OutboxRow blocked = stuck.get(1);
         assertThat(blocked.eventId()).isEqualTo(blockedId);
@@ -143,11 +143,11 @@ class OutboxRelayTest {
 
         // The cause goes away (here: the row is rewritten small); the row and all behind it go out, in order.
         ProcessDeleted fixed = ProcessDeleted.newBuilder(tooLarge).setDeletedProcessIds(List.of(1L)).build();
-        jdbi.useHandle(h -> h.createUpdate("UPDATE outbox_event SET payload = :payload WHERE event_id = :id")
-                .bind("payload", EventCodec.encode(fixed)).bind("id", blockedId).execute());
+        EventingFixture.update(db, "UPDATE outbox_event SET payload = $1 WHERE event_id = $2",
+                io.vertx.core.buffer.Buffer.buffer(EventCodec.encode(fixed)), blockedId);
         assertThat(relay.relayOnce()).isEqualTo(4);
 
-        List<OutboxRow> outbox = EventingFixture.outbox(jdbi);
+        List<OutboxRow> outbox = EventingFixture.outbox(db);
         assertThat(outbox).allMatch(OutboxRow::published);
         assertThat(outbox.get(1).attempts()).isEqualTo(4);
         // Nothing behind the failing row reached the topic before it, nor twice: every key reads in outbox order.
@@ -172,8 +172,7 @@ class OutboxRelayTest {
     }
 
     private long unpublished() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT count(*) FROM outbox_event WHERE published_at IS NULL")
-                .mapTo(Long.class).one());
+        return EventingFixture.count(db, "SELECT count(*) FROM outbox_event WHERE published_at IS NULL");
     }
 
     private static void sleep(long millis) {

@@ -5,87 +5,93 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.schemas.Events;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
 import java.util.UUID;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The idempotent-consumer ledger on a real PostgreSQL: an event's effect is applied once, and only with its ledger row. */
+@EventingQuarkusTest
 class ProcessedEventLedgerTest {
 
-    private static Jdbi jdbi;
+    @Inject
+    ProcessedEventLedger ledger;
 
-    @BeforeAll
-    static void database() {
-        jdbi = EventingFixture.freshDatabase("eventing_ledger");
-        jdbi.useHandle(h -> h.execute("CREATE TABLE ledger_effect (consumer TEXT NOT NULL, event_id UUID NOT NULL)"));
+    @Inject
+    TransactionFixture tx;
+
+    @BeforeEach
+    void tables() {
+        tx.prepare();
     }
 
     @Test
     void aRedeliveredEventChangesNothing() {
-        ProcessedEventLedger ledger = EventingFixture.ledger(jdbi);
         ProcessDeleted event = EventingFixture.event(1);
+        long before = ledger.duplicatesDropped();
 
-        boolean first = ledger.processOnce("projector", event, tx -> applyEffect(tx, "projector", event));
-        boolean second = ledger.processOnce("projector", event, tx -> applyEffect(tx, "projector", event));
+        boolean first = processOnce("projector", event, () -> tx.effect("projector", Events.eventId(event)));
+        boolean second = processOnce("projector", event, () -> tx.effect("projector", Events.eventId(event)));
 
         assertThat(first).isTrue();
         assertThat(second).isFalse();
-        assertThat(ledger.duplicatesDropped()).isEqualTo(1);
+        assertThat(ledger.duplicatesDropped() - before).isEqualTo(1);
         assertThat(effects("projector", Events.eventId(event))).isEqualTo(1);
         assertThat(ledgerRows("projector", Events.eventId(event))).isEqualTo(1);
     }
 
     @Test
     void eachConsumerKeepsItsOwnLedger() {
-        ProcessedEventLedger ledger = EventingFixture.ledger(jdbi);
         ProcessDeleted event = EventingFixture.event(2);
+        long before = ledger.duplicatesDropped();
 
-        assertThat(ledger.processOnce("first", event, tx -> applyEffect(tx, "first", event))).isTrue();
-        assertThat(ledger.processOnce("second", event, tx -> applyEffect(tx, "second", event))).isTrue();
+        assertThat(processOnce("first", event, () -> tx.effect("first", Events.eventId(event)))).isTrue();
+        assertThat(processOnce("second", event, () -> tx.effect("second", Events.eventId(event)))).isTrue();
 
-        assertThat(ledger.duplicatesDropped()).isZero();
+        assertThat(ledger.duplicatesDropped() - before).isZero();
         assertThat(effects("first", Events.eventId(event))).isEqualTo(1);
         assertThat(effects("second", Events.eventId(event))).isEqualTo(1);
     }
 
     @Test
     void aFailedEffectRollsBackItsLedgerRowSoTheRetryAppliesIt() {
-        ProcessedEventLedger ledger = EventingFixture.ledger(jdbi);
         ProcessDeleted event = EventingFixture.event(3);
+        long before = ledger.duplicatesDropped();
 
-        assertThatThrownBy(() -> ledger.processOnce("flaky", event, tx -> {
-            applyEffect(tx, "flaky", event);
-            throw new IllegalStateException("effect failed after writing");
-        })).hasMessageContaining("effect failed after writing");
+        assertThatThrownBy(() -> processOnce("flaky", event, () -> tx.effect("flaky", Events.eventId(event))
+                .chain(() -> Uni.createFrom().failure(new IllegalStateException("effect failed after writing")))))
+                .hasMessageContaining("effect failed after writing");
 
         assertThat(ledgerRows("flaky", Events.eventId(event))).isZero();
         assertThat(effects("flaky", Events.eventId(event))).isZero();
 
-        assertThat(ledger.processOnce("flaky", event, tx -> applyEffect(tx, "flaky", event))).isTrue();
-        assertThat(ledger.duplicatesDropped()).isZero();
+        assertThat(processOnce("flaky", event, () -> tx.effect("flaky", Events.eventId(event)))).isTrue();
+        assertThat(ledger.duplicatesDropped() - before).isZero();
         assertThat(ledgerRows("flaky", Events.eventId(event))).isEqualTo(1);
         assertThat(effects("flaky", Events.eventId(event))).isEqualTo(1);
     }
 
-    private static void applyEffect(Handle tx, String consumer, ProcessDeleted event) {
-        tx.createUpdate("INSERT INTO ledger_effect (consumer, event_id) VALUES (:consumer, :id)")
-                .bind("consumer", consumer).bind("id", Events.eventId(event)).execute();
+    @Test
+    void theLedgerRefusesToRecordOutsideATransaction() {
+        ProcessDeleted event = EventingFixture.event(4);
+        assertThatThrownBy(() -> tx.withoutTransaction(() -> ledger.once("loose", event, Uni.createFrom()::voidItem)))
+                .hasMessageContaining("inside the business transaction");
+        assertThat(ledgerRows("loose", Events.eventId(event))).isZero();
     }
 
-    private static int effects(String consumer, UUID eventId) {
-        return count("SELECT count(*) FROM ledger_effect WHERE consumer = :consumer AND event_id = :id", consumer,
+    /** One delivery, applied the way a consumer's service method applies it: in its own transaction. */
+    private boolean processOnce(String consumer, ProcessDeleted event, Supplier<Uni<?>> effect) {
+        return tx.inTransaction(() -> ledger.once(consumer, event, effect));
+    }
+
+    private long effects(String consumer, UUID eventId) {
+        return tx.count("SELECT count(*) FROM test_effect WHERE consumer = $1 AND event_id = $2", consumer, eventId);
+    }
+
+    private long ledgerRows(String consumer, UUID eventId) {
+        return tx.count("SELECT count(*) FROM processed_event WHERE consumer = $1 AND event_id = $2", consumer,
                 eventId);
-    }
-
-    private static int ledgerRows(String consumer, UUID eventId) {
-        return count("SELECT count(*) FROM processed_event WHERE consumer = :consumer AND event_id = :id", consumer,
-                eventId);
-    }
-
-    private static int count(String sql, String consumer, UUID eventId) {
-        return jdbi.withHandle(h -> h.createQuery(sql).bind("consumer", consumer).bind("id", eventId)
-                .mapTo(Integer.class).one());
     }
 }

@@ -17,6 +17,18 @@ public record ProcessDefinition(
         int workflowTypeId,
         List<Property> properties) {
 
+    /**
+     * The definition as a registry event carries it: the one place the event's process shape becomes the read
+     * model's. A blank batch-cut pattern means none.
+     */
+    public static ProcessDefinition of(io.batchyard.events.ProcessDefinition d) {
+        String pattern = d.getBatchCutPattern() == null || d.getBatchCutPattern().isBlank() ? null : d.getBatchCutPattern();
+        return new ProcessDefinition(d.getProcessId(), d.getParentProcessId(), d.getProcessName(), d.getProcessTypeId(),
+                d.getCanRecover(), List.copyOf(d.getEnqueuingProcessIds()), pattern, List.copyOf(d.getNextProcessIds()),
+                d.getDeleted(), d.getWorkflowTypeId(), d.getProperties().stream()
+                        .map(p -> new Property(p.getConfigGroup(), p.getKey(), p.getValue())).toList());
+    }
+
     /** A step parameter (script, param, query, ... group). */
     public record Property(String configGroup, String key, String value) {
     }

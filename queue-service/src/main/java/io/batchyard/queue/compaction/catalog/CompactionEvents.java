@@ -6,10 +6,12 @@ import io.batchyard.events.queue.PartitionSwitched;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
-import org.jdbi.v3.core.Handle;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 
 /** Catalog events, appended to the outbox in the transaction that switches or publishes (key = table id). */
-public final class CompactionEvents {
+@ApplicationScoped
+public class CompactionEvents {
 
     static final String PRODUCER = "queue-service";
 
@@ -19,8 +21,8 @@ public final class CompactionEvents {
         this.outbox = outbox;
     }
 
-    public void switched(Handle tx, Partition p, long mergedUpper) {
-        outbox.append(tx, Topics.QUEUE_COMPACTION, p.tableId(), PartitionSwitched.newBuilder()
+    public Uni<Void> switched(Partition p, long mergedUpper) {
+        return outbox.append(Topics.QUEUE_COMPACTION, p.tableId(), PartitionSwitched.newBuilder()
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setTableId(p.tableId()).setSchemaName(p.schemaName()).setTableName(p.tableName())
                 .setPartitionId(p.partitionId()).setPartitionDate(p.partitionDate())
@@ -28,8 +30,8 @@ public final class CompactionEvents {
                 .build());
     }
 
-    public void published(Handle tx, Partition p, long version, String location, int objects, long bytes) {
-        outbox.append(tx, Topics.QUEUE_COMPACTION, p.tableId(), ManifestPublished.newBuilder()
+    public Uni<Void> published(Partition p, long version, String location, int objects, long bytes) {
+        return outbox.append(Topics.QUEUE_COMPACTION, p.tableId(), ManifestPublished.newBuilder()
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setTableId(p.tableId()).setSchemaName(p.schemaName()).setTableName(p.tableName())
                 .setPartitionId(p.partitionId()).setPartitionDate(p.partitionDate())

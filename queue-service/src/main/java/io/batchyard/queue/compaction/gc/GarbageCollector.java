@@ -1,14 +1,18 @@
 package io.batchyard.queue.compaction.gc;
 
+import io.batchyard.queue.WorkerThreads;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.merge.MergeRange;
-import io.batchyard.queue.compaction.merge.RangeStore;
+import io.batchyard.queue.compaction.merge.RangeService;
 import io.batchyard.queue.compaction.partition.Partition;
-import io.batchyard.queue.compaction.partition.PartitionStore;
+import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,24 +20,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * Deletes merged objects that a wider object with the same lower bound superseded (spec A.10). "In use" is the union
  * of the database's ranges and the entries of the currently published manifest: until the catalog publishes a new
  * manifest, readers still open the narrower object it lists, so that one is kept. Objects whose lower bound is not in
- * use are kept (conservative), and small objects are never touched.
+ * use are kept (conservative), and small objects are never touched. The store is listed and pruned on a worker thread.
  */
-public final class GarbageCollector {
+@ApplicationScoped
+public class GarbageCollector {
 
-    private final Jdbi jdbi;
     private final ObjectStore store;
-    private final PartitionStore partitions;
-    private final RangeStore ranges;
+    private final PartitionService partitions;
+    private final RangeService ranges;
     private final CatalogSync catalog;
 
-    public GarbageCollector(Jdbi jdbi, ObjectStore store, PartitionStore partitions, RangeStore ranges, CatalogSync catalog) {
-        this.jdbi = jdbi;
+    public GarbageCollector(ObjectStore store, PartitionService partitions, RangeService ranges, CatalogSync catalog) {
         this.store = store;
         this.partitions = partitions;
         this.ranges = ranges;
@@ -41,13 +43,30 @@ public final class GarbageCollector {
     }
 
     /** @return the keys deleted */
-    public List<String> collect(Partition p) {
+    public Uni<List<String>> collect(Partition p) {
+        return ranges.ranges(p.partitionId()).chain(merged -> catalog.current(p)
+                .chain(published -> WorkerThreads.blocking(() -> prune(p, merged, published))));
+    }
+
+    /** Collects every partition dated on or before {@code date} (the reference waits about 17 days). */
+    public Uni<Integer> collectUpTo(LocalDate date) {
+        return partitions.olderThan(date).chain(ids -> {
+            Uni<Integer> deleted = Uni.createFrom().item(0);
+            for (long id : ids) {
+                deleted = deleted.chain(sum -> partitions.find(id).map(Optional::orElseThrow).chain(this::collect)
+                        .map(keys -> sum + keys.size()));
+            }
+            return deleted;
+        });
+    }
+
+    private List<String> prune(Partition p, List<MergeRange> merged, Optional<CatalogSync.PublishedManifest> published) {
         Set<String> inUse = new HashSet<>();
         Map<Long, Long> widest = new HashMap<>(); // lower bound -> largest upper bound in use
-        for (MergeRange r : jdbi.withHandle(h -> ranges.ranges(h, p.partitionId()))) {
+        for (MergeRange r : merged) {
             use(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(), r.upperBound()), inUse, widest);
         }
-        catalog.current(p).ifPresent(m -> m.manifest().entries().forEach(e -> {
+        published.ifPresent(m -> m.manifest().entries().forEach(e -> {
             String url = e.url();
             use(ObjectKeys.mergedFolder(p.tablePrefix(), p.partitionDate()) + url.substring(url.lastIndexOf('/') + 1),
                     inUse, widest);
@@ -74,15 +93,5 @@ public final class GarbageCollector {
     private static void use(String key, Set<String> inUse, Map<Long, Long> widest) {
         inUse.add(key);
         ObjectKeys.partBounds(key).ifPresent(b -> widest.merge(b.lower(), b.upper(), Math::max));
-    }
-
-    /** Collects every partition dated on or before {@code date} (the reference waits about 17 days). */
-    public int collectUpTo(java.time.LocalDate date) {
-        int deleted = 0;
-        for (long id : jdbi.withHandle(h -> partitions.olderThan(h, date))) {
-            Partition p = jdbi.withHandle(h -> partitions.find(h, id)).orElseThrow();
-            deleted += collect(p).size();
-        }
-        return deleted;
     }
 }

@@ -1,9 +1,9 @@
 package io.batchyard.queue.compaction.merge;
 
+import static io.batchyard.queue.WorkerThreads.await;
+
 import io.batchyard.queue.compaction.partition.Partition;
-import io.batchyard.queue.compaction.partition.PartitionStore;
 import io.batchyard.queue.compaction.partition.SmallObject;
-import io.batchyard.queue.compaction.partition.SmallObjectStore;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import java.io.IOException;
@@ -18,8 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
-import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.Jdbi;
 
 /**
  * One merge worker (spec A.7): recover expired jobs, claim one, merge, commit. The merged object is written under a
@@ -27,6 +25,9 @@ import org.jdbi.v3.core.Jdbi;
  * the job's end commit in one transaction that first checks the lease is still this worker's. A worker killed at any
  * point therefore leaves either the old range (its job is redone after the lease expires) or the new one, and a redo
  * of the same inputs writes the same key with the same bytes.
+ *
+ * <p>A worker blocks (file I/O, the merge itself) and runs on a thread of its own; it reaches the database only
+ * through {@link MergeJobService}, waiting for each call ({@link io.batchyard.queue.WorkerThreads#await}).
  */
 public final class MergeWorker implements AutoCloseable {
 
@@ -54,27 +55,18 @@ public final class MergeWorker implements AutoCloseable {
     }
 
     private final String id;
-    private final Jdbi jdbi;
     private final ObjectStore store;
-    private final MergeJobQueue queue;
-    private final PartitionStore partitions;
-    private final SmallObjectStore objects;
-    private final RangeStore ranges;
+    private final MergeJobService jobs;
     private final MergeSettings settings;
     private final MergePlanner planner;
     private final MergeHook hook;
     private final RecordMerger merger = new RecordMerger();
     private final ScheduledExecutorService heartbeats;
 
-    public MergeWorker(String id, Jdbi jdbi, ObjectStore store, MergeJobQueue queue, PartitionStore partitions,
-                       SmallObjectStore objects, RangeStore ranges, MergeSettings settings, MergeHook hook) {
+    public MergeWorker(String id, ObjectStore store, MergeJobService jobs, MergeSettings settings, MergeHook hook) {
         this.id = id;
-        this.jdbi = jdbi;
         this.store = store;
-        this.queue = queue;
-        this.partitions = partitions;
-        this.objects = objects;
-        this.ranges = ranges;
+        this.jobs = jobs;
         this.settings = settings;
         this.planner = new MergePlanner(settings.sizeCap(), settings.batchSize());
         this.hook = hook;
@@ -91,8 +83,8 @@ public final class MergeWorker implements AutoCloseable {
 
     /** Recovers expired jobs, then claims and runs at most one. */
     public Outcome runOnce() {
-        queue.recoverExpired(settings.jobTimeout(), settings.recoverBatch(), settings.maxAttempts());
-        Optional<MergeJobClaim> claimed = queue.claim(id);
+        await(() -> jobs.recoverExpired(settings.jobTimeout(), settings.recoverBatch(), settings.maxAttempts()));
+        Optional<MergeJobClaim> claimed = await(() -> jobs.claim(id));
         if (claimed.isEmpty()) {
             return Outcome.IDLE;
         }
@@ -108,8 +100,8 @@ public final class MergeWorker implements AutoCloseable {
         } catch (Exception e) {
             // Errors (a killed worker in tests, OOM) are deliberately not caught: the job then stays ONGOING and is
             // recovered by another worker once its heartbeat is older than the timeout, as after a real crash.
-            MergeJobState next = queue.fail(claim, e.getClass().getSimpleName() + ": " + e.getMessage(),
-                    settings.retryBackoff(), settings.maxAttempts());
+            MergeJobState next = await(() -> jobs.fail(claim, e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    settings.retryBackoff(), settings.maxAttempts()));
             LOG.warnf("worker %s: merge job %d (partition %d, attempt %d) failed, now %s: %s", id, claim.jobId(),
                     claim.partitionId(), claim.attempt(), next, e.getMessage());
             return Outcome.FAILED;
@@ -120,7 +112,7 @@ public final class MergeWorker implements AutoCloseable {
 
     private void beat(MergeJobClaim claim, AtomicBoolean lost) {
         try {
-            if (!queue.heartbeat(claim)) {
+            if (!await(() -> jobs.heartbeat(claim))) {
                 lost.set(true);
             }
         } catch (RuntimeException e) {
@@ -131,14 +123,14 @@ public final class MergeWorker implements AutoCloseable {
 
     private Outcome merge(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
         long pid = claim.partitionId();
-        Partition p = jdbi.withHandle(h -> partitions.find(h, pid)).orElseThrow();
-        Optional<MergeRange> open = jdbi.withHandle(h -> ranges.openRange(h, pid));
-        List<SmallObject> unmerged = jdbi.withHandle(h -> objects.unmerged(h, pid,
-                open.map(MergeRange::upperBound).orElse(0L), planner.fetchSize()));
+        MergeJobService.Inputs in = await(() -> jobs.inputs(pid, planner.fetchSize()));
+        Partition p = in.partition();
+        Optional<MergeRange> open = in.open();
+        List<SmallObject> unmerged = in.unmerged();
         Optional<MergePlan> planned = planner.plan(open, unmerged.stream()
                 .map(o -> new MergePlanner.Candidate(o.objectId(), o.contentLength())).toList());
         if (planned.isEmpty()) {
-            commitFenced(claim, tx -> queue.finish(tx, claim));
+            fenced(claim, await(() -> jobs.finish(claim)));
             return Outcome.FINISHED;
         }
         MergePlan plan = planned.get();
@@ -166,27 +158,17 @@ public final class MergeWorker implements AutoCloseable {
         }
         hook.objectWritten(claim, plan);
         MergeRange range = new MergeRange(plan.lower(), plan.upper(), size, records);
-        commitFenced(claim, tx -> {
-            ranges.upsert(tx, pid, range);
-            partitions.raiseDesired(tx, pid, plan.upper());
-            if (plan.continuing()) {
-                queue.continueLater(tx, claim);
-            } else {
-                queue.finish(tx, claim);
-            }
-        });
+        fenced(claim, await(() -> jobs.commit(claim, range, plan.continuing())));
         LOG.debugf("worker %s: partition %d merged (%d, %d] from %d object(s), %d record(s), %d bytes%s", id, pid,
                 plan.lower(), plan.upper(), plan.objects().size(), records, size, plan.continuing() ? ", continuing" : "");
         return plan.continuing() ? Outcome.CONTINUING : Outcome.FINISHED;
     }
 
-    private void commitFenced(MergeJobClaim claim, java.util.function.Consumer<Handle> body) {
-        jdbi.useTransaction(tx -> {
-            if (!queue.holds(tx, claim)) {
-                throw new LeaseLost(claim);
-            }
-            body.accept(tx);
-        });
+    /** A fenced write found the lease taken over: it wrote nothing, and this run ends without a result. */
+    private static void fenced(MergeJobClaim claim, boolean held) {
+        if (!held) {
+            throw new LeaseLost(claim);
+        }
     }
 
     @Override

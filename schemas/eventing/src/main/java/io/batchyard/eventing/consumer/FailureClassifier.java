@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 /**
  * Decides whether a consumer's failure is transient (the infrastructure failed: retry the same record) or poison (the
  * record can never be applied: dead-letter it). The rule is the two tables below, checked against every throwable of
- * the cause chain, because a lost connection usually arrives wrapped (Jdbi, Hibernate, an {@code IllegalStateException}
+ * the cause chain, because a lost connection usually arrives wrapped (Hibernate Reactive, a {@code CompletionException}, an {@code IllegalStateException}
  * around a rolled-back transaction).
  *
  * <ol>
@@ -77,8 +77,6 @@ public final class FailureClassifier {
             // Agroal: "Sorry, acquisition timeout!" / "Acquisition timeout while waiting for new connection", no state.
             new Rule(FailureKind.TRANSIENT, t -> t instanceof SQLException && messageContains(t, "acquisition timeout"),
                     t -> "connection pool exhausted"),
-            new Rule(FailureKind.TRANSIENT, t -> isA(t, "org.jdbi.v3.core.ConnectionException"),
-                    t -> "cannot open a database connection"),
             new Rule(FailureKind.TRANSIENT, t -> t instanceof java.net.SocketException
                     || t instanceof java.net.SocketTimeoutException || t instanceof java.net.UnknownHostException
                     || t instanceof java.net.http.HttpTimeoutException
@@ -90,7 +88,10 @@ public final class FailureClassifier {
                     || isA(t, "io.vertx.core.http.ConnectionPoolTooBusyException")
                     || isA(t, "io.vertx.core.impl.NoStackTraceTimeoutException")
                     || isA(t, "io.vertx.core.VertxException") && messageContains(t, "connection")
-                    && messageContains(t, "closed"),
+                    && messageContains(t, "closed")
+                    // a statement sent on a connection the database has just closed
+                    || isA(t, "io.vertx.core.impl.NoStackTraceThrowable")
+                    && messageContains(t, "connection is not active now"),
                     t -> "database connection closed"),
             new Rule(FailureKind.TRANSIENT, t -> isA(t, "org.hibernate.exception.JDBCConnectionException")
                     || isA(t, "org.hibernate.exception.LockAcquisitionException")

@@ -1,20 +1,23 @@
 package io.batchyard.eventing.consumer;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -23,19 +26,23 @@ import org.jboss.logging.Logger;
 
 /**
  * The one way every {@code @Incoming} method applies a record. A transient failure ({@link FailureClassifier}) is
- * retried on the same record, with exponential backoff, for as long as it takes: the method does not return, so the
- * partition does not move on and no offset is committed past the record. Each attempt is a fresh call of the effect,
- * i.e. a fresh transaction, so the consumer's ledger keeps the effect exactly-once. Only poison is dead-lettered, and
- * with a {@link DeadLetterException} that carries nothing but the safe reason.
+ * retried on the same record, with exponential backoff, for as long as it takes: the returned {@link Uni} does not
+ * complete, so the partition does not move on and no offset is committed past the record. Each attempt subscribes to
+ * the effect afresh, i.e. runs a fresh transaction, so the consumer's ledger keeps the effect exactly-once. Only poison
+ * is dead-lettered, and with a {@link DeadLetterException} that carries nothing but the safe reason.
+ *
+ * <p>The waits between attempts are Vert.x timers that resume on the record's own context, so a retried effect runs
+ * where the first attempt ran (Hibernate Reactive sessions are bound to it) and no thread is held while waiting.
  *
  * <p>When the application shuts down while a record is being retried, the record is left unacknowledged (neither
  * acked nor dead-lettered): its offset is not committed and it is delivered again after the restart.
  *
- * <p>Usage, on a blocking method that takes the whole message so that it decides ack and nack itself:
+ * <p>Usage, on a method that takes the whole message so that it decides ack and nack itself; the service method is
+ * the transaction boundary and records the event in the ledger:
  * <pre>{@code
- * @Incoming("lifecycle") @Blocking
- * public CompletionStage<Void> consume(Message<SpecificRecord> record) {
- *     return records.process(CONSUMER, record, this::apply);
+ * @Incoming("lifecycle")
+ * public Uni<Void> consume(Message<SpecificRecord> record) {
+ *     return records.process(CONSUMER, record, lifecycle::apply);
  * }}</pre>
  */
 @ApplicationScoped
@@ -53,6 +60,8 @@ public class RecordProcessor {
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final AtomicLong transientFailures = new AtomicLong();
     private final AtomicLong deadLettered = new AtomicLong();
+    /** Pauses in progress, woken at once on shutdown so that their records are left for redelivery. */
+    private final Map<Object, Runnable> waiting = new ConcurrentHashMap<>();
 
     public RecordProcessor(
             @ConfigProperty(name = "batchyard.consumer.retry.initial-backoff", defaultValue = "PT0.1S") Duration initialBackoff,
@@ -69,51 +78,53 @@ public class RecordProcessor {
      *
      * @param consumer the consumer's ledger name, for log lines
      */
-    public <T> CompletionStage<Void> process(String consumer, Message<T> message, Consumer<? super T> effect) {
+    public <T> Uni<Void> process(String consumer, Message<T> message, Function<? super T, ? extends Uni<?>> effect) {
         T payload = message.getPayload();
         String where = coordinates(message);
         if (payload == null) {
             return deadLetter(consumer, message, where, new FailureClassifier.Classification(FailureKind.INVALID,
                     "undecodable record", null), null);
         }
-        String what = payload.getClass().getSimpleName() + " at " + where;
-        long backoff = Math.max(1, initialBackoff.toMillis());
-        long firstFailure = 0;
-        long lastLog = 0;
-        for (int attempt = 1; ; attempt++) {
-            if (stopping.getCount() == 0) {
-                return leaveForRedelivery(consumer, what, attempt - 1);
-            }
-            try {
-                effect.accept(payload);
-                if (attempt > 1) {
-                    LOG.infof("%s: %s applied after %d attempts (%d ms)", consumer, what, attempt,
-                            System.currentTimeMillis() - firstFailure);
-                }
-                return message.ack();
-            } catch (RuntimeException e) {
-                FailureClassifier.Classification c = FailureClassifier.classify(e);
-                if (c.kind().isPoison()) {
-                    return deadLetter(consumer, message, what, c, e);
-                }
-                transientFailures.incrementAndGet();
-                long now = System.currentTimeMillis();
-                if (attempt == 1) {
-                    firstFailure = now;
-                    lastLog = now;
-                    LOG.warnf("%s: %s not applied: %s (%s); retrying with backoff up to %d ms until it succeeds",
-                            consumer, what, c.reason(), c.detail(), maxBackoff.toMillis());
-                } else if (now - lastLog >= logInterval.toMillis()) {
-                    lastLog = now;
-                    LOG.warnf("%s: %s still not applied after %d attempts over %d s: %s (%s)", consumer, what, attempt,
-                            (now - firstFailure) / 1000, c.reason(), c.detail());
-                }
-                if (!pause(backoff)) {
-                    return leaveForRedelivery(consumer, what, attempt);
-                }
-                backoff = Math.min(backoff * 2, Math.max(1, maxBackoff.toMillis()));
-            }
+        Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where, effect,
+                Vertx.currentContext());
+        retry.backoff = Math.max(1, initialBackoff.toMillis());
+        return attempt(retry, 1);
+    }
+
+    private <T> Uni<Void> attempt(Retry<T> r, int attempt) {
+        if (stopping.getCount() == 0) {
+            return leaveForRedelivery(r.consumer, r.what, attempt - 1);
         }
+        return Uni.createFrom().deferred(() -> r.effect.apply(r.message.getPayload()))
+                .onItemOrFailure().transformToUni((ignored, failure) -> {
+                    if (failure == null) {
+                        if (attempt > 1) {
+                            LOG.infof("%s: %s applied after %d attempts (%d ms)", r.consumer, r.what, attempt,
+                                    System.currentTimeMillis() - r.firstFailure);
+                        }
+                        return Uni.createFrom().completionStage(r.message::ack);
+                    }
+                    FailureClassifier.Classification c = FailureClassifier.classify(failure);
+                    if (c.kind().isPoison()) {
+                        return deadLetter(r.consumer, r.message, r.what, c, failure);
+                    }
+                    transientFailures.incrementAndGet();
+                    long now = System.currentTimeMillis();
+                    if (attempt == 1) {
+                        r.firstFailure = now;
+                        r.lastLog = now;
+                        LOG.warnf("%s: %s not applied: %s (%s); retrying with backoff up to %d ms until it succeeds",
+                                r.consumer, r.what, c.reason(), c.detail(), maxBackoff.toMillis());
+                    } else if (now - r.lastLog >= logInterval.toMillis()) {
+                        r.lastLog = now;
+                        LOG.warnf("%s: %s still not applied after %d attempts over %d s: %s (%s)", r.consumer, r.what,
+                                attempt, (now - r.firstFailure) / 1000, c.reason(), c.detail());
+                    }
+                    long backoff = r.backoff;
+                    r.backoff = Math.min(backoff * 2, Math.max(1, maxBackoff.toMillis()));
+                    return pause(r.context, backoff).chain(go -> go ? attempt(r, attempt + 1)
+                            : leaveForRedelivery(r.consumer, r.what, attempt));
+                });
     }
 
     /** Transient failures retried since start; tests read it to prove the retry path really ran. */
@@ -128,26 +139,65 @@ public class RecordProcessor {
 
     void stop(@Observes @Priority(1) ShutdownEvent ignored) {
         stopping.countDown();
+        waiting.values().forEach(Runnable::run);
     }
 
-    /** Waits before the next attempt; false when the application is stopping (or the thread was interrupted). */
-    private boolean pause(long millis) {
-        try {
-            return !stopping.await(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+    /**
+     * Waits before the next attempt and resumes on {@code context} (or a Mutiny worker when the record has none);
+     * emits false when the application is stopping.
+     */
+    private Uni<Boolean> pause(Context context, long millis) {
+        if (context == null) {
+            return Uni.createFrom().item(Boolean.TRUE).onItem().delayIt().by(Duration.ofMillis(millis))
+                    .map(ignored -> stopping.getCount() != 0);
+        }
+        return Uni.createFrom().emitter(emitter -> {
+            Object key = new Object();
+            AtomicBoolean resumed = new AtomicBoolean();
+            Runnable resume = () -> {
+                if (resumed.compareAndSet(false, true)) {
+                    waiting.remove(key);
+                    context.runOnContext(v -> emitter.complete(stopping.getCount() != 0));
+                }
+            };
+            waiting.put(key, resume);
+            if (stopping.getCount() == 0) {
+                resume.run();
+                return;
+            }
+            context.owner().setTimer(millis, id -> resume.run());
+        });
+    }
+
+    /** One record's retry state: its backoff and when its failures started, for the log lines. */
+    private static final class Retry<T> {
+        final String consumer;
+        final Message<T> message;
+        final String what;
+        final Function<? super T, ? extends Uni<?>> effect;
+        final Context context;
+        long backoff;
+        long firstFailure;
+        long lastLog;
+
+        Retry(String consumer, Message<T> message, String what, Function<? super T, ? extends Uni<?>> effect,
+              Context context) {
+            this.consumer = consumer;
+            this.message = message;
+            this.what = what;
+            this.effect = effect;
+            this.context = context;
         }
     }
 
-    private CompletionStage<Void> leaveForRedelivery(String consumer, String what, int attempts) {
+    private Uni<Void> leaveForRedelivery(String consumer, String what, int attempts) {
         LOG.infof("%s: shutting down; %s left unacknowledged after %d attempt(s), it is delivered again after restart",
                 consumer, what, attempts);
-        return CompletableFuture.completedFuture(null);
+        return Uni.createFrom().voidItem();
     }
 
-    private CompletionStage<Void> deadLetter(String consumer, Message<?> message, String what,
-                                             FailureClassifier.Classification c, RuntimeException failure) {
+    private Uni<Void> deadLetter(String consumer, Message<?> message, String what,
+                                 FailureClassifier.Classification c, Throwable failure) {
         deadLettered.incrementAndGet();
         String reason = c.reason().length() > MAX_REASON ? c.reason().substring(0, MAX_REASON) + "..." : c.reason();
         if (c.kind() == FailureKind.UNEXPECTED) {
@@ -159,7 +209,7 @@ public class RecordProcessor {
         String kind = c.kind().name().toLowerCase(Locale.ROOT);
         Metadata headers = Metadata.of(OutgoingKafkaRecordMetadata.builder()
                 .addHeaders(new RecordHeader(CLASSIFICATION_HEADER, kind.getBytes(StandardCharsets.UTF_8))).build());
-        return message.nack(new DeadLetterException(c.kind(), reason), headers);
+        return Uni.createFrom().completionStage(() -> message.nack(new DeadLetterException(c.kind(), reason), headers));
     }
 
     private static String coordinates(Message<?> message) {

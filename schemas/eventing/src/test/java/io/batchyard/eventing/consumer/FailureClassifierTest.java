@@ -11,14 +11,13 @@ import java.nio.channels.ClosedChannelException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.CompletionException;
-import org.jdbi.v3.core.ConnectionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class FailureClassifierTest {
 
-    /** The SQL-state table, as PostgreSQL's JDBC driver reports it, wrapped the way Jdbi wraps a failed statement. */
+    /** The SQL-state table, as PostgreSQL's JDBC driver reports it, wrapped the way a data-access layer wraps it. */
     @ParameterizedTest
     @CsvSource({
         "08006, An I/O error occurred while sending to the backend., TRANSIENT",
@@ -39,8 +38,8 @@ class FailureClassifierTest {
         "42P01, relation does not exist, UNEXPECTED",
     })
     void sqlStatesOfTheJdbcDriver(String state, String message, FailureKind kind) {
-        RuntimeException jdbi = new RuntimeException("Unable to execute statement", new SQLException(message, state));
-        assertThat(FailureClassifier.classify(jdbi).kind()).isEqualTo(kind);
+        RuntimeException wrapped = new RuntimeException("Unable to execute statement", new SQLException(message, state));
+        assertThat(FailureClassifier.classify(wrapped).kind()).isEqualTo(kind);
     }
 
     @ParameterizedTest
@@ -52,16 +51,18 @@ class FailureClassifierTest {
     })
     void sqlStatesOfTheReactiveClientAreReadByClassName(String state, FailureKind kind) {
         RuntimeException wrapped = new CompletionException(new IllegalStateException("HR000001",
-                new PgException("server said no", state)));
+                new PgException("server said no", "ERROR", state, null)));
         assertThat(FailureClassifier.classify(wrapped).kind()).isEqualTo(kind);
     }
 
     @Test
     void lostConnectionsOfEveryClientAreTransient() {
-        assertThat(FailureClassifier.classify(new ClosedConnectionException(
-                "Failed to read any response from the server, the underlying connection may have been lost")).kind())
+        assertThat(FailureClassifier.classify(ClosedConnectionException.INSTANCE).kind())
                 .isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new io.vertx.core.VertxException("Connection is closed")).kind())
+                .isEqualTo(FailureKind.TRANSIENT);
+        assertThat(FailureClassifier.classify(new org.hibernate.HibernateException(new io.vertx.core.impl.NoStackTraceThrowable(
+                "Connection is not active now, current status: CLOSED"))).kind())
                 .isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new RuntimeException(new ClosedChannelException())).kind())
                 .isEqualTo(FailureKind.TRANSIENT);
@@ -73,9 +74,10 @@ class FailureClassifierTest {
 
     @Test
     void anExhaustedPoolIsTransient() {
-        // Jdbi wraps the pool's failure to hand out a connection; Agroal's exception carries no SQL state.
-        ConnectionException jdbi = new ConnectionException(new SQLException("Sorry, acquisition timeout!"));
-        assertThat(FailureClassifier.classify(jdbi).kind()).isEqualTo(FailureKind.TRANSIENT);
+        // The reactive pool gives up waiting for a free connection with a timeout that carries no SQL state.
+        RuntimeException waited = new CompletionException(
+                new io.vertx.core.impl.NoStackTraceTimeoutException("Timeout while waiting for a connection"));
+        assertThat(FailureClassifier.classify(waited).kind()).isEqualTo(FailureKind.TRANSIENT);
         assertThat(FailureClassifier.classify(new IllegalStateException(
                 new SQLException("Acquisition timeout while waiting for new connection"))).reason())
                 .isEqualTo("connection pool exhausted");
@@ -100,12 +102,12 @@ class FailureClassifierTest {
 
     @Test
     void reasonsNeverCarrySqlBindValuesOrMessagesOfUnknownOrigin() {
-        RuntimeException jdbi = new RuntimeException("""
+        RuntimeException wrapped = new RuntimeException("""
                 org.postgresql.util.PSQLException: ERROR: duplicate key [statement:"INSERT INTO batch (batch_id) \
                 VALUES (:id)", arguments:{named:{id:4711}}]""",
                 new SQLException("ERROR: duplicate key value violates unique constraint \"batch_pkey\"\n"
                         + "  Detail: Key (batch_id)=(4711) already exists.", "23505"));
-        FailureClassifier.Classification c = FailureClassifier.classify(jdbi);
+        FailureClassifier.Classification c = FailureClassifier.classify(wrapped);
         assertThat(c.reason()).isEqualTo("integrity constraint violated (SQL state 23505)");
         FailureClassifier.Classification iae = FailureClassifier.classify(
                 new IllegalArgumentException("secret value 4711 is not a marking"));

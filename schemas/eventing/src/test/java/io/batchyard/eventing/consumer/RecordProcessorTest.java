@@ -3,6 +3,7 @@ package io.batchyard.eventing.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.eventing.InvalidEventException;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -10,10 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
@@ -43,19 +44,27 @@ class RecordProcessorTest {
         }
     }
 
-    private static void await(CompletionStage<Void> stage) throws Exception {
-        stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    private static void await(Uni<Void> processing) {
+        processing.await().atMost(Duration.ofSeconds(10));
+    }
+
+    /** An effect that fails by throwing, the way a statement that fails on its first step does. */
+    private static Function<String, Uni<Void>> effect(Consumer<String> body) {
+        return payload -> {
+            body.accept(payload);
+            return Uni.createFrom().voidItem();
+        };
     }
 
     @Test
     void aTransientFailureIsRetriedOnTheSameRecordUntilItApplies() throws Exception {
         Tracked t = new Tracked("JobHalted 1");
         AtomicInteger attempts = new AtomicInteger();
-        await(processor.process("test", t.message, payload -> {
+        await(processor.process("test", t.message, effect(payload -> {
             if (attempts.incrementAndGet() <= 4) {
                 throw new IllegalStateException("tx", new SQLException("An I/O error occurred", "08006"));
             }
-        }));
+        })));
         assertThat(attempts).hasValue(5);
         assertThat(t.acks).hasValue(1);
         assertThat(t.nacks).isEmpty();
@@ -66,10 +75,10 @@ class RecordProcessorTest {
     void poisonIsNackedWithOnlyTheSafeReasonAndItsClassification() throws Exception {
         Tracked invalid = new Tracked("JobHalted 2");
         AtomicInteger attempts = new AtomicInteger();
-        await(processor.process("test", invalid.message, payload -> {
+        await(processor.process("test", invalid.message, effect(payload -> {
             attempts.incrementAndGet();
             throw new InvalidEventException("run 42 has no claim for batch 7");
-        }));
+        })));
         assertThat(attempts).hasValue(1);
         assertThat(invalid.acks).hasValue(0);
         Throwable reason = invalid.nacks.get(0);
@@ -79,16 +88,16 @@ class RecordProcessorTest {
         assertThat(classificationHeader(invalid.nackMetadata.get(0))).isEqualTo("invalid");
 
         Tracked integrity = new Tracked("JobHalted 3");
-        await(processor.process("test", integrity.message, payload -> {
+        await(processor.process("test", integrity.message, effect(payload -> {
             throw new IllegalStateException("INSERT INTO batch VALUES (:id) arguments:{id:4711}",
                     new SQLException("duplicate key (batch_id)=(4711)", "23505"));
-        }));
+        })));
         assertThat(integrity.nacks.get(0)).hasMessage("integrity constraint violated (SQL state 23505)").hasNoCause();
 
         Tracked bug = new Tracked("JobHalted 4");
-        await(processor.process("test", bug.message, payload -> {
+        await(processor.process("test", bug.message, effect(payload -> {
             throw new NullPointerException("field x of 4711");
-        }));
+        })));
         assertThat(bug.nacks.get(0)).hasMessage("unexpected failure (NullPointerException)");
         assertThat(classificationHeader(bug.nackMetadata.get(0))).isEqualTo("unexpected");
         assertThat(processor.deadLettered()).isEqualTo(3);
@@ -100,7 +109,7 @@ class RecordProcessorTest {
         Consumer<String> effect = payload -> {
             throw new AssertionError("must not run");
         };
-        await(processor.process("test", t.message, effect));
+        await(processor.process("test", t.message, effect(effect)));
         assertThat(t.nacks).singleElement().satisfies(r -> assertThat(r).hasMessage("undecodable record"));
     }
 
@@ -109,10 +118,10 @@ class RecordProcessorTest {
         Tracked t = new Tracked("JobHalted 5");
         AtomicInteger attempts = new AtomicInteger();
         CompletableFuture<Void> done = CompletableFuture.supplyAsync(() -> processor.process("test", t.message,
-                payload -> {
+                effect(payload -> {
                     attempts.incrementAndGet();
                     throw new RuntimeException(new SQLException("the database system is starting up", "57P03"));
-                })).thenCompose(stage -> stage);
+                })).subscribeAsCompletionStage()).thenCompose(stage -> stage);
         Thread.sleep(300);
         assertThat(done).isNotDone();
         processor.stop(null);
@@ -123,9 +132,9 @@ class RecordProcessorTest {
 
         // once stopping, a record that arrives is not even tried: it is redelivered after the restart
         Tracked late = new Tracked("JobHalted 6");
-        await(processor.process("test", late.message, payload -> {
+        await(processor.process("test", late.message, effect(payload -> {
             throw new AssertionError("must not run");
-        }));
+        })));
         assertThat(late.acks).hasValue(0);
         assertThat(late.nacks).isEmpty();
     }

@@ -1,0 +1,91 @@
+package io.batchyard.execution.bucket;
+
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
+
+import io.batchyard.execution.SqlRepository;
+import io.batchyard.execution.bucket.BucketStatus.State;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** bucket_status: which buckets of a process wait, run, completed or failed. Joins the caller's transaction. */
+@ApplicationScoped
+public class BucketRepository extends SqlRepository {
+
+    private static final String ROW = """
+            SELECT process_id, bucket, status, instance_exec_id, attempts, message, updated_at FROM bucket_status""";
+
+    /** Adds an INIT row unless the bucket is known; a COMPLETE bucket is never reset by this. */
+    public Uni<Boolean> ensure(long processId, String bucket) {
+        return update("""
+                INSERT INTO bucket_status (process_id, bucket, status) VALUES (:p, :b, 'INIT')
+                ON CONFLICT (process_id, bucket) DO NOTHING""", params("p", processId).and("b", bucket.trim()))
+                .map(inserted -> inserted > 0);
+    }
+
+    public Uni<List<String>> eligible(long processId, boolean includeFailed) {
+        return values("""
+                SELECT bucket FROM bucket_status WHERE process_id = :p AND (status = 'INIT' OR (:failed AND status = 'FAILED'))
+                ORDER BY bucket""", String.class, params("p", processId).and("failed", includeFailed));
+    }
+
+    public Uni<Optional<BucketStatus>> find(long processId, String bucket) {
+        return row(ROW + " WHERE process_id = :p AND bucket = :b", params("p", processId).and("b", bucket),
+                BucketRepository::row);
+    }
+
+    public Uni<List<BucketStatus>> list(long processId, State status, int limit, int offset) {
+        return rows(ROW + " WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))"
+                        + " ORDER BY bucket DESC LIMIT :limit OFFSET :offset",
+                params("p", processId).and("s", status == null ? null : status.name()).and("limit", limit)
+                        .and("offset", offset), BucketRepository::row);
+    }
+
+    public Uni<Long> count(long processId, State status) {
+        return value("""
+                SELECT count(*) FROM bucket_status
+                WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))""", Long.class,
+                params("p", processId).and("s", status == null ? null : status.name()));
+    }
+
+    /**
+     * Moves the given buckets from {@code from} to {@code to}; returns how many moved. Callers compare with the number
+     * they asked for: the WHERE clause is the guard, so a bucket someone else moved first is simply not counted.
+     */
+    public Uni<Integer> move(long processId, List<String> buckets, State from, State to, Long instanceExecId,
+                             String message) {
+        if (!from.canBecome(to)) {
+            return Uni.createFrom().failure(new IllegalStateException("bucket cannot go from " + from + " to " + to));
+        }
+        if (buckets.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return update("""
+                UPDATE bucket_status SET status = :to, updated_at = now(), message = CAST(:msg AS text),
+                    instance_exec_id = COALESCE(CAST(:ie AS bigint), instance_exec_id),
+                    attempts = attempts + CASE WHEN :to = 'RUNNING' THEN 1 ELSE 0 END
+                WHERE process_id = :p AND bucket IN (:b) AND status = :from""",
+                params("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
+                        .and("ie", instanceExecId).and("msg", message));
+    }
+
+    /** Names the run that works on these RUNNING buckets. */
+    public Uni<Void> attachRun(long processId, List<String> buckets, long instanceExecId) {
+        if (buckets.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return update("""
+                UPDATE bucket_status SET instance_exec_id = :ie, updated_at = now()
+                WHERE process_id = :p AND bucket IN (:b) AND status = 'RUNNING'""",
+                params("p", processId).and("b", buckets).and("ie", instanceExecId)).replaceWithVoid();
+    }
+
+    private static BucketStatus row(Object[] r) {
+        return new BucketStatus(longOrNull(r[0]), (String) r[1], State.valueOf((String) r[2]), longOrNull(r[3]),
+                ((Number) r[4]).intValue(), (String) r[5], time(r[6]));
+    }
+}

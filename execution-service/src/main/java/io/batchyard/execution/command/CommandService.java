@@ -1,0 +1,59 @@
+package io.batchyard.execution.command;
+
+import io.batchyard.api.ApiException;
+import io.batchyard.eventing.Outbox;
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.lifecycle.LifecycleService;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * A lifecycle command, applied once: its id enters the ledger in the same transaction as its effect (the lifecycle
+ * call joins it), or, when it is refused, in the transaction that publishes the rejection.
+ */
+@ApplicationScoped
+public class CommandService {
+
+    static final String CONSUMER = "execution-commands";
+
+    private final LifecycleService lifecycle;
+    private final ProcessedEventLedger ledger;
+    private final Outbox outbox;
+
+    public CommandService(LifecycleService lifecycle, ProcessedEventLedger ledger, Outbox outbox) {
+        this.lifecycle = lifecycle;
+        this.ledger = ledger;
+        this.outbox = outbox;
+    }
+
+    /** Runs one command once; false for a duplicate delivery. A refusal fails it and rolls its ledger row back. */
+    @WithTransaction
+    public Uni<Boolean> apply(LifecycleCommand c) {
+        String correlation = Events.headerOf(c).getEventId();
+        return ledger.once(CONSUMER, c, () -> switch (c.getCommand()) {
+            case INIT_JOB -> lifecycle.initJob(c.getProcessId(), c.getMaxBatch(), correlation);
+            case INIT_STEP -> lifecycle.initStep(c.getProcessId(), correlation);
+            case HALT_STEP -> lifecycle.haltStep(c.getProcessId(), correlation);
+            case TERM_STEP -> lifecycle.termStep(c.getProcessId(), correlation);
+            case HALT_JOB -> lifecycle.haltJob(c.getProcessId(), c.getBatchMarking(), correlation);
+            case TERM_JOB -> lifecycle.termJob(c.getProcessId(), correlation);
+        });
+    }
+
+    /** Answers a refused command with {@code CommandRejected}, once; false for a duplicate delivery. */
+    @WithTransaction
+    public Uni<Boolean> reject(LifecycleCommand c, ApiException refused) {
+        String correlation = Events.headerOf(c).getEventId();
+        return ledger.once(CONSUMER, c, () -> outbox.append(Topics.EXECUTION_REJECTIONS, c.getProcessId(),
+                CommandRejected.newBuilder()
+                        .setHeader(Events.header("execution-service", null, correlation))
+                        .setCommand(c.getCommand()).setProcessId(c.getProcessId())
+                        .setCode(refused.code()).setMessage(refused.title() + ": " + refused.getMessage())
+                        .build()));
+    }
+}

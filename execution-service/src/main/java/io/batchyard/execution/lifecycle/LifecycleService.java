@@ -1,0 +1,254 @@
+package io.batchyard.execution.lifecycle;
+
+import static io.batchyard.api.LifecycleError.INVALID_PARENT_PROCESS;
+import static io.batchyard.api.LifecycleError.INVALID_SUB_PROCESS;
+import static io.batchyard.api.LifecycleError.MAX_BATCH_NULL;
+import static io.batchyard.api.LifecycleError.PARENT_ALREADY_RUNNING;
+import static io.batchyard.api.LifecycleError.PARENT_NOT_RUNNING;
+import static io.batchyard.api.LifecycleError.PROCESS_NOT_RUNNING;
+import static io.batchyard.api.LifecycleError.SUB_PROCESS_ALREADY_RUNNING;
+import static io.batchyard.api.LifecycleError.SUB_PROCESS_FAILED;
+import static io.batchyard.api.LifecycleError.SUB_PROCESS_NOT_RUNNING;
+import static io.batchyard.api.LifecycleError.SUB_PROCESS_RUNNING;
+
+import io.batchyard.api.ApiException;
+import io.batchyard.execution.recovery.LastRecoverableStep;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.schemas.BatchMarking;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * The six lifecycle calls (spec 3.1-3.6), each one transaction: a caller already in a transaction (a command with
+ * its ledger row, a runner claim) makes the call join it. Every call first locks its parent's read-model row, so
+ * calls on one parent are serialised; checks run in the spec's order and the first failure wins, with the public
+ * code and the reference text. A rejected call changes nothing.
+ */
+@ApplicationScoped
+public class LifecycleService {
+
+    private static final Logger LOG = Logger.getLogger(LifecycleService.class);
+
+    /** InitJob's answer: the run, its target batch, where to resume, and the output keys. */
+    public record JobStart(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, boolean retry,
+                           Map<String, String> outputs) {
+    }
+
+    /** InitStep's answer (the reference emitted 0 for the id). */
+    public record StepStart(long subInstanceExecId, long subProcessId) {
+    }
+
+    private final ProcessDefinitionRepository definitions;
+    private final RunRepository runs;
+    private final QueueClient queue;
+    private final LifecycleEvents events;
+
+    public LifecycleService(ProcessDefinitionRepository definitions, RunRepository runs, QueueClient queue,
+                            LifecycleEvents events) {
+        this.definitions = definitions;
+        this.runs = runs;
+        this.queue = queue;
+        this.events = events;
+    }
+
+    @WithTransaction
+    public Uni<JobStart> initJob(long pid, Integer maxBatch, String correlation) {
+        return definitions.lock(pid).chain(parent -> liveSteps(parent).chain(steps -> {
+            if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
+                throw MAX_BATCH_NULL.exception("max_batch cannot be null");
+            }
+            if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted() || steps.isEmpty()) {
+                throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
+            }
+            return runs.running(pid).chain(running -> {
+                if (!running.isEmpty()) {
+                    throw PARENT_ALREADY_RUNNING.exception("Parent Process is already running. pid=" + pid);
+                }
+                return runs.anyRunning(ids(steps));
+            }).chain(stepsRunning -> {
+                if (stepsRunning) {
+                    throw SUB_PROCESS_RUNNING.exception("Sub-processes already running! Cannot start this parent process"
+                            + pid);
+                }
+                return runs.latest(pid);
+            }).chain(latest -> runs.stepRunsSinceLastSuccess(pid).chain(stepRuns -> {
+                boolean lastFailed = latest.map(r -> r.state() == ExecState.FAILED).orElse(false);
+                // The queue archives the last successful run's rows before claiming, in case its JobHalted is still in flight.
+                Long completedTarget = latest.filter(r -> r.state() == ExecState.SUCCESS).map(Run::targetBatchId)
+                        .orElse(null);
+                Long lastRecoverable = LastRecoverableStep.of(lastFailed, stepRuns, steps.stream()
+                        .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
+                return runs.nextId().chain(ie -> queue.claim(pid, ie, maxBatch, completedTarget)
+                        .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
+                                        "InitJob")
+                                .chain(() -> runs.find(ie)).map(Optional::orElseThrow)
+                                .chain(run -> {
+                                    Map<String, String> outputs = InitJobOutput.of(ie, claim.targetBatchId(),
+                                            lastRecoverable, claim.rows());
+                                    return events.jobStarted(run, outputs.get("target-batch-marking"), correlation)
+                                            .replaceWith(new JobStart(ie, claim.targetBatchId(), lastRecoverable,
+                                                    claim.retry(), outputs));
+                                })));
+            }));
+        }));
+    }
+
+    @WithTransaction
+    public Uni<StepStart> initStep(long sid, String correlation) {
+        return definitions.find(sid).chain(found -> {
+            ProcessDefinition step = found.filter(s -> !s.isParent())
+                    .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
+            if (step.deleted()) {
+                throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
+            }
+            long parentId = step.parentProcessId();
+            return definitions.lock(parentId).chain(() -> runs.running(parentId)).chain(parentRuns -> {
+                Run parentRun = parentRuns.stream().findFirst().orElseThrow(() -> PARENT_NOT_RUNNING.exception(
+                        "The parent process is not under execution, sub_pid=" + sid));
+                return runs.running(sid).chain(running -> {
+                    if (!running.isEmpty()) {
+                        throw SUB_PROCESS_ALREADY_RUNNING.exception("This sub process is already under execution ! sub_pid="
+                                + sid);
+                    }
+                    return runs.nextId();
+                }).chain(id -> runs.start(id, sid, parentRun.instanceExecId(), parentRun.targetBatchId(), false, null,
+                                "InitStep")
+                        .chain(() -> runs.find(id)).map(Optional::orElseThrow)
+                        .chain(run -> events.stepStarted(parentId, run, correlation))
+                        .replaceWith(new StepStart(id, sid)));
+            });
+        });
+    }
+
+    /** HaltStep of one step; a comma list is split by the caller, one transaction per step. */
+    @WithTransaction
+    public Uni<Long> haltStep(long sid, String correlation) {
+        return endStep(sid, "Invalid sub-process. sub_pid=" + sid,
+                "The parent process is not under execution, sub_pid= " + sid, ExecState.SUCCESS, "HaltStep",
+                correlation);
+    }
+
+    @WithTransaction
+    public Uni<Long> termStep(long sid, String correlation) {
+        return endStep(sid, "Invalid sub-process.sub_pid=" + sid,
+                "The parent process is not under execution,sub_pid=" + sid, ExecState.FAILED, "TermStep", correlation);
+    }
+
+    /**
+     * HaltStep/TermStep: a live step (103), its parent running (108), the step running (107), then the step's run
+     * ends in {@code end}. The texts differ between the two calls only in the reference's spacing.
+     */
+    private Uni<Long> endStep(long sid, String invalid, String parentNotRunning, ExecState end, String cause,
+                              String correlation) {
+        return definitions.find(sid).chain(found -> {
+            ProcessDefinition step = found.filter(s -> !s.isParent())
+                    .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
+            long parentId = step.parentProcessId();
+            return definitions.lock(parentId).chain(() -> runs.running(parentId)).chain(parentRuns -> {
+                if (parentRuns.isEmpty()) {
+                    throw PARENT_NOT_RUNNING.exception(parentNotRunning);
+                }
+                return runs.running(sid);
+            }).chain(running -> {
+                Run run = running.stream().findFirst().orElseThrow(() -> SUB_PROCESS_NOT_RUNNING.exception(
+                        "This sub process is not running ! sub_pid=" + sid));
+                return runs.transition(run, end, null, cause).chain(() -> runs.find(run.instanceExecId()))
+                        .map(Optional::orElseThrow)
+                        .chain(ended -> end == ExecState.SUCCESS
+                                ? events.stepHalted(parentId, ended, correlation)
+                                : events.stepFailed(parentId, ended, correlation));
+            }).replaceWith(sid);
+        });
+    }
+
+    @WithTransaction
+    public Uni<Run> haltJob(long pid, String batchMarking, String correlation) {
+        String marking = BatchMarking.normalise(batchMarking);
+        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid)).chain(this::liveSteps)
+                .chain(steps -> runs.running(pid).chain(running -> {
+                    if (running.size() != 1) {
+                        throw PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid);
+                    }
+                    Run run = running.get(0);
+                    List<Long> stepIds = ids(steps);
+                    return runs.anyRunning(stepIds).chain(stepsRunning -> {
+                        if (stepsRunning) {
+                            throw SUB_PROCESS_RUNNING.exception("sub process in running  state");
+                        }
+                        return runs.latestStepRuns(run.instanceExecId());
+                    }).chain(latest -> {
+                        List<Run> failed = latest.stream()
+                                .filter(r -> stepIds.contains(r.processId()) && r.state() == ExecState.FAILED).toList();
+                        if (!failed.isEmpty()) {
+                            throw SUB_PROCESS_FAILED.exception("sub process in failed state (sub_pid="
+                                    + failed.get(0).processId() + ")");
+                        }
+                        return runs.transition(run, ExecState.SUCCESS, marking, "HaltJob");
+                    }).chain(() -> runs.find(run.instanceExecId())).map(Optional::orElseThrow)
+                            .call(halted -> events.jobHalted(halted, marking, correlation));
+                }));
+    }
+
+    @WithTransaction
+    public Uni<Run> termJob(long pid, String correlation) {
+        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
+                .chain(parent -> runs.latest(pid).chain(latest -> {
+                    Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
+                            PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid));
+                    return liveSteps(parent).chain(steps -> runs.anyRunning(ids(steps))).chain(stepsRunning -> {
+                        if (stepsRunning) {
+                            throw SUB_PROCESS_RUNNING.exception("sub process in running state");
+                        }
+                        return runs.transition(run, ExecState.FAILED, null, "TermJob");
+                    }).chain(() -> runs.find(run.instanceExecId())).map(Optional::orElseThrow)
+                            .call(failed -> events.jobFailed(failed, correlation));
+                }));
+    }
+
+    /**
+     * Terminates what a runner that died left running under {@code pid}: every step's run, then the job's, so that
+     * the next InitJob resumes from the last recoverable step instead of being refused as already running.
+     */
+    public Uni<Void> terminateOrphan(long pid, String correlation) {
+        return definitions.tree(pid).chain(tree -> {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (ProcessDefinition step : tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of())) {
+                chain = chain.chain(() -> runs.running(step.processId())).chain(running -> running.isEmpty()
+                        ? Uni.createFrom().voidItem()
+                        : termStep(step.processId(), correlation).replaceWithVoid());
+            }
+            return chain;
+        }).chain(() -> runs.running(pid)).chain(running -> running.isEmpty()
+                ? Uni.createFrom().voidItem()
+                : termJob(pid, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
+                    LOG.warnf("could not terminate the orphaned run of %d: %s", pid, e.getMessage());
+                    return null;
+                }));
+    }
+
+    private static void requireParent(Optional<ProcessDefinition> parent, long pid) {
+        if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
+            throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
+        }
+    }
+
+    private Uni<List<ProcessDefinition>> liveSteps(Optional<ProcessDefinition> parent) {
+        if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return definitions.tree(parent.get().processId())
+                .map(tree -> tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of()));
+    }
+
+    private static List<Long> ids(List<ProcessDefinition> steps) {
+        return steps.stream().map(ProcessDefinition::processId).toList();
+    }
+}

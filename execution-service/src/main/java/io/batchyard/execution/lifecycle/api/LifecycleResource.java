@@ -1,0 +1,110 @@
+package io.batchyard.execution.lifecycle.api;
+
+import io.batchyard.api.CommonErrors;
+import io.batchyard.execution.lifecycle.LifecycleService;
+import io.batchyard.execution.lifecycle.Run;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** The lifecycle calls over REST; rejections are problem+json with the public code (101-114). */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "lifecycle")
+public class LifecycleResource {
+
+    public record InitJobRequest(@PositiveOrZero Integer maxBatch) {
+    }
+
+    public record HaltJobRequest(@Size(max = 4000) String batchMarking) {
+    }
+
+    public record StepsHalted(List<Long> subProcessIds) {
+    }
+
+    public record JobEnded(long processId, long instanceExecId, String state, Long targetBatchId, String batchMarking) {
+        static JobEnded of(Run r) {
+            return new JobEnded(r.processId(), r.instanceExecId(), r.state().name(), r.targetBatchId(), r.batchMarking());
+        }
+    }
+
+    private final LifecycleService lifecycle;
+
+    public LifecycleResource(LifecycleService lifecycle) {
+        this.lifecycle = lifecycle;
+    }
+
+    @POST
+    @Path("jobs/{pid}/init")
+    @Operation(summary = "InitJob: start a run of a parent process and claim its input batches")
+    public Uni<LifecycleService.JobStart> initJob(@PathParam("pid") long pid, @Valid InitJobRequest request) {
+        Integer maxBatch = request == null ? null : request.maxBatch();
+        return lifecycle.initJob(pid, maxBatch, null);
+    }
+
+    @POST
+    @Path("steps/{sid}/init")
+    @Operation(summary = "InitStep: a step of the running parent starts")
+    public Uni<LifecycleService.StepStart> initStep(@PathParam("sid") long sid) {
+        return lifecycle.initStep(sid, null);
+    }
+
+    @POST
+    @Path("steps/{sids}/halt")
+    @Operation(summary = "HaltStep: steps completed (a comma list halts each in turn, each in its own transaction)")
+    public Uni<StepsHalted> haltSteps(@PathParam("sids") String sids) {
+        List<Long> halted = new ArrayList<>();
+        Uni<Void> each = Uni.createFrom().voidItem();
+        for (long sid : parseIds(sids)) {
+            each = each.chain(() -> lifecycle.haltStep(sid, null)).invoke(halted::add).replaceWithVoid();
+        }
+        return each.map(done -> new StepsHalted(halted));
+    }
+
+    @POST
+    @Path("steps/{sid}/term")
+    @Operation(summary = "TermStep: a step failed")
+    public Uni<StepsHalted> termStep(@PathParam("sid") long sid) {
+        return lifecycle.termStep(sid, null).map(termed -> new StepsHalted(List.of(termed)));
+    }
+
+    @POST
+    @Path("jobs/{pid}/halt")
+    @Operation(summary = "HaltJob: the run completed; its target batch goes to every downstream process")
+    public Uni<JobEnded> haltJob(@PathParam("pid") long pid, @Valid HaltJobRequest request) {
+        String marking = request == null ? null : request.batchMarking();
+        return lifecycle.haltJob(pid, marking, null).map(JobEnded::of);
+    }
+
+    @POST
+    @Path("jobs/{pid}/term")
+    @Operation(summary = "TermJob: the run failed; the next InitJob retries it")
+    public Uni<JobEnded> termJob(@PathParam("pid") long pid) {
+        return lifecycle.termJob(pid, null).map(JobEnded::of);
+    }
+
+    static List<Long> parseIds(String ids) {
+        List<Long> out = new ArrayList<>();
+        for (String part : ids.split(",")) {
+            try {
+                out.add(Long.parseLong(part.trim()));
+            } catch (NumberFormatException e) {
+                throw CommonErrors.INVALID_REQUEST.exception("sub-process ids must be numbers separated by commas, got '"
+                        + ids + "'");
+            }
+        }
+        return out;
+    }
+}

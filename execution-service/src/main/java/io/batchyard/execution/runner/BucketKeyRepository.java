@@ -1,0 +1,37 @@
+package io.batchyard.execution.runner;
+
+import io.batchyard.execution.SqlRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** bucket_key: site-defined bucket keys, resolved by a script whose stdout is the bucket (two values: a range). */
+@ApplicationScoped
+public class BucketKeyRepository extends SqlRepository {
+
+    private static final String KEY = "SELECT bucket_key, script, param_format FROM bucket_key";
+
+    /** A key, its script, and how its value becomes arguments ({@code -s $1 -e $2}). */
+    public record Key(String key, String script, String paramFormat) {
+    }
+
+    public Uni<Optional<Key>> find(String key) {
+        return row(KEY + " WHERE lower(bucket_key) = lower(:k)", params("k", key), BucketKeyRepository::key);
+    }
+
+    public Uni<Void> save(Key key) {
+        return update("""
+                INSERT INTO bucket_key (bucket_key, script, param_format) VALUES (:k, :s, CAST(:f AS text))
+                ON CONFLICT (bucket_key) DO UPDATE SET script = EXCLUDED.script, param_format = EXCLUDED.param_format""",
+                params("k", key.key()).and("s", key.script()).and("f", key.paramFormat())).replaceWithVoid();
+    }
+
+    public Uni<List<Key>> all() {
+        return rows(KEY + " ORDER BY bucket_key", none(), BucketKeyRepository::key);
+    }
+
+    private static Key key(Object[] r) {
+        return new Key((String) r[0], (String) r[1], (String) r[2]);
+    }
+}

@@ -1,0 +1,71 @@
+package io.batchyard.execution.runner;
+
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.eventing.persistence.Columns.time;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.execution.SqlRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+
+/** process_log: what each command of a run printed, tied to the run's instance exec id. */
+@ApplicationScoped
+public class ProcessLogRepository extends SqlRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One logged line. */
+    public record Line(long logId, long instanceExecId, long processId, String stream, int lineNo, String line,
+                       OffsetDateTime loggedAt) {
+    }
+
+    /** A line waiting to be written. */
+    record Pending(String stream, int lineNo, String line, OffsetDateTime loggedAt) {
+    }
+
+    /** Lines of run {@code :ie}, and with {@code :steps} those of its steps' runs too. */
+    private static final String OF_RUN = """
+            (instance_exec_id = :ie OR (:steps AND instance_exec_id IN
+                (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
+
+    public Uni<List<Line>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
+        return rows("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM process_log"
+                        + " WHERE " + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset",
+                params("ie", instanceExecId).and("steps", withSteps).and("limit", limit).and("offset", offset),
+                r -> new Line(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), (String) r[3],
+                        ((Number) r[4]).intValue(), (String) r[5], time(r[6])));
+    }
+
+    public Uni<Long> count(long instanceExecId, boolean withSteps) {
+        return value("SELECT count(*) FROM process_log WHERE " + OF_RUN, Long.class,
+                params("ie", instanceExecId).and("steps", withSteps));
+    }
+
+    /** Writes a batch of lines in one statement: the batch travels as one JSON array. */
+    Uni<Void> insert(long instanceExecId, long processId, List<Pending> lines) {
+        if (lines.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return update("""
+                INSERT INTO process_log (instance_exec_id, process_id, stream, line_no, line, logged_at)
+                SELECT :ie, :p, l.stream, l.line_no, l.line, l.logged_at
+                FROM jsonb_to_recordset(CAST(CAST(:lines AS text) AS jsonb)) AS l(stream text, line_no int, line text, logged_at timestamptz)
+                ORDER BY l.line_no""",
+                params("ie", instanceExecId).and("p", processId).and("lines", json(lines))).replaceWithVoid();
+    }
+
+    private static String json(List<Pending> lines) {
+        try {
+            return JSON.writeValueAsString(lines.stream().map(l -> Map.of("stream", l.stream(), "line_no", l.lineNo(),
+                    "line", l.line(), "logged_at", l.loggedAt().toString())).toList());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

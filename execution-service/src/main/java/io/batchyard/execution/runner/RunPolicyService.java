@@ -1,0 +1,168 @@
+package io.batchyard.execution.runner;
+
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.bucket.BucketPattern;
+import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketStatus;
+import io.batchyard.execution.bucket.BuiltinBucketKey;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** Run policies of stand-alone parents, their bucket ledgers and the site's bucket keys: one transaction per call. */
+@ApplicationScoped
+public class RunPolicyService {
+
+    /** What a backfill recorded. */
+    public record BackfillResult(long processId, int added, int alreadyKnown, List<String> buckets) {
+    }
+
+    /** A bucket as recorded, and whether this call added it. */
+    public record Recorded(boolean added, BucketStatus bucket) {
+    }
+
+    private final ProcessDefinitionRepository definitions;
+    private final RunnerJobRepository jobs;
+    private final BucketRepository ledger;
+    private final BucketKeyRepository keys;
+
+    public RunPolicyService(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
+                            BucketKeyRepository keys) {
+        this.definitions = definitions;
+        this.jobs = jobs;
+        this.ledger = ledger;
+        this.keys = keys;
+    }
+
+    /** Saves a policy whose fields are already checked; the parent must be a live stand-alone parent. */
+    @WithTransaction
+    public Uni<RunnerJob> save(RunnerJob job) {
+        long pid = job.processId();
+        return definitions.find(pid).invoke(parent -> requireStandAloneParent(parent, pid))
+                .chain(() -> requireKnownBucket(job.bucket()))
+                .chain(() -> jobs.save(job))
+                .chain(() -> jobs.find(pid)).map(Optional::orElseThrow);
+    }
+
+    /** 408 unless {@code pid} is a live parent of workflow type 2; {@link #save} checks it again in its transaction. */
+    @WithSession
+    public Uni<Void> requireStandAloneParent(long pid) {
+        return definitions.find(pid).invoke(parent -> requireStandAloneParent(parent, pid)).replaceWithVoid();
+    }
+
+    @WithSession
+    public Uni<RunnerJob> get(long pid) {
+        return policy(pid);
+    }
+
+    /** Deletes a policy; 405 when there was none. */
+    @WithTransaction
+    public Uni<Void> delete(long pid) {
+        return jobs.delete(pid).invoke(deleted -> {
+            if (!deleted) {
+                throw ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy");
+            }
+        }).replaceWithVoid();
+    }
+
+    @WithSession
+    public Uni<Page<BucketStatus>> buckets(long pid, BucketStatus.State state, PageRequest page) {
+        return policy(pid).chain(() -> ledger.list(pid, state, page.limit(), page.offset()))
+                .chain(items -> ledger.count(pid, state).map(total -> Page.of(items, total, page)));
+    }
+
+    /** Records a bucket as INIT unless it is known; it must be of the job's pattern when the job has one. */
+    @WithTransaction
+    public Uni<Recorded> addBucket(long pid, String bucket) {
+        return policy(pid).invoke(job -> BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
+                    throw ExecutionError.INVALID_BUCKET.exception("process " + pid + " has " + p.text()
+                            + " buckets; '" + bucket + "' is not one");
+                }))
+                .chain(() -> ledger.ensure(pid, bucket))
+                .chain(added -> ledger.find(pid, bucket).map(row -> new Recorded(added, row.orElseThrow())));
+    }
+
+    /** Every bucket of the range as INIT; completed (and other known) buckets are left alone. */
+    @WithTransaction
+    public Uni<BackfillResult> backfill(long pid, String from, String to) {
+        return policy(pid).chain(job -> {
+            BucketPattern pattern = BucketPattern.of(job.bucket()).orElseThrow(() -> ExecutionError.INVALID_BUCKET
+                    .exception("backfill needs a date-pattern bucket (YYYYMMDD or YYYYMMDDHH); process " + pid
+                            + " has " + (job.bucket() == null ? "none" : job.bucket())));
+            List<String> range;
+            try {
+                range = pattern.range(from, to);
+            } catch (IllegalArgumentException e) {
+                throw ExecutionError.INVALID_BUCKET.exception(e.getMessage());
+            }
+            int[] added = {0};
+            Uni<Void> each = Uni.createFrom().voidItem();
+            for (String b : range) {
+                each = each.chain(() -> ledger.ensure(pid, b)).invoke(isNew -> added[0] += isNew ? 1 : 0).replaceWithVoid();
+            }
+            return each.map(done -> new BackfillResult(pid, added[0], range.size() - added[0], range));
+        });
+    }
+
+    /** FAILED → INIT; 407 for a bucket in any other state. */
+    @WithTransaction
+    public Uni<BucketStatus> retry(long pid, String bucket) {
+        return policy(pid)
+                .chain(() -> ledger.move(pid, List.of(bucket), BucketStatus.State.FAILED, BucketStatus.State.INIT, null,
+                        "retry requested"))
+                .chain(moved -> ledger.find(pid, bucket).map(row -> {
+                    if (moved != 1) {
+                        String now = row.map(b -> b.status().name()).orElse("absent");
+                        throw ExecutionError.BUCKET_NOT_RETRYABLE.exception("bucket " + bucket + " of process " + pid
+                                + " is " + now + ", only a FAILED bucket can be retried");
+                    }
+                    return row.orElseThrow();
+                }));
+    }
+
+    @WithTransaction
+    public Uni<BucketKeyRepository.Key> saveKey(BucketKeyRepository.Key key) {
+        return keys.save(key).replaceWith(key);
+    }
+
+    @WithSession
+    public Uni<List<BucketKeyRepository.Key>> keys() {
+        return keys.all();
+    }
+
+    private Uni<RunnerJob> policy(long pid) {
+        return jobs.find(pid).map(job -> job.orElseThrow(() -> ExecutionError.NO_RUN_POLICY.exception(
+                "process " + pid + " has no run policy; PUT /runner/processes/" + pid + " first")));
+    }
+
+    private static void requireStandAloneParent(Optional<ProcessDefinition> parent, long pid) {
+        if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
+            throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid
+                    + " is not a live parent process (known to execution-service from the registry's events)");
+        }
+        if (parent.get().workflowTypeId() != Planner.STAND_ALONE) {
+            throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid + " has workflow type "
+                    + parent.get().workflowTypeId() + "; only type " + Planner.STAND_ALONE + " (stand alone) is run by the runner");
+        }
+    }
+
+    /** A bucket that is no pattern and no built-in key must be a key defined under /runner/bucket-keys. */
+    private Uni<Void> requireKnownBucket(String bucket) {
+        if (bucket == null || BucketPattern.of(bucket).isPresent() || BuiltinBucketKey.of(bucket).isPresent()) {
+            return Uni.createFrom().voidItem();
+        }
+        return keys.find(bucket).invoke(key -> {
+            if (key.isEmpty()) {
+                throw ExecutionError.INVALID_RUN_POLICY.exception("bucket '" + bucket + "' is neither YYYYMMDD, YYYYMMDDHH, "
+                        + "a built-in key " + List.of(BuiltinBucketKey.values()) + " nor a key defined under /runner/bucket-keys");
+            }
+        }).replaceWithVoid();
+    }
+}

@@ -1,0 +1,87 @@
+package io.batchyard.execution.runner;
+
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.execution.SqlRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * runner_lease: the row that makes a parent's run exclusive across runners; a runner keeps it alive while it runs.
+ * The buckets array travels as JSON text: one shape whatever the bucket contains.
+ */
+@ApplicationScoped
+public class RunnerLeaseRepository extends SqlRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
+    };
+
+    /** A lease held on a parent. */
+    public record Lease(long processId, String owner, List<String> buckets, Long instanceExecId) {
+    }
+
+    /**
+     * Removes the parent's lease if it expired (its runner died) and returns it, so the caller can clean up after it
+     * in the same transaction. Of two runners reaping at once, one gets the row; the other finds none.
+     */
+    public Uni<Optional<Lease>> reapExpired(long processId) {
+        return row("""
+                DELETE FROM runner_lease WHERE process_id = :p AND lease_until < now()
+                RETURNING process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id""",
+                params("p", processId), RunnerLeaseRepository::lease);
+    }
+
+    /** Claims the parent; false when another runner holds it (the primary key decides between racing runners). */
+    public Uni<Boolean> claim(long processId, String owner, List<String> buckets, Duration lease) {
+        return update("""
+                INSERT INTO runner_lease (process_id, owner, buckets, lease_until)
+                VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(CAST(:b AS text) AS jsonb))),
+                        now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
+                ON CONFLICT (process_id) DO NOTHING""",
+                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis()))
+                .map(inserted -> inserted == 1);
+    }
+
+    /** Extends the lease; false when it was lost (taken over after expiry). */
+    public Uni<Boolean> refresh(long processId, String owner, Duration lease) {
+        return update("""
+                UPDATE runner_lease SET lease_until = now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
+                params("p", processId).and("o", owner).and("lease", lease.toMillis())).map(updated -> updated == 1);
+    }
+
+    public Uni<Void> release(long processId, String owner) {
+        return update("DELETE FROM runner_lease WHERE process_id = :p AND owner = :o",
+                params("p", processId).and("o", owner)).replaceWithVoid();
+    }
+
+    public Uni<Optional<Lease>> find(long processId) {
+        return row("""
+                SELECT process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id FROM runner_lease
+                WHERE process_id = :p AND lease_until >= now()""", params("p", processId), RunnerLeaseRepository::lease);
+    }
+
+    private static Lease lease(Object[] r) {
+        try {
+            return new Lease(longOrNull(r[0]), (String) r[1], JSON.readValue((String) r[2], STRINGS), longOrNull(r[3]));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable buckets of the lease on process " + r[0], e);
+        }
+    }
+
+    private static String json(List<String> buckets) {
+        try {
+            return JSON.writeValueAsString(buckets);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.batchyard.execution.runner.api;
+
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.execution.runner.ProcessLogRepository;
+import io.batchyard.execution.runner.ProcessLogService;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** What the commands of a run printed (the runner's process log). */
+@Path("/runs/{ie}/log")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "runner")
+public class ProcessLogResource {
+
+    private final ProcessLogService log;
+
+    public ProcessLogResource(ProcessLogService log) {
+        this.log = log;
+    }
+
+    @GET
+    @Operation(summary = "stdout/stderr lines of a run, in order; for a parent's run, with its steps' lines (steps=true)")
+    public Uni<Page<ProcessLogRepository.Line>> lines(@PathParam("ie") long ie,
+                                                      @QueryParam("steps") @DefaultValue("true") boolean steps,
+                                                      @Valid @BeanParam PageRequest page) {
+        return log.lines(ie, steps, page);
+    }
+}

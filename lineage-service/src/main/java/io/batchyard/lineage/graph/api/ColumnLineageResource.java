@@ -1,0 +1,81 @@
+package io.batchyard.lineage.graph.api;
+
+import io.batchyard.api.CommonErrors;
+import io.batchyard.lineage.graph.ColumnDotWriter;
+import io.batchyard.lineage.graph.ColumnLineageService;
+import io.batchyard.lineage.graph.Direction;
+import io.batchyard.lineage.render.GraphFormat;
+import io.batchyard.lineage.render.Graphviz;
+import io.batchyard.lineage.schema.TableName;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Column lineage: up/downstream of a column, a table with its neighbours, and the impact of changing a table. */
+@Path("/lineage")
+@Produces({"application/json", GraphFormat.DOT_MEDIA_TYPE, GraphFormat.SVG_MEDIA_TYPE})
+@Tag(name = "column lineage")
+public class ColumnLineageResource {
+
+    private final ColumnLineageService lineage;
+    private final Graphviz graphviz;
+
+    public ColumnLineageResource(ColumnLineageService lineage, Graphviz graphviz) {
+        this.lineage = lineage;
+        this.graphviz = graphviz;
+    }
+
+    @GET
+    @Path("columns")
+    @Operation(summary = "Columns upstream or downstream of table.column, to a depth (function hops are free)")
+    public Uni<Response> column(@QueryParam("table") String table, @QueryParam("column") String column,
+                                @QueryParam("direction") @DefaultValue("both") String direction,
+                                @QueryParam("depth") @DefaultValue("3") @Min(1) @Max(50) int depth,
+                                @QueryParam("format") String format) {
+        GraphFormat f = GraphFormat.parse(format);
+        TableName name = TableName.parse(table);
+        String columnName = TableName.column(column);
+        Direction d = direction(direction);
+        return f.respond(lineage.column(name, columnName, d, depth), ColumnDotWriter::write, graphviz);
+    }
+
+    @GET
+    @Path("tables/{table}")
+    @Operation(summary = "A table with all its columns (idle ones included) and the columns up/downstream, to a depth")
+    public Uni<Response> table(@PathParam("table") String table,
+                               @QueryParam("direction") @DefaultValue("both") String direction,
+                               @QueryParam("depth") @DefaultValue("1") @Min(1) @Max(50) int depth,
+                               @QueryParam("format") String format) {
+        GraphFormat f = GraphFormat.parse(format);
+        TableName name = TableName.parse(table);
+        Direction d = direction(direction);
+        return f.respond(lineage.table(name, d, depth), ColumnDotWriter::write, graphviz);
+    }
+
+    @GET
+    @Path("tables/{table}/impact")
+    @Operation(summary = "Everything downstream of a table: columns, tables, processes and queries that depend on it")
+    public Uni<Response> impact(@PathParam("table") String table, @QueryParam("format") String format) {
+        GraphFormat f = GraphFormat.parse(format);
+        TableName name = TableName.parse(table);
+        return f.respond(lineage.impact(name), impact -> ColumnDotWriter.write(impact.graph()), graphviz);
+    }
+
+    private static Direction direction(String value) {
+        try {
+            return Direction.valueOf(value.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_REQUEST.exception("direction must be upstream, downstream or both");
+        }
+    }
+}

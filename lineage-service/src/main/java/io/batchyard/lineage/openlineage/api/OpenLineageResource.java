@@ -1,0 +1,33 @@
+package io.batchyard.lineage.openlineage.api;
+
+import io.batchyard.lineage.openlineage.OpenLineageService;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** OpenLineage export: a run as one RunEvent with the column lineage of the queries it registered. */
+@Path("/openlineage/runs")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "openlineage")
+public class OpenLineageResource {
+
+    private final OpenLineageService openLineage;
+
+    public OpenLineageResource(OpenLineageService openLineage) {
+        this.openLineage = openLineage;
+    }
+
+    @GET
+    @Path("{instanceExecId}")
+    @Operation(summary = "OpenLineage RunEvent (with the columnLineage dataset facet) of a run")
+    public Uni<Map<String, Object>> run(@PathParam("instanceExecId") @Min(1) long instanceExecId) {
+        return openLineage.runEvent(instanceExecId);
+    }
+}

@@ -1,0 +1,104 @@
+package io.batchyard.lineage.process;
+
+import static io.batchyard.lineage.LineageError.UNKNOWN_BATCH;
+import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.events.queue.BatchesArchived;
+import io.batchyard.lineage.InOrder;
+import io.batchyard.schemas.Events;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Process lineage: the projection from run and batch events, and its reads. Which run produced a batch
+ * (JobStarted/JobHalted target batch), where the batch was offered (BatchEnqueued), and which run consumed it
+ * (BatchesArchived). Each event is applied once through the ledger; every write is an upsert, because the two topics
+ * interleave in any order.
+ */
+@ApplicationScoped
+public class ProcessLineageService {
+
+    /** Ledger name shared by the lifecycle and batches consumers. */
+    public static final String CONSUMER = "lineage-process";
+
+    private final ProcessLineageRepository lineage;
+    private final ProcessedEventLedger ledger;
+
+    public ProcessLineageService(ProcessLineageRepository lineage, ProcessedEventLedger ledger) {
+        this.lineage = lineage;
+        this.ledger = ledger;
+    }
+
+    /** Applies one event once, with its ledger row, in one transaction; other events say nothing about lineage. */
+    @WithTransaction
+    public Uni<Void> apply(SpecificRecord event) {
+        if (!(event instanceof JobStarted || event instanceof JobHalted || event instanceof JobFailed
+                || event instanceof StepStarted || event instanceof BatchEnqueued || event instanceof BatchesArchived)) {
+            return Uni.createFrom().voidItem();
+        }
+        return ledger.once(CONSUMER, event, () -> project(event)).replaceWithVoid();
+    }
+
+    private Uni<Void> project(SpecificRecord event) {
+        OffsetDateTime at = OffsetDateTime.ofInstant(Events.headerOf(event).getOccurredAt(), ZoneOffset.UTC);
+        if (event instanceof JobStarted e) {
+            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "RUNNING", at,
+                    null);
+        } else if (event instanceof JobHalted e) {
+            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), e.getBatchMarking(),
+                    "SUCCESS", null, at);
+        } else if (event instanceof JobFailed e) {
+            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "FAILED", null,
+                    at);
+        } else if (event instanceof StepStarted e) {
+            return lineage.insertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), at);
+        } else if (event instanceof BatchEnqueued e) {
+            return lineage.insertEnqueue(e.getQueueId(), e.getSourceBatchId(), e.getSourceProcessId(),
+                    e.getConsumerProcessId(), e.getBatchMarking(), at);
+        }
+        BatchesArchived e = (BatchesArchived) event;
+        return InOrder.each(e.getSourceBatchIds(), source -> lineage.insertConsumption(e.getParentProcessId(),
+                e.getTargetBatchId(), source, at));
+    }
+
+    /** Spec 3.8 lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId". */
+    @WithSession
+    public Uni<BatchLineage> batch(long batchId) {
+        return lineage.producerOf(batchId).chain(producer -> lineage.sourcesOf(batchId)
+                .chain(sources -> InOrder.map(sources, s -> lineage.producerOf(s)
+                        .map(p -> new BatchLineage.SourceBatch(s, p.orElse(null)))))
+                .chain(sources -> lineage.enqueues(batchId).chain(enqueues -> lineage.consumersOf(batchId)
+                        .map(consumers -> {
+                            if (producer.isEmpty() && sources.isEmpty() && enqueues.isEmpty() && consumers.isEmpty()) {
+                                throw UNKNOWN_BATCH.exception("Invalid Target BatchId: no run, queue or archive names batch "
+                                        + batchId);
+                            }
+                            return new BatchLineage(batchId, producer.orElse(null), sources, enqueues, consumers);
+                        }))));
+    }
+
+    /** The process's latest runs and its hand-overs; a process no event has named is unknown. */
+    @WithSession
+    public Uni<ProcessLineage> process(long processId, int runs) {
+        return lineage.knows(processId).chain(known -> {
+            if (!known) {
+                throw UNKNOWN_PROCESS.exception("no run or batch event has named process " + processId);
+            }
+            return lineage.runsOf(processId, runs).chain(r -> lineage.edges(processId, true)
+                    .chain(upstream -> lineage.edges(processId, false)
+                            .map(downstream -> new ProcessLineage(processId, r, upstream, downstream))));
+        });
+    }
+}

@@ -1,0 +1,75 @@
+package io.batchyard.lineage.query.api;
+
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.lineage.query.NewQuery;
+import io.batchyard.lineage.query.QueryFilter;
+import io.batchyard.lineage.query.QueryService;
+import io.batchyard.lineage.query.QueryType;
+import io.batchyard.lineage.query.StoredQuery;
+import io.batchyard.lineage.query.TransientRetry;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Queries registered by running steps; each is parsed on registration and shows its parse status. */
+@Path("/queries")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "queries")
+public class QueryResource {
+
+    /** {@code queryId}: optional, makes a retried registration idempotent. */
+    public record RegisterQuery(UUID queryId, @NotNull QueryType queryType,
+                                @NotBlank @Size(max = 1_000_000) String queryText,
+                                @NotNull @Positive Long processId, @Positive Long instanceExecId,
+                                @Size(max = 128) @Pattern(regexp = "[A-Za-z0-9_$]*") String defaultDatabase) {
+    }
+
+    private final QueryService queries;
+
+    public QueryResource(QueryService queries) {
+        this.queries = queries;
+    }
+
+    @POST
+    @Operation(summary = "Register a query (HIVE, SQL or PIG) of a process run; it is parsed at once")
+    public Uni<Response> register(@Valid @NotNull RegisterQuery r) {
+        NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
+                r.defaultDatabase());
+        return TransientRetry.run(() -> queries.register(query))
+                .map(stored -> Response.created(URI.create("/queries/" + stored.id())).entity(stored).build());
+    }
+
+    @GET
+    @Path("{id}")
+    public Uni<StoredQuery> get(@PathParam("id") UUID id) {
+        return queries.find(id);
+    }
+
+    @GET
+    public Uni<Page<StoredQuery>> list(@QueryParam("processId") @Positive Long processId,
+                                       @QueryParam("instanceExecId") @Positive Long instanceExecId,
+                                       @QueryParam("status") StoredQuery.ParseStatus status,
+                                       @Valid @BeanParam PageRequest page) {
+        return queries.list(new QueryFilter(processId, instanceExecId, status), page);
+    }
+}

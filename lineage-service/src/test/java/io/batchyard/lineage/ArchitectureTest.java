@@ -1,0 +1,17 @@
+package io.batchyard.lineage;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import io.batchyard.teststack.arch.LayeringRules;
+
+/** Resources map HTTP, services open transactions, repositories hold the SQL; no package cycles. */
+@AnalyzeClasses(packages = "io.batchyard.lineage", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+    @ArchTest static final ArchRule sql = LayeringRules.SQL_ONLY_IN_REPOSITORIES;
+    @ArchTest static final ArchRule resources = LayeringRules.NO_TRANSACTIONS_IN_RESOURCES;
+    @ArchTest static final ArchRule resourceMethods = LayeringRules.NO_TRANSACTIONAL_RESOURCE_METHODS;
+    @ArchTest static final ArchRule injection = LayeringRules.CONSTRUCTOR_INJECTION;
+    @ArchTest static final ArchRule cycles = LayeringRules.noPackageCycles("io.batchyard.lineage");
+}

@@ -1,0 +1,53 @@
+package io.batchyard.queue.batch.api;
+
+import io.batchyard.api.CommonErrors;
+import io.batchyard.queue.batch.BatchApi;
+import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.queue.batch.BatchService;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Files of batches: RegisterFile and the min..max batch look-up (GetFiles). */
+@Path("/files")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "files")
+public class FileResource {
+
+    private final BatchService batches;
+
+    public FileResource(BatchService batches) {
+        this.batches = batches;
+    }
+
+    @POST
+    @Operation(summary = "Register a file under a batch (a new Type1 batch when batchId is 0 or absent)")
+    public Uni<Response> register(@Valid @NotNull BatchApi.RegisterFile r) {
+        return batches.registerFile(r).map(row -> Response.status(201).entity(row).build());
+    }
+
+    @GET
+    @Operation(summary = "Files of the batches min..max; with processId, both must be queued for that step")
+    public Uni<List<BatchRepository.FileRow>> files(@QueryParam("minBatchId") @NotNull @PositiveOrZero Long min,
+                                                    @QueryParam("maxBatchId") @NotNull @PositiveOrZero Long max,
+                                                    @QueryParam("processId") @Positive Long processId) {
+        if (min > max) {
+            throw CommonErrors.INVALID_REQUEST.exception("minBatchId " + min + " is greater than maxBatchId " + max);
+        }
+        return batches.files(min, max, processId);
+    }
+}

@@ -1,0 +1,134 @@
+package io.batchyard.queue.claim;
+
+import static io.batchyard.api.LifecycleError.INVALID_PARENT_PROCESS;
+
+import io.batchyard.queue.Sequential;
+import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.queue.batchcut.BatchCut;
+import io.batchyard.queue.consumption.ConsumptionQueueRepository;
+import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The queue side of InitJob: validates that the parent's steps have their batches, creates the run's target batch
+ * and binds the input rows to it (fresh run), or re-binds the failed run's target batch (retry). One transaction,
+ * serialised per parent by a lock on its read-model row, and idempotent per run id.
+ */
+@ApplicationScoped
+public class ClaimService {
+
+    private final ProcessDefinitionRepository definitions;
+    private final ConsumptionQueueRepository queue;
+    private final BatchRepository batches;
+    private final ClaimRepository claims;
+
+    public ClaimService(ProcessDefinitionRepository definitions, ConsumptionQueueRepository queue, BatchRepository batches,
+                        ClaimRepository claims) {
+        this.definitions = definitions;
+        this.queue = queue;
+        this.batches = batches;
+        this.claims = claims;
+    }
+
+    @WithTransaction
+    public Uni<ClaimApi.ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+        return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
+            if (previous.isPresent()) {
+                return stepIds(parentId).chain(stepIds ->
+                        result(previous.get().targetBatchId(), previous.get().retry(), stepIds));
+            }
+            boolean liveParent = parent.isPresent() && parent.get().isParent() && !parent.get().deleted();
+            Uni<List<ProcessDefinition>> live = liveParent
+                    ? definitions.tree(parentId).map(t -> t.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of()))
+                    : Uni.createFrom().item(List.of());
+            return live.chain(steps -> archiveCompleted(parentId, completedTargetBatchId)
+                    .chain(() -> fresh(parentId, instanceExecId, maxBatch, liveParent, steps)));
+        }));
+    }
+
+    /**
+     * The last run succeeded but its JobHalted may still be on its way: what it consumed is done. Only a target this
+     * parent's own runs claimed qualifies, so a wrong id cannot archive another job's rows.
+     */
+    private Uni<Void> archiveCompleted(long parentId, Long completedTargetBatchId) {
+        if (completedTargetBatchId == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return claims.claimedFor(parentId, completedTargetBatchId).chain(claimed -> claimed
+                ? queue.archive(completedTargetBatchId).replaceWithVoid() : Uni.createFrom().voidItem());
+    }
+
+    private Uni<ClaimApi.ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, boolean liveParent,
+                                            List<ProcessDefinition> steps) {
+        List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
+        return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
+            // 101 is evaluated before the parent check (spec 3.1): with no steps it cannot fire.
+            BatchCut.validate(steps, rows, maxBatch);
+            if (steps.isEmpty()) {
+                throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + parentId
+                        + (liveParent ? " (it has no live steps)" : ""));
+            }
+            if (steps.stream().noneMatch(ProcessDefinition::isEnqueued) && rows.isEmpty()) {
+                return Sequential.each(steps, s -> queue.enqueue(0, null, null, s.processId()))
+                        .chain(() -> queue.rowsOf(stepIds)).map(ClaimService::byStep);
+            }
+            return Uni.createFrom().item(rows);
+        }).chain(rows -> {
+            Optional<Long> claimedTarget = rows.values().stream().flatMap(List::stream).filter(QueueRow::claimed)
+                    .map(QueueRow::targetBatchId).findFirst();
+            boolean retry = claimedTarget.isPresent();
+            Uni<Long> target;
+            if (retry) {
+                long t = claimedTarget.get();
+                target = queue.reaccess(t).chain(() -> batches.bindToRun(t, instanceExecId)).replaceWith(t);
+            } else {
+                target = batches.create(instanceExecId, "Type1").call(t -> Sequential.each(
+                        BatchCut.select(steps, rows, maxBatch), c -> queue.claim(c.queueIds(), t, c.access())));
+            }
+            return target.call(t -> claims.insert(new ClaimRepository.Claim(instanceExecId, parentId, t, retry)))
+                    .chain(t -> result(t, retry, stepIds));
+        });
+    }
+
+    private Uni<List<Long>> stepIds(long parentId) {
+        return definitions.tree(parentId).map(t -> t.map(tree -> tree.steps().stream().map(ProcessDefinition::processId)
+                .toList()).orElse(List.of()));
+    }
+
+    /** E3: one row per claimed queue row, ordered by step and source batch, with the source batches' files. */
+    private Uni<ClaimApi.ClaimResult> result(long target, boolean retry, List<Long> stepIds) {
+        return queue.rowsOf(stepIds).chain(all -> {
+            List<QueueRow> claimed = all.stream()
+                    .filter(r -> r.targetBatchId() != null && r.targetBatchId() == target)
+                    .sorted(Comparator.comparingLong(QueueRow::processId).thenComparingLong(QueueRow::sourceBatchId))
+                    .toList();
+            List<Long> sources = claimed.stream().map(QueueRow::sourceBatchId).distinct().toList();
+            return batches.pathsOf(sources).chain(files -> batches.producers(sources).map(producers -> {
+                List<ClaimApi.ClaimedRow> out = new ArrayList<>();
+                for (QueueRow r : claimed) {
+                    List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
+                    out.add(new ClaimApi.ClaimedRow(r.processId(), r.sourceBatchId(), r.batchMarking(), target,
+                            producers.get(r.sourceBatchId()),
+                            paths.isEmpty() ? null : String.join(",", paths),
+                            paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
+                                    .collect(Collectors.joining(","))));
+                }
+                return new ClaimApi.ClaimResult(target, retry, out);
+            }));
+        });
+    }
+
+    private static Map<Long, List<QueueRow>> byStep(List<QueueRow> rows) {
+        return rows.stream().collect(Collectors.groupingBy(QueueRow::processId));
+    }
+}

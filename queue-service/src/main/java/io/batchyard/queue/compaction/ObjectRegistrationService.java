@@ -1,0 +1,135 @@
+package io.batchyard.queue.compaction;
+
+import static io.batchyard.queue.compaction.CompactionError.INVALID_OBJECT_KEY;
+import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
+
+import io.batchyard.api.ApiException;
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.queue.ObjectCreated;
+import io.batchyard.queue.WorkerThreads;
+import io.batchyard.queue.compaction.merge.MergeJobRepository;
+import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.batchyard.queue.compaction.partition.SmallObject;
+import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.table.CompactionTable;
+import io.batchyard.queue.compaction.table.TableRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import org.jboss.logging.Logger;
+
+/**
+ * Registers a small object (spec A.5 step 9, for REST and the ObjectCreated topic alike), idempotently per (table,
+ * date, object key): a second registration returns the first one's row and changes nothing.
+ *
+ * <p>The object is placed under its deterministic live/ or delayed/ key <em>before</em> the row commits (on a worker
+ * thread, inside the transaction), so a committed row always has its file; a crash in between leaves an unreferenced
+ * file under an id that is never reused.
+ */
+@ApplicationScoped
+public class ObjectRegistrationService {
+
+    private static final Logger LOG = Logger.getLogger(ObjectRegistrationService.class);
+    static final String CONSUMER = "queue-compaction-objects";
+
+    /** The outcome: the object's row, whether this call created it, and where it is stored. */
+    public record Registered(SmallObject object, boolean created, String storageKey) {
+    }
+
+    private final ObjectStore store;
+    private final TableRepository tables;
+    private final PartitionRepository partitions;
+    private final SmallObjectRepository objects;
+    private final MergeJobRepository jobs;
+    private final UnknownObjectRepository unknown;
+    private final ProcessedEventLedger ledger;
+
+    public ObjectRegistrationService(ObjectStore store, TableRepository tables, PartitionRepository partitions,
+                                     SmallObjectRepository objects, MergeJobRepository jobs,
+                                     UnknownObjectRepository unknown, ProcessedEventLedger ledger) {
+        this.store = store;
+        this.tables = tables;
+        this.partitions = partitions;
+        this.objects = objects;
+        this.jobs = jobs;
+        this.unknown = unknown;
+        this.ledger = ledger;
+    }
+
+    @WithTransaction
+    public Uni<Registered> register(String schema, String table, LocalDate date, String objectKey) {
+        return registerInTransaction(schema, table, date, objectKey);
+    }
+
+    /**
+     * An ObjectCreated event, once (ledger in the same transaction); false for a duplicate delivery. An object that
+     * cannot be routed (unknown table, missing file, bad key) is quarantined in {@code unknown_object} instead of
+     * being redelivered forever.
+     */
+    @WithTransaction
+    public Uni<Boolean> apply(ObjectCreated e) {
+        return ledger.once(CONSUMER, e, () -> registerInTransaction(e.getSchemaName(), e.getTableName(),
+                e.getPartitionDate(), e.getObjectKey())
+                .onFailure(ApiException.class).recoverWithUni(refused -> {
+                    String reason = ((ApiException) refused).title();
+                    LOG.warnf("object %s for %s.%s quarantined: %s", e.getObjectKey(), e.getSchemaName(),
+                            e.getTableName(), reason);
+                    return unknown.quarantine(e.getObjectKey(), e.getSchemaName(), e.getTableName(), reason)
+                            .replaceWith((Registered) null);
+                }));
+    }
+
+    private Uni<Registered> registerInTransaction(String schema, String table, LocalDate date, String objectKey) {
+        try {
+            store.checkKey(objectKey);
+        } catch (IllegalArgumentException e) {
+            return Uni.createFrom().failure(INVALID_OBJECT_KEY.exception(e.getMessage()));
+        }
+        return tables.find(schema, table)
+                .map(found -> found.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + schema + "." + table)))
+                .chain(t -> partitions.findOrCreate(t.tableId(), date)
+                        .call(partitions::lockShared)
+                        .chain(partitionId -> objects.find(partitionId, objectKey).chain(existing -> existing.isPresent()
+                                ? Uni.createFrom().item(new Registered(existing.get(), false,
+                                        storageKey(schema, table, date, existing.get())))
+                                : place(t, partitionId, schema, table, date, objectKey))));
+    }
+
+    private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
+                                  String objectKey) {
+        return WorkerThreads.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
+            if (length < 0) {
+                throw OBJECT_MISSING.exception("object " + objectKey + " is not in the object store");
+            }
+            return objects.insert(partitionId, objectKey, length);
+        }).chain(inserted -> {
+            if (inserted.isEmpty()) { // a concurrent registration of the same object committed first
+                return objects.find(partitionId, objectKey).map(first -> new Registered(first.orElseThrow(), false,
+                        storageKey(schema, table, date, first.get())));
+            }
+            String key = storageKey(schema, table, date, inserted.get());
+            return WorkerThreads.blocking(() -> copy(objectKey, key))
+                    .chain(() -> jobs.enqueue(partitionId, t.mergeInterval()))
+                    .replaceWith(new Registered(inserted.get(), true, key));
+        });
+    }
+
+    private Void copy(String objectKey, String key) {
+        try {
+            store.copy(objectKey, key);
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot place object " + objectKey, e);
+        }
+    }
+
+    private static String storageKey(String schema, String table, LocalDate date, SmallObject o) {
+        return ObjectKeys.smallObject(ObjectKeys.tablePrefix(schema, table), date, o.objectId(), o.delayed());
+    }
+}

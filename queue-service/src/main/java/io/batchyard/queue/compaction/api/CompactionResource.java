@@ -1,0 +1,224 @@
+package io.batchyard.queue.compaction.api;
+
+import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
+import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
+import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
+import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
+import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
+
+import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.queue.compaction.ObjectRegistrationService;
+import io.batchyard.queue.compaction.catalog.CatalogSync;
+import io.batchyard.queue.compaction.gc.GarbageCollector;
+import io.batchyard.queue.compaction.merge.MergeJob;
+import io.batchyard.queue.compaction.merge.MergeJobService;
+import io.batchyard.queue.compaction.merge.MergeJobState;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionService;
+import io.batchyard.queue.compaction.partition.PartitionState;
+import io.batchyard.queue.compaction.table.CompactionTable;
+import io.batchyard.queue.compaction.table.TableService;
+import io.smallrye.mutiny.Uni;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Small-object compaction: tables, object registration, partitions, merge jobs, the catalog step and GC. */
+@Path("/compaction")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "compaction")
+public class CompactionResource {
+
+    private static final String NAME = "^[a-z0-9_]{1,128}$";
+
+    public record NewTable(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
+                           @Min(0) @Max(31_536_000) Integer mergeIntervalSeconds,
+                           @Min(-1080) @Max(1080) Integer zoneOffsetMinutes) {
+    }
+
+    public record NewObject(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
+                            @NotNull @Pattern(regexp = "\\d{4}-\\d{2}-\\d{2}") String partitionDate,
+                            @NotBlank @Size(max = 1024) String objectKey) {
+
+        /** A string, not a LocalDate: Jackson's own 400 for a bad date would not be problem+json. */
+        LocalDate date() {
+            try {
+                return LocalDate.parse(partitionDate);
+            } catch (java.time.DateTimeException e) {
+                throw CommonErrors.INVALID_REQUEST.exception("partitionDate is not a valid date (YYYY-MM-DD)");
+            }
+        }
+    }
+
+    public record Closed(Partition partition, boolean closedNow) {
+    }
+
+    public record Collected(long partitionId, List<String> deleted) {
+    }
+
+    private final TableService tables;
+    private final ObjectRegistrationService registration;
+    private final PartitionService partitions;
+    private final MergeJobService jobs;
+    private final CatalogSync catalog;
+    private final GarbageCollector gc;
+
+    public CompactionResource(TableService tables, ObjectRegistrationService registration, PartitionService partitions,
+                              MergeJobService jobs, CatalogSync catalog, GarbageCollector gc) {
+        this.tables = tables;
+        this.registration = registration;
+        this.partitions = partitions;
+        this.jobs = jobs;
+        this.catalog = catalog;
+        this.gc = gc;
+    }
+
+    @POST
+    @Path("tables")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Register a table (idempotent: the same definition again answers 200; other settings are 312)")
+    public Uni<Response> registerTable(@Valid @NotNull NewTable request) {
+        int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
+        int zone = request.zoneOffsetMinutes() == null ? 0 : request.zoneOffsetMinutes();
+        return tables.register(request.schemaName(), request.tableName(), interval, zone).map(r -> {
+            CompactionTable t = r.table();
+            if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone)) {
+                throw TABLE_EXISTS.exception("table " + t.schemaName() + "." + t.tableName() + " exists with merge interval "
+                        + t.mergeIntervalSeconds() + " s and zone offset " + t.zoneOffsetMinutes() + " min");
+            }
+            return (r.created() ? Response.created(URI.create("/compaction/tables/" + t.tableId())) : Response.ok())
+                    .entity(t).build();
+        });
+    }
+
+    @GET
+    @Path("tables")
+    public Uni<Page<CompactionTable>> tables(@Valid @BeanParam PageRequest page) {
+        return tables.page(page);
+    }
+
+    @POST
+    @Path("objects")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Register a small object already written to the store (idempotent per table, date and key)")
+    public Uni<Response> registerObject(@Valid @NotNull NewObject request) {
+        LocalDate date = request.date();
+        return registration.register(request.schemaName(), request.tableName(), date, request.objectKey())
+                .map(r -> (r.created() ? Response.status(Response.Status.CREATED) : Response.ok()).entity(r).build());
+    }
+
+    @GET
+    @Path("partitions")
+    public Uni<Page<Partition>> partitions(@Valid @BeanParam PageRequest page, @QueryParam("tableId") @Positive Long tableId) {
+        return partitions.page(page, tableId);
+    }
+
+    @GET
+    @Path("partitions/{id}")
+    public Uni<Partition> partition(@PathParam("id") long id) {
+        return find(id);
+    }
+
+    @POST
+    @Path("partitions/{id}/close")
+    @Operation(summary = "Close a partition now: later arrivals are delayed (idempotent; 315 while it has no live object)")
+    public Uni<Closed> close(@PathParam("id") long id) {
+        return find(id).chain(before -> {
+            if (!before.state().allows(PartitionState.Step.CLOSE)) {
+                return Uni.createFrom().item(new Closed(before, false));
+            }
+            return catalog.close(id).chain(closed -> find(id).map(after -> {
+                if (closed.isEmpty() && after.lastLiveObjectId() == null) {
+                    throw NOTHING_TO_CLOSE.exception("partition " + id + " has no live small object yet");
+                }
+                return new Closed(after, true);
+            }));
+        });
+    }
+
+    @GET
+    @Path("partitions/{id}/manifest")
+    @Operation(summary = "The manifest readers currently use (319 before the partition's first manifest)")
+    public Uni<CatalogSync.PublishedManifest> manifest(@PathParam("id") long id) {
+        return find(id).chain(p -> catalog.current(p)
+                .onFailure(UncheckedIOException.class).transform(e -> STORE_UNREADABLE.exception("partition " + id
+                        + ": manifest version " + p.currentManifestVersion() + " cannot be read from the object store ("
+                        + e.getCause().getClass().getSimpleName() + ")"))
+                .map(current -> current.orElseThrow(() -> NO_MANIFEST.exception("partition " + id
+                        + " has no published manifest (current version " + p.currentManifestVersion() + ")"))));
+    }
+
+    @POST
+    @Path("partitions/{id}/gc")
+    @Operation(summary = "Delete the partition's merged objects superseded by a wider one")
+    public Uni<Collected> gc(@PathParam("id") long id) {
+        return find(id).chain(gc::collect).map(deleted -> new Collected(id, deleted));
+    }
+
+    @GET
+    @Path("jobs")
+    public Uni<Page<MergeJob>> jobs(@Valid @BeanParam PageRequest page, @QueryParam("state") String state,
+                                    @QueryParam("partitionId") @Positive Long partitionId) {
+        return jobs.page(page, parseState(state), partitionId);
+    }
+
+    @POST
+    @Path("jobs/{id}/retry")
+    @Operation(summary = "Revive a dead-lettered merge job: pending, due now, with a fresh attempt budget")
+    public Uni<Response> retry(@PathParam("id") long id) {
+        return jobs.revive(id).chain(revived -> revived ? Uni.createFrom().item(Response.noContent().build())
+                : jobs.find(id).<Response>map(found -> {
+                    MergeJob job = found.orElseThrow(() -> UNKNOWN_JOB.exception("merge job " + id + " does not exist"));
+                    throw JOB_NOT_DEAD.exception("merge job " + id + " is " + job.state());
+                }));
+    }
+
+    @POST
+    @Path("catalog/sync")
+    @Operation(summary = "Run the catalog step now: switch, close, publish")
+    public Uni<CatalogSync.Summary> sync() {
+        return catalog.run();
+    }
+
+    private Uni<Partition> find(long id) {
+        return partitions.find(id)
+                .map(found -> found.orElseThrow(() -> UNKNOWN_PARTITION.exception("partition " + id + " does not exist")));
+    }
+
+    private static MergeJobState parseState(String state) {
+        if (state == null || state.isBlank()) {
+            return null;
+        }
+        try {
+            return MergeJobState.valueOf(state.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw CommonErrors.INVALID_REQUEST.exception("state must be one of PENDING, ONGOING, DEAD");
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.batchyard.queue.compaction.catalog;
+
+import io.batchyard.queue.Sequential;
+import io.batchyard.queue.compaction.merge.MergeRange;
+import io.batchyard.queue.compaction.merge.RangeRepository;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The catalog step's transactions: each switch, close and publish commits with its event in the outbox. Every one is
+ * conditional (a partition switches once, closes once, and a version only grows), so a step repeated after a failure
+ * or raced by another instance changes nothing twice.
+ */
+@ApplicationScoped
+public class CatalogService {
+
+    private final PartitionRepository partitions;
+    private final RangeRepository ranges;
+    private final CompactionEvents events;
+
+    public CatalogService(PartitionRepository partitions, RangeRepository ranges, CompactionEvents events) {
+        this.partitions = partitions;
+        this.ranges = ranges;
+        this.events = events;
+    }
+
+    /** Switches every closed partition whose merged ranges reach its last live object; returns their ids. */
+    @WithTransaction
+    public Uni<List<Long>> switchReady() {
+        return partitions.switchReady().call(ids -> Sequential.each(ids, id -> partitions.find(id)
+                .map(Optional::orElseThrow)
+                .chain(p -> ranges.openRange(id).map(open -> open.map(MergeRange::upperBound).orElseThrow())
+                        .chain(upper -> events.switched(p, upper)))));
+    }
+
+    @WithSession
+    public Uni<List<Long>> dueForClose() {
+        return partitions.dueForClose();
+    }
+
+    /** Closes one partition; empty when it has no live object yet (it stays open). */
+    @WithTransaction
+    public Uni<Optional<Long>> close(long partitionId) {
+        return partitions.close(partitionId);
+    }
+
+    @WithSession
+    public Uni<List<Long>> toPublish() {
+        return partitions.toPublish();
+    }
+
+    /** The partition and its merged ranges, read together. */
+    @WithSession
+    public Uni<Optional<PartitionRanges>> partitionWithRanges(long partitionId) {
+        return partitions.find(partitionId).chain(found -> found.isEmpty() ? Uni.createFrom().item(Optional.empty())
+                : ranges.ranges(partitionId).map(merged -> Optional.of(new PartitionRanges(found.get(), merged))));
+    }
+
+    /** A partition as read, with its merged ranges ascending. */
+    public record PartitionRanges(Partition partition, List<MergeRange> ranges) {
+    }
+
+    /** Moves the published version from what {@code p} was read with to {@code version}, with its event. */
+    @WithTransaction
+    public Uni<Boolean> publish(Partition p, long version, String location, int objects, long bytes) {
+        return partitions.publish(p.partitionId(), p.currentManifestVersion(), version)
+                .call(moved -> moved ? events.published(p, version, location, objects, bytes) : Uni.createFrom().voidItem());
+    }
+}

@@ -1,0 +1,181 @@
+package io.batchyard.queue.compaction.merge;
+
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.eventing.persistence.Columns.toInt;
+import static io.batchyard.eventing.persistence.Columns.toLong;
+
+import io.batchyard.queue.NativeRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import org.hibernate.reactive.mutiny.Mutiny;
+
+/**
+ * SQL over the merge-job queue (spec A.6). Every state change is one conditional statement, never a read followed by
+ * an unconditional update: the claim locks its row with {@code FOR UPDATE SKIP LOCKED}, and every write of a claimed
+ * job is fenced by (job id, lease owner, attempt), so a worker presumed dead cannot change a job it lost. Every method
+ * joins the caller's session.
+ */
+@ApplicationScoped
+public class MergeJobRepository extends NativeRepository {
+
+    private static final String COLUMNS = """
+            job_id, partition_id, state, schedule_time, attempts, lease_owner, heartbeat_at, last_error""";
+    private static final String FENCE = "job_id = :id AND state = 'ONGOING' AND lease_owner = :owner AND attempts = :attempt";
+
+    /** An ongoing job whose lease expired. */
+    public record Expired(long jobId, long partitionId, OffsetDateTime scheduleTime, int attempts) {
+    }
+
+    /**
+     * Arrival of a small object: a pending job due in {@code delay}, unless the partition already has one (its earlier
+     * schedule stays: later arrivals never postpone a merge) or a dead job parks the partition.
+     *
+     * @return true when a new pending job was created
+     */
+    public Uni<Boolean> enqueue(long partitionId, Duration delay) {
+        return update("""
+                        INSERT INTO merge_job (partition_id, state, schedule_time)
+                        SELECT :p, 'PENDING', now() + make_interval(secs => :delay)
+                        WHERE NOT EXISTS (SELECT 1 FROM merge_job WHERE partition_id = :p AND state = 'DEAD')
+                        ON CONFLICT (partition_id) WHERE state = 'PENDING' DO NOTHING""",
+                q -> q.setParameter("p", partitionId).setParameter("delay", (double) delay.toSeconds()))
+                .map(inserted -> inserted == 1);
+    }
+
+    /**
+     * Claims the due pending job with the earliest schedule, exclusively: concurrent claimers skip a row another one
+     * has locked, and a partition that already has an ongoing job is not claimable, so one partition is merged by one
+     * worker at a time.
+     */
+    public Uni<Optional<MergeJobClaim>> claim(String owner) {
+        return first("""
+                        WITH candidate AS (
+                          SELECT j.job_id FROM merge_job j
+                          WHERE j.state = 'PENDING' AND j.schedule_time <= now()
+                            AND NOT EXISTS (SELECT 1 FROM merge_job o WHERE o.partition_id = j.partition_id AND o.state = 'ONGOING')
+                          ORDER BY j.schedule_time, j.job_id
+                          LIMIT 1
+                          FOR UPDATE SKIP LOCKED)
+                        UPDATE merge_job j SET state = 'ONGOING', lease_owner = :owner, claimed_at = now(),
+                               heartbeat_at = now(), attempts = j.attempts + 1
+                        FROM candidate WHERE j.job_id = candidate.job_id AND j.state = 'PENDING'
+                        RETURNING j.job_id, j.partition_id, j.attempts, j.schedule_time""",
+                q -> q.setParameter("owner", owner),
+                r -> new MergeJobClaim(toLong(r[0]), toLong(r[1]), owner, toInt(r[2]), time(r[3])));
+    }
+
+    /** Refreshes the lease; false when it was lost (the job was recovered by another worker). */
+    public Uni<Boolean> heartbeat(MergeJobClaim claim) {
+        return update("UPDATE merge_job SET heartbeat_at = now() WHERE " + FENCE, q -> fence(q, claim))
+                .map(updated -> updated == 1);
+    }
+
+    /** Locks the claimed job; false when the lease is no longer this worker's. */
+    public Uni<Boolean> holds(MergeJobClaim claim) {
+        return values("SELECT 1 FROM merge_job WHERE " + FENCE + " FOR UPDATE", Integer.class, q -> fence(q, claim))
+                .map(held -> !held.isEmpty());
+    }
+
+    /** FINISHED: nothing left to merge. Call after {@link #holds}. */
+    public Uni<Integer> delete(long jobId) {
+        return update("DELETE FROM merge_job WHERE job_id = :id", q -> q.setParameter("id", jobId));
+    }
+
+    /** Ongoing jobs whose heartbeat is older than {@code timeout}, locked; rows another recoverer holds are skipped. */
+    public Uni<List<Expired>> lockExpired(Duration timeout, int limit) {
+        return rows("""
+                        SELECT job_id, partition_id, schedule_time, attempts FROM merge_job
+                        WHERE state = 'ONGOING' AND heartbeat_at < now() - make_interval(secs => :timeout)
+                        ORDER BY heartbeat_at LIMIT :limit
+                        FOR UPDATE SKIP LOCKED""",
+                q -> q.setParameter("timeout", timeout.toMillis() / 1000.0).setParameter("limit", limit),
+                r -> new Expired(toLong(r[0]), toLong(r[1]), time(r[2]), toInt(r[3])));
+    }
+
+    /** The partition of a dead job, locked; empty when the job is not dead. */
+    public Uni<Optional<Long>> lockDead(long jobId) {
+        return value("SELECT partition_id FROM merge_job WHERE job_id = :id AND state = 'DEAD' FOR UPDATE", Long.class,
+                q -> q.setParameter("id", jobId));
+    }
+
+    /** The database's clock plus {@code delay}: schedules compare with now() in SQL. */
+    public Uni<OffsetDateTime> nowPlus(Duration delay) {
+        return value("SELECT now() + make_interval(secs => :s)", OffsetDateTime.class,
+                q -> q.setParameter("s", (double) delay.toMillis() / 1000)).map(Optional::orElseThrow);
+    }
+
+    /**
+     * The dead job stands for all of the partition's waiting work: a pending job created by arrivals during the
+     * failing run is absorbed, and {@link #enqueue} creates none while the partition is parked.
+     */
+    public Uni<Integer> deadLetter(long jobId, long partitionId, String error) {
+        return update("DELETE FROM merge_job WHERE partition_id = :p AND state = 'PENDING'",
+                q -> q.setParameter("p", partitionId))
+                .chain(() -> update("""
+                                UPDATE merge_job SET state = 'DEAD', lease_owner = NULL, heartbeat_at = NULL,
+                                  last_error = CAST(:error AS text)
+                                WHERE job_id = :id""",
+                        q -> q.setParameter("id", jobId).setParameter("error", truncate(error))));
+    }
+
+    /**
+     * Replaces a job by a pending one of its partition: inserted, or merged into the pending job that already exists
+     * (earliest schedule, highest attempt count win), then the old row goes. In the caller's transaction, so a crash
+     * leaves either the old row or the new one, never both or none.
+     */
+    public Uni<Integer> requeue(long jobId, long partitionId, OffsetDateTime scheduleTime, int attempts, String error) {
+        return update("""
+                        INSERT INTO merge_job (partition_id, state, schedule_time, attempts, last_error)
+                        VALUES (:p, 'PENDING', :schedule, :attempts, CAST(:error AS text))
+                        ON CONFLICT (partition_id) WHERE state = 'PENDING' DO UPDATE
+                          SET schedule_time = LEAST(merge_job.schedule_time, EXCLUDED.schedule_time),
+                              attempts = GREATEST(merge_job.attempts, EXCLUDED.attempts),
+                              last_error = COALESCE(EXCLUDED.last_error, merge_job.last_error)""",
+                q -> q.setParameter("p", partitionId).setParameter("schedule", scheduleTime)
+                        .setParameter("attempts", attempts).setParameter("error", truncate(error)))
+                .chain(() -> update("DELETE FROM merge_job WHERE job_id = :id AND state <> 'PENDING'",
+                        q -> q.setParameter("id", jobId)));
+    }
+
+    public Uni<Optional<MergeJob>> find(long jobId) {
+        return first("SELECT " + COLUMNS + " FROM merge_job WHERE job_id = :id", q -> q.setParameter("id", jobId),
+                MergeJobRepository::row);
+    }
+
+    public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, int limit, int offset) {
+        Filter filter = filter(state, partitionId);
+        return rows("SELECT " + COLUMNS + " FROM merge_job" + filter.where() + " ORDER BY job_id LIMIT :limit OFFSET :offset",
+                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset), MergeJobRepository::row);
+    }
+
+    public Uni<Long> count(MergeJobState state, Long partitionId) {
+        Filter filter = filter(state, partitionId);
+        return value("SELECT count(*) FROM merge_job" + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
+    }
+
+    private static Filter filter(MergeJobState state, Long partitionId) {
+        return Filter.of("state", state == null ? null : state.name(), "partition_id", partitionId);
+    }
+
+    private static <Q extends Mutiny.AbstractQuery> Q fence(Q q, MergeJobClaim claim) {
+        q.setParameter("id", claim.jobId());
+        q.setParameter("owner", claim.owner());
+        q.setParameter("attempt", claim.attempt());
+        return q;
+    }
+
+    private static String truncate(String error) {
+        return error == null || error.length() <= 500 ? error : error.substring(0, 500);
+    }
+
+    private static MergeJob row(Object[] r) {
+        return new MergeJob(toLong(r[0]), toLong(r[1]), MergeJobState.valueOf((String) r[2]), time(r[3]), toInt(r[4]),
+                (String) r[5], time(r[6]), (String) r[7]);
+    }
+}

@@ -1,0 +1,157 @@
+package io.batchyard.queue.compaction.merge;
+
+import static io.batchyard.queue.compaction.merge.MergeJobState.DEAD;
+import static io.batchyard.queue.compaction.merge.MergeJobState.ONGOING;
+
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.queue.Sequential;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.batchyard.queue.compaction.partition.SmallObject;
+import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The merge-job queue's use cases (spec A.6), each one transaction: claim, heartbeat, the fenced end of a run, failure
+ * and dead-worker recovery, revival, and the reads the workers and the API need. A fenced write first locks the job
+ * and checks the lease is still the caller's; when it is not, nothing is written and the result says so.
+ */
+@ApplicationScoped
+public class MergeJobService {
+
+    /** What one merge run reads before it plans: the partition, its open range and the objects above it. */
+    public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged) {
+    }
+
+    private final MergeJobRepository jobs;
+    private final RangeRepository ranges;
+    private final PartitionRepository partitions;
+    private final SmallObjectRepository objects;
+
+    public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
+                           SmallObjectRepository objects) {
+        this.jobs = jobs;
+        this.ranges = ranges;
+        this.partitions = partitions;
+        this.objects = objects;
+    }
+
+    @WithTransaction
+    public Uni<Optional<MergeJobClaim>> claim(String owner) {
+        return jobs.claim(owner);
+    }
+
+    /** Refreshes the lease; false when it was lost (the job was recovered by another worker). */
+    @WithTransaction
+    public Uni<Boolean> heartbeat(MergeJobClaim claim) {
+        return jobs.heartbeat(claim);
+    }
+
+    @WithSession
+    public Uni<Inputs> inputs(long partitionId, int fetchSize) {
+        return partitions.find(partitionId).map(Optional::orElseThrow).chain(p -> ranges.openRange(partitionId)
+                .chain(open -> objects.unmerged(partitionId, open.map(MergeRange::upperBound).orElse(0L), fetchSize)
+                        .map(unmerged -> new Inputs(p, open, unmerged))));
+    }
+
+    /** FINISHED: nothing left to merge, the job goes. False (and nothing written) when the lease was lost. */
+    @WithTransaction
+    public Uni<Boolean> finish(MergeJobClaim claim) {
+        return jobs.holds(claim).call(held -> held ? jobs.delete(claim.jobId()) : Uni.createFrom().voidItem());
+    }
+
+    /**
+     * A merged object is durable under its key: its range, the desired manifest version and the job's end (or its
+     * carry-over follow-up) commit together. False (and nothing written) when the lease was lost.
+     */
+    @WithTransaction
+    public Uni<Boolean> commit(MergeJobClaim claim, MergeRange range, boolean continuing) {
+        return jobs.holds(claim).call(held -> !held ? Uni.createFrom().voidItem()
+                : ranges.upsert(claim.partitionId(), range)
+                        .chain(() -> partitions.raiseDesired(claim.partitionId(), range.upperBound()))
+                        .chain(() -> continuing ? continueLater(claim) : jobs.delete(claim.jobId())));
+    }
+
+    /** A run failed with an exception: retry after {@code backoff}, or dead-letter at {@code maxAttempts}. */
+    @WithTransaction
+    public Uni<MergeJobState> fail(MergeJobClaim claim, String error, Duration backoff, int maxAttempts) {
+        return jobs.holds(claim).chain(held -> !held
+                ? Uni.createFrom().item(ONGOING) // someone else owns it now; nothing of ours to undo
+                : jobs.nowPlus(backoff).chain(retryAt -> release(claim.jobId(), claim.partitionId(), retryAt,
+                        claim.attempt(), maxAttempts, error)));
+    }
+
+    /**
+     * Dead-worker recovery, run before each claim: ongoing jobs whose heartbeat is older than {@code timeout} go back
+     * to pending with their original (past, so due) schedule, or to DEAD when their attempts are used up. Rows locked
+     * by another recoverer are skipped, so two workers never recover the same job.
+     *
+     * @return jobs recovered
+     */
+    @WithTransaction
+    public Uni<Integer> recoverExpired(Duration timeout, int limit, int maxAttempts) {
+        return jobs.lockExpired(timeout, limit).call(expired -> Sequential.each(expired, e -> release(e.jobId(),
+                        e.partitionId(), e.scheduleTime(), e.attempts(), maxAttempts,
+                        "lease expired (no heartbeat for " + timeout + ")")))
+                .map(List::size);
+    }
+
+    /** DEAD -> PENDING, due at once, with a fresh attempt budget. False when the job is not dead. */
+    @WithTransaction
+    public Uni<Boolean> revive(long jobId) {
+        return jobs.lockDead(jobId).chain(partition -> {
+            if (partition.isEmpty()) {
+                return Uni.createFrom().item(false);
+            }
+            DEAD.next(MergeJobState.Event.REVIVE);
+            return jobs.nowPlus(Duration.ZERO)
+                    .chain(now -> jobs.requeue(jobId, partition.get(), now, 0, null))
+                    .replaceWith(true);
+        });
+    }
+
+    @WithSession
+    public Uni<Optional<MergeJob>> find(long jobId) {
+        return jobs.find(jobId);
+    }
+
+    @WithSession
+    public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, int limit, int offset) {
+        return jobs.list(state, partitionId, limit, offset);
+    }
+
+    @WithSession
+    public Uni<Long> count(MergeJobState state, Long partitionId) {
+        return jobs.count(state, partitionId);
+    }
+
+    @WithSession
+    public Uni<Page<MergeJob>> page(PageRequest page, MergeJobState state, Long partitionId) {
+        return jobs.list(state, partitionId, page.limit(), page.offset())
+                .chain(items -> jobs.count(state, partitionId).map(total -> Page.of(items, total, page)));
+    }
+
+    /**
+     * CONTINUING (carry-over): a follow-up due at once (the claimed job's own, past, schedule), merged into a pending
+     * job that arrivals created meanwhile. The run succeeded, so the follow-up starts with no failed attempts.
+     */
+    private Uni<Integer> continueLater(MergeJobClaim claim) {
+        ONGOING.next(MergeJobState.Event.CONTINUE);
+        return jobs.requeue(claim.jobId(), claim.partitionId(), claim.scheduleTime(), 0, null);
+    }
+
+    private Uni<MergeJobState> release(long jobId, long partitionId, OffsetDateTime retryAt, int attempts,
+                                       int maxAttempts, String error) {
+        MergeJobState next = ONGOING.next(MergeJobState.afterFailure(attempts, maxAttempts));
+        return (next == DEAD ? jobs.deadLetter(jobId, partitionId, error)
+                : jobs.requeue(jobId, partitionId, retryAt, attempts, error)).replaceWith(next);
+    }
+}

@@ -1,0 +1,29 @@
+package io.batchyard.queue.compaction.merge;
+
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/** A partition's merge ranges as readers (GC, tests) and the chain's own checks see them. */
+@ApplicationScoped
+public class RangeService {
+
+    private final RangeRepository ranges;
+
+    public RangeService(RangeRepository ranges) {
+        this.ranges = ranges;
+    }
+
+    @WithSession
+    public Uni<List<MergeRange>> ranges(long partitionId) {
+        return ranges.ranges(partitionId);
+    }
+
+    /** Records one range on its own; the database refuses a range that would break the chain. */
+    @WithTransaction
+    public Uni<Void> record(long partitionId, MergeRange range) {
+        return ranges.upsert(partitionId, range).replaceWithVoid();
+    }
+}

@@ -1,0 +1,49 @@
+package io.batchyard.queue.compaction.table;
+
+import io.batchyard.eventing.persistence.Columns;
+
+import static io.batchyard.eventing.persistence.Columns.toInt;
+import static io.batchyard.eventing.persistence.Columns.toLong;
+
+import io.batchyard.queue.NativeRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL over compaction tables; every method joins the caller's session. */
+@ApplicationScoped
+public class TableRepository extends NativeRepository {
+
+    private static final String COLUMNS = "table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes";
+
+    /** Inserts the table unless one of that name exists; empty when it existed. */
+    public Uni<Optional<CompactionTable>> insert(String schema, String table, int mergeIntervalSeconds,
+                                                 int zoneOffsetMinutes) {
+        return first("""
+                        INSERT INTO compaction_table (schema_name, table_name, merge_interval_seconds, zone_offset_minutes)
+                        VALUES (:s, :t, :interval, :zone) ON CONFLICT (schema_name, table_name) DO NOTHING
+                        RETURNING\s""" + COLUMNS,
+                q -> q.setParameter("s", schema).setParameter("t", table).setParameter("interval", mergeIntervalSeconds)
+                        .setParameter("zone", zoneOffsetMinutes),
+                TableRepository::row);
+    }
+
+    public Uni<Optional<CompactionTable>> find(String schema, String table) {
+        return first("SELECT " + COLUMNS + " FROM compaction_table WHERE schema_name = :s AND table_name = :t",
+                q -> q.setParameter("s", schema).setParameter("t", table), TableRepository::row);
+    }
+
+    public Uni<List<CompactionTable>> list(int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM compaction_table ORDER BY table_id LIMIT :limit OFFSET :offset",
+                q -> q.setParameter("limit", limit).setParameter("offset", offset), TableRepository::row);
+    }
+
+    public Uni<Long> count() {
+        return value("SELECT count(*) FROM compaction_table", Long.class, q -> q).map(Optional::orElseThrow);
+    }
+
+    private static CompactionTable row(Object[] r) {
+        return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]));
+    }
+}

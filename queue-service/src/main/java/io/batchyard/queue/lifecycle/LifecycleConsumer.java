@@ -1,0 +1,29 @@
+package io.batchyard.queue.lifecycle;
+
+import io.batchyard.eventing.consumer.RecordProcessor;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.avro.specific.SpecificRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * Applies execution-service's lifecycle events through {@link LifecycleService#apply}. A transient failure (lost
+ * connection, deadlock) retries the same event until it succeeds; only an event that can never apply is dead-lettered.
+ */
+@ApplicationScoped
+public class LifecycleConsumer {
+
+    private final LifecycleService lifecycle;
+    private final RecordProcessor records;
+
+    public LifecycleConsumer(LifecycleService lifecycle, RecordProcessor records) {
+        this.lifecycle = lifecycle;
+        this.records = records;
+    }
+
+    @Incoming("lifecycle")
+    public Uni<Void> consume(Message<SpecificRecord> record) {
+        return records.process(LifecycleService.CONSUMER, record, lifecycle::apply);
+    }
+}

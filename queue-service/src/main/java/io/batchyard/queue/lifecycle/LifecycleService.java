@@ -1,0 +1,117 @@
+package io.batchyard.queue.lifecycle;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.queue.Sequential;
+import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.queue.batch.QueueEvents;
+import io.batchyard.queue.consumption.ConsumptionQueueRepository;
+import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.schemas.BatchMarking;
+import io.batchyard.schemas.Events;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.specific.SpecificRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * What the run lifecycle does to the queue (spec 3.2-3.6). Each event is applied once: its id enters the ledger in
+ * the same transaction as its effect, its check, and the events it causes (the fan-out's BatchEnqueued, the
+ * BatchesArchived), so a redelivered JobHalted enqueues nothing twice and a refused one leaves no trace.
+ */
+@ApplicationScoped
+public class LifecycleService {
+
+    private static final Logger LOG = Logger.getLogger(LifecycleService.class);
+    static final String CONSUMER = "queue-lifecycle";
+
+    private final ProcessedEventLedger ledger;
+    private final ProcessDefinitionRepository definitions;
+    private final ConsumptionQueueRepository queue;
+    private final BatchRepository batches;
+    private final QueueEvents events;
+    private final LifecycleCheck check;
+    private final boolean replacePending;
+
+    public LifecycleService(ProcessedEventLedger ledger, ProcessDefinitionRepository definitions,
+                            ConsumptionQueueRepository queue, BatchRepository batches, QueueEvents events,
+                            LifecycleCheck check,
+                            @ConfigProperty(name = "batchyard.queue.replace-pending", defaultValue = "false")
+                            boolean replacePending) {
+        this.ledger = ledger;
+        this.definitions = definitions;
+        this.queue = queue;
+        this.batches = batches;
+        this.events = events;
+        this.check = check;
+        this.replacePending = replacePending;
+    }
+
+    /**
+     * Applies one lifecycle event; false when it was a duplicate delivery. Each event is first checked against the
+     * run's claim ({@link LifecycleCheck}); one that contradicts it fails with
+     * {@link io.batchyard.eventing.InvalidEventException} and its transaction, ledger entry included, rolls back.
+     */
+    @WithTransaction
+    public Uni<Boolean> apply(SpecificRecord event) {
+        return ledger.once(CONSUMER, event, () -> effect(event));
+    }
+
+    private Uni<?> effect(SpecificRecord event) {
+        if (event instanceof StepStarted e) {
+            return check.step("StepStarted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                    e.getTargetBatchId()).chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
+        }
+        if (event instanceof StepHalted e) {
+            return check.step("StepHalted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                    e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+        }
+        if (event instanceof StepFailed e) {
+            // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
+            return check.step("StepFailed", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
+                    e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+        }
+        if (event instanceof JobHalted e) {
+            return check.halted("JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
+                    .chain(() -> halted(e));
+        }
+        if (event instanceof JobFailed e) {
+            return check.failed("JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
+                    .chain(() -> batches.markFailed(e.getTargetBatchId(), e.getInstanceExecId()));
+        }
+        return Uni.createFrom().voidItem();
+    }
+
+    /** Archive what the run consumed, then offer its target batch to every downstream step. */
+    private Uni<Void> halted(JobHalted e) {
+        long parent = e.getProcessId();
+        long target = e.getTargetBatchId();
+        String marking = BatchMarking.normalise(e.getBatchMarking());
+        String correlation = Events.headerOf(e).getEventId();
+        AtomicInteger enqueued = new AtomicInteger();
+        return queue.archive(target).call(() -> replacePending ? queue.dropPending(parent) : Uni.createFrom().voidItem())
+                .call(() -> definitions.consumersOf(parent).chain(consumers -> Sequential.each(consumers, downstream ->
+                        queue.enqueue(target, parent, marking, downstream.processId()).chain(queueId -> {
+                            if (queueId.isEmpty()) {
+                                return Uni.createFrom().voidItem();
+                            }
+                            enqueued.incrementAndGet();
+                            return events.enqueued(queueId.get(), target, parent, downstream.processId(), marking,
+                                    correlation);
+                        }))))
+                .call(archived -> events.archived(parent, target,
+                        archived.stream().map(QueueRow::sourceBatchId).distinct().toList(), e.getInstanceExecId(),
+                        correlation))
+                .invoke(archived -> LOG.debugf("JobHalted %d: archived %d row(s), enqueued batch %d for %d downstream"
+                        + " step(s)", parent, archived.size(), target, enqueued.get()))
+                .replaceWithVoid();
+    }
+}

@@ -1,0 +1,74 @@
+package io.batchyard.registry.catalog;
+
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Master data (process types, workflow types, exec and batch states). Types change only through migrations, so they
+ * are read once and kept; a caller inside a transaction reads them in its own session.
+ */
+@ApplicationScoped
+public class CatalogService {
+
+    /** A code/label pair of the small master tables. */
+    public record Entry(int id, String name) {
+    }
+
+    private final CatalogRepository catalog;
+
+    private final AtomicReference<Map<Integer, ProcessType>> processTypes = new AtomicReference<>();
+    private final AtomicReference<Map<Integer, Entry>> workflowTypes = new AtomicReference<>();
+
+    public CatalogService(CatalogRepository catalog) {
+        this.catalog = catalog;
+    }
+
+    @WithSession
+    public Uni<Map<Integer, ProcessType>> processTypes() {
+        return cached(processTypes, catalog::processTypes, ProcessType::id);
+    }
+
+    @WithSession
+    public Uni<List<ProcessType>> processTypeList() {
+        return processTypes().map(types -> List.copyOf(types.values()));
+    }
+
+    @WithSession
+    public Uni<Map<Integer, Entry>> workflowTypes() {
+        return cached(workflowTypes, catalog::workflowTypes, Entry::id);
+    }
+
+    @WithSession
+    public Uni<List<Entry>> execStates() {
+        return catalog.execStates();
+    }
+
+    @WithSession
+    public Uni<List<Entry>> batchStates() {
+        return catalog.batchStates();
+    }
+
+    /** The cached map, or the rows loaded (in the caller's session) and kept, by id in their order. */
+    private static <T> Uni<Map<Integer, T>> cached(AtomicReference<Map<Integer, T>> cache,
+                                                   Supplier<Uni<List<T>>> load, Function<T, Integer> id) {
+        Map<Integer, T> cached = cache.get();
+        if (cached != null) {
+            return Uni.createFrom().item(cached);
+        }
+        return load.get().map(rows -> {
+            Map<Integer, T> loaded = new LinkedHashMap<>();
+            rows.forEach(row -> loaded.put(id.apply(row), row));
+            Map<Integer, T> kept = Collections.unmodifiableMap(loaded);
+            cache.set(kept);
+            return kept;
+        });
+    }
+}

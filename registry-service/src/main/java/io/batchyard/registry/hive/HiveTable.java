@@ -1,0 +1,9 @@
+package io.batchyard.registry.hive;
+
+import java.time.OffsetDateTime;
+
+/** A registered Hive table or view DDL (BDRE HIVE_TABLES). */
+public record HiveTable(long id, String comments, String locationType, String dbName, String batchIdPartitionCol,
+                        String tableName, String type, String ddl, OffsetDateTime createdAt,
+                        OffsetDateTime updatedAt) {
+}

@@ -1,0 +1,84 @@
+package io.batchyard.registry.hive;
+
+import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.eventing.persistence.Columns;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL over {@code hive_table}; statements join the caller's session. */
+@ApplicationScoped
+public class HiveTableRepository extends NativeSqlRepository {
+
+    private static final String COLUMNS = """
+            table_id, comments, location_type, db_name, batch_id_partition_col, table_name, table_type, ddl,
+            created_at, updated_at""";
+
+    public Uni<HiveTable> insert(HiveTableRequest r) {
+        return rows("""
+                        INSERT INTO hive_table (comments, location_type, db_name, batch_id_partition_col, table_name,
+                          table_type, ddl) VALUES (CAST(:comments AS text), :locationType, :dbName,
+                          CAST(:batchIdPartitionCol AS text), :tableName, :type, :ddl) RETURNING\s""" + COLUMNS,
+                requestParams(r))
+                .map(list -> map(list.get(0)));
+    }
+
+    public Uni<Optional<HiveTable>> update(long id, HiveTableRequest r) {
+        return row("""
+                        UPDATE hive_table SET comments = CAST(:comments AS text), location_type = :locationType,
+                          db_name = :dbName, batch_id_partition_col = CAST(:batchIdPartitionCol AS text),
+                          table_name = :tableName, table_type = :type, ddl = :ddl, updated_at = now()
+                        WHERE table_id = :id RETURNING\s""" + COLUMNS, with(requestParams(r), "id", id))
+                .map(found -> found.map(HiveTableRepository::map));
+    }
+
+    public Uni<Optional<HiveTable>> find(long id) {
+        return row("SELECT " + COLUMNS + " FROM hive_table WHERE table_id = :id", "id", id)
+                .map(r -> r.map(HiveTableRepository::map));
+    }
+
+    public Uni<List<HiveTable>> list(String dbName, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + """
+                         FROM hive_table WHERE (CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text))
+                        ORDER BY table_id LIMIT :limit OFFSET :offset""",
+                "db", dbName, "limit", limit, "offset", offset)
+                .map(list -> list.stream().map(HiveTableRepository::map).toList());
+    }
+
+    public Uni<Long> count(String dbName) {
+        return scalar("SELECT count(*) FROM hive_table WHERE (CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text))",
+                Long.class, "db", dbName);
+    }
+
+    public Uni<Boolean> nameTaken(String dbName, String tableName, Long exceptId) {
+        return scalar("""
+                        SELECT count(*) FROM hive_table WHERE db_name = :db AND table_name = :table
+                          AND table_id IS DISTINCT FROM CAST(:except AS bigint)""",
+                Long.class, "db", dbName, "table", tableName, "except", exceptId)
+                .map(n -> n > 0);
+    }
+
+    /** How many ETL drivers use the table as raw table, base table or raw view. */
+    public Uni<Long> uses(long id) {
+        return scalar("""
+                        SELECT count(*) FROM etl_driver
+                        WHERE raw_table_id = :id OR base_table_id = :id OR raw_view_id = :id""", Long.class, "id", id);
+    }
+
+    public Uni<Boolean> delete(long id) {
+        return update("DELETE FROM hive_table WHERE table_id = :id", "id", id).map(n -> n > 0);
+    }
+
+    private static Object[] requestParams(HiveTableRequest r) {
+        return new Object[] {"comments", r.comments(), "locationType", r.locationType(), "dbName", r.dbName(),
+                "batchIdPartitionCol", r.batchIdPartitionCol(), "tableName", r.tableName(), "type", r.type(),
+                "ddl", r.ddl()};
+    }
+
+    private static HiveTable map(Object[] r) {
+        return new HiveTable(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]), Columns.string(r[5]), Columns.string(r[6]), Columns.string(r[7]), Columns.time(r[8]),
+                Columns.time(r[9]));
+    }
+}

@@ -1,0 +1,95 @@
+package io.batchyard.registry.server;
+
+import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.eventing.persistence.Columns;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL over {@code server}; reads never select the ciphertexts. Statements join the caller's session. */
+@ApplicationScoped
+public class ServerRepository extends NativeSqlRepository {
+
+    private static final String COLUMNS = """
+            server_id, server_type, server_name, server_metainfo, login_user,
+            login_password_ct IS NOT NULL AS has_password, ssh_private_key_ct IS NOT NULL AS has_key,
+            ssh_key_fingerprint, server_ip, created_at, updated_at""";
+
+    public Uni<Long> nextId() {
+        return scalar("SELECT nextval(pg_get_serial_sequence('server', 'server_id'))", Long.class);
+    }
+
+    public Uni<Void> insert(long id, ServerRequest r) {
+        return update("""
+                        INSERT INTO server (server_id, server_type, server_name, server_metainfo, login_user, server_ip)
+                        OVERRIDING SYSTEM VALUE VALUES (:id, :serverType, :serverName, CAST(:serverMetainfo AS text),
+                          CAST(:loginUser AS text), CAST(:serverIp AS text))""",
+                "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
+                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp())
+                .replaceWithVoid();
+    }
+
+    public Uni<Boolean> update(long id, ServerRequest r) {
+        return update("""
+                        UPDATE server SET server_type = :serverType, server_name = :serverName,
+                          server_metainfo = CAST(:serverMetainfo AS text), login_user = CAST(:loginUser AS text),
+                          server_ip = CAST(:serverIp AS text), updated_at = now() WHERE server_id = :id""",
+                "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
+                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp())
+                .map(n -> n == 1);
+    }
+
+    public Uni<Void> setPassword(long id, byte[] ciphertext, String keyId) {
+        return update("""
+                        UPDATE server SET login_password_ct = CAST(:ct AS bytea), secrets_key_id = :keyId
+                        WHERE server_id = :id""",
+                "id", id, "ct", ciphertext, "keyId", keyId)
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> setSshKey(long id, byte[] ciphertext, String fingerprint, String keyId) {
+        return update("""
+                        UPDATE server SET ssh_private_key_ct = CAST(:ct AS bytea), ssh_key_fingerprint = CAST(:fp AS text),
+                          secrets_key_id = :keyId
+                        WHERE server_id = :id""",
+                "id", id, "ct", ciphertext, "fp", fingerprint, "keyId", keyId)
+                .replaceWithVoid();
+    }
+
+    public Uni<Boolean> nameTaken(String name, Long exceptId) {
+        return scalar("""
+                        SELECT count(*) FROM server
+                        WHERE server_name = :name AND server_id IS DISTINCT FROM CAST(:except AS bigint)""",
+                Long.class, "name", name, "except", exceptId)
+                .map(n -> n > 0);
+    }
+
+    public Uni<Optional<ServerRow>> find(long id) {
+        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id", "id", id)
+                .map(r -> r.map(ServerRepository::map));
+    }
+
+    public Uni<List<ServerRow>> list(String type, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + """
+                         FROM server WHERE (CAST(:type AS text) IS NULL OR server_type = CAST(:type AS text))
+                        ORDER BY server_id LIMIT :limit OFFSET :offset""",
+                "type", type, "limit", limit, "offset", offset)
+                .map(list -> list.stream().map(ServerRepository::map).toList());
+    }
+
+    public Uni<Long> count(String type) {
+        return scalar("SELECT count(*) FROM server WHERE (CAST(:type AS text) IS NULL OR server_type = CAST(:type AS text))",
+                Long.class, "type", type);
+    }
+
+    public Uni<Boolean> delete(long id) {
+        return update("DELETE FROM server WHERE server_id = :id", "id", id).map(n -> n == 1);
+    }
+
+    private static ServerRow map(Object[] r) {
+        return new ServerRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]), Columns.toBoolean(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]), Columns.string(r[8]),
+                Columns.time(r[9]), Columns.time(r[10]));
+    }
+}

@@ -1,0 +1,139 @@
+package io.batchyard.readmodel;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.eventing.persistence.Columns;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The local read model's table. Every method joins the caller's session, so a lock taken here holds until the
+ * caller's transaction ends. Arrays and JSON are read as text: one portable shape for every column type. JSON is
+ * written through a text cast too: a Java string bound straight to a jsonb parameter is stored as a JSON string.
+ */
+@ApplicationScoped
+public class ProcessDefinitionRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<ProcessDefinition.Property>> PROPERTIES = new TypeReference<>() {
+    };
+    private static final String COLUMNS = """
+            SELECT process_id, parent_process_id, process_name, process_type_id, can_recover,
+              array_to_string(enqueuing_process_ids, ','), batch_cut_pattern, array_to_string(next_process_ids, ','),
+              deleted, workflow_type_id, CAST(properties AS text)
+            FROM process_definition""";
+
+    /** A parent and its live steps (ordered by id). */
+    public record Tree(ProcessDefinition parent, List<ProcessDefinition> steps) {
+    }
+
+    public Uni<Optional<ProcessDefinition>> find(long processId) {
+        return one(COLUMNS + " WHERE process_id = :id", processId);
+    }
+
+    /**
+     * Locks a process's row: lifecycle calls on one parent serialise on it, which is what makes "exactly one of two
+     * concurrent InitJobs wins" hold without a read-then-write race.
+     */
+    public Uni<Optional<ProcessDefinition>> lock(long processId) {
+        return one(COLUMNS + " WHERE process_id = :id FOR UPDATE", processId);
+    }
+
+    public Uni<Optional<Tree>> tree(long parentId) {
+        return find(parentId).chain(parent -> parent.filter(ProcessDefinition::isParent)
+                .map(p -> list(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id", parentId)
+                        .map(steps -> Optional.of(new Tree(p, steps))))
+                .orElseGet(() -> Uni.createFrom().item(Optional.empty())));
+    }
+
+    /** Live processes that name {@code parentId} among their enqueuing processes (downstream consumers). */
+    public Uni<List<ProcessDefinition>> consumersOf(long parentId) {
+        return list(COLUMNS + " WHERE NOT deleted AND CAST(:id AS bigint) = ANY(enqueuing_process_ids)"
+                + " ORDER BY process_id", parentId);
+    }
+
+    /** Writes a definition unless the row already holds a state at least as recent as {@code at}. */
+    Uni<Void> upsert(ProcessDefinition d, Instant at) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        INSERT INTO process_definition (process_id, parent_process_id, process_name, process_type_id,
+                          can_recover, enqueuing_process_ids, batch_cut_pattern, next_process_ids, deleted,
+                          workflow_type_id, properties, source_occurred_at)
+                        VALUES (:id, :parent, :name, :type, :canRecover,
+                          CAST(string_to_array(:enqueuers, ',') AS bigint[]), :bcp,
+                          CAST(string_to_array(:next, ',') AS bigint[]), :deleted, :workflow,
+                          CAST(CAST(:properties AS text) AS jsonb), :at)
+                        ON CONFLICT (process_id) DO UPDATE SET parent_process_id = EXCLUDED.parent_process_id,
+                          process_name = EXCLUDED.process_name, process_type_id = EXCLUDED.process_type_id,
+                          can_recover = EXCLUDED.can_recover, enqueuing_process_ids = EXCLUDED.enqueuing_process_ids,
+                          batch_cut_pattern = EXCLUDED.batch_cut_pattern, next_process_ids = EXCLUDED.next_process_ids,
+                          deleted = EXCLUDED.deleted, workflow_type_id = EXCLUDED.workflow_type_id,
+                          properties = EXCLUDED.properties, source_occurred_at = EXCLUDED.source_occurred_at
+                        WHERE process_definition.source_occurred_at <= EXCLUDED.source_occurred_at""")
+                .setParameter("id", d.processId())
+                .setParameter("parent", d.parentProcessId())
+                .setParameter("name", d.name())
+                .setParameter("type", d.processTypeId())
+                .setParameter("canRecover", d.canRecover())
+                .setParameter("enqueuers", csv(d.enqueuingProcessIds()))
+                .setParameter("bcp", d.batchCutPattern())
+                .setParameter("next", csv(d.nextProcessIds()))
+                .setParameter("deleted", d.deleted())
+                .setParameter("workflow", d.workflowTypeId())
+                .setParameter("properties", json(d.properties()))
+                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    /** Marks processes deleted, again only over states older than {@code at}. */
+    Uni<Void> markDeleted(Collection<Long> processIds, Instant at) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        UPDATE process_definition SET deleted = true, source_occurred_at = :at
+                        WHERE process_id IN (:ids) AND source_occurred_at <= :at""")
+                .setParameter("ids", processIds)
+                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    private Uni<Optional<ProcessDefinition>> one(String sql, long id) {
+        return list(sql, id).map(rows -> rows.stream().findFirst());
+    }
+
+    private Uni<List<ProcessDefinition>> list(String sql, long id) {
+        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
+                .getResultList()).map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
+    }
+
+    private static ProcessDefinition map(Object[] r) {
+        try {
+            return new ProcessDefinition(Columns.toLong(r[0]), Columns.longOrNull(r[1]), Columns.string(r[2]),
+                    Columns.toInt(r[3]), Columns.toBoolean(r[4]), Columns.longs(r[5]), Columns.string(r[6]),
+                    Columns.longs(r[7]), Columns.toBoolean(r[8]), Columns.toInt(r[9]),
+                    JSON.readValue(Columns.string(r[10]), PROPERTIES));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable properties of process " + r[0], e);
+        }
+    }
+
+    private static String csv(List<Long> ids) {
+        return String.join(",", ids.stream().map(String::valueOf).toList());
+    }
+
+    private static String json(List<ProcessDefinition.Property> properties) {
+        try {
+            return JSON.writeValueAsString(properties);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
