@@ -60,9 +60,9 @@ public final class CompactionBenchmark {
 
     private void run(String schema, String table, int objects, int records, int partitions, boolean report)
             throws Exception {
-        http.expect(201, "POST", queue + "/compaction/tables",
-                Map.of("schemaName", schema, "tableName", table, "mergeIntervalSeconds", 0, "zoneOffsetMinutes", 0));
-        long tableId = tableId(schema, table);
+        long tableId = http.expect(201, "POST", queue + "/compaction/tables",
+                Map.of("schemaName", schema, "tableName", table, "mergeIntervalSeconds", 0, "zoneOffsetMinutes", 0))
+                .get("tableId").asLong();
         // Future dates: no partition closes by itself while the run is under way.
         LocalDate first = LocalDate.now().plusDays(1);
         Path incoming = store.resolve("bench-incoming").resolve(schema + "." + table);
@@ -138,15 +138,6 @@ public final class CompactionBenchmark {
         return String.format("%06d.jsonl", i);
     }
 
-    private long tableId(String schema, String table) {
-        for (JsonNode t : http.expect(200, "GET", queue + "/compaction/tables?limit=1000", null).get("items")) {
-            if (t.get("schemaName").asText().equals(schema) && t.get("tableName").asText().equals(table)) {
-                return t.get("tableId").asLong();
-            }
-        }
-        throw new IllegalStateException("table " + schema + "." + table + " not listed");
-    }
-
     private long pendingJobs(long tableId) {
         long left = 0;
         for (JsonNode p : partitions(tableId)) {
@@ -163,7 +154,7 @@ public final class CompactionBenchmark {
     }
 
     private JsonNode partitions(long tableId) {
-        return http.expect(200, "GET", queue + "/compaction/partitions?tableId=" + tableId + "&limit=1000", null)
+        return http.expect(200, "GET", queue + "/compaction/partitions?tableId=" + tableId + "&limit=500", null)
                 .get("items");
     }
 
@@ -177,7 +168,7 @@ public final class CompactionBenchmark {
         for (JsonNode p : partitions(tableId)) {
             JsonNode manifest = http.expect(200, "GET", queue + "/compaction/partitions/"
                     + p.get("partitionId").asLong() + "/manifest", null);
-            for (JsonNode entry : manifest.get("entries")) {
+            for (JsonNode entry : manifest.get("manifest").get("entries")) {
                 records += lines(entry.get("url").asText());
             }
         }
