@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.ApiException;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -44,7 +44,7 @@ public class QueueClient {
 
     /** The claim, sent from a worker thread; the caller's transaction resumes on its own context with the answer. */
     public Uni<Claim> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
-        return Offload.blocking(() -> send(parentId, instanceExecId, maxBatch, completedTargetBatchId));
+        return Blocking.blocking(() -> send(parentId, instanceExecId, maxBatch, completedTargetBatchId));
     }
 
     private Claim send(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {

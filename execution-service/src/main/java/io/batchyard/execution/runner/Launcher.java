@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -78,7 +78,7 @@ public class Launcher {
 
     /** Plans and claims as {@code runner}; the claim commits with the plan's INIT rows. */
     public Cycle claim(long processId, LocalDateTime now, String runner) {
-        return Offload.await(() -> service.claim(processId, now, runner));
+        return Blocking.await(() -> service.claim(processId, now, runner));
     }
 
     /** Runs a claimed run to its end, keeping the lease alive meanwhile, and releases it. */
@@ -87,7 +87,7 @@ public class Launcher {
         long every = Math.max(1, config.lease().toMillis() / 3);
         ScheduledFuture<?> heartbeat = heartbeats.scheduleAtFixedRate(() -> {
             try {
-                if (!Offload.await(() -> service.refreshLease(pid, runner))) {
+                if (!Blocking.await(() -> service.refreshLease(pid, runner))) {
                     LOG.warnf("runner %s lost its lease on process %d", runner, pid);
                 }
             } catch (RuntimeException e) {
@@ -98,7 +98,7 @@ public class Launcher {
             return execution.run(claimed.job(), claimed.buckets(), "runner:" + runner);
         } finally {
             heartbeat.cancel(false);
-            Offload.await(() -> service.releaseLease(pid, runner));
+            Blocking.await(() -> service.releaseLease(pid, runner));
         }
     }
 

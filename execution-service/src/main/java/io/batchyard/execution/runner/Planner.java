@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketSelection;
@@ -155,7 +155,7 @@ public class Planner {
         return keys.find(job.bucket()).chain(registered -> {
             if (registered.isPresent()) {
                 BucketKeyRepository.Key key = registered.get();
-                return Offload.blocking(() -> scripts.valueOf(key.script(), List.of(),
+                return Blocking.blocking(() -> scripts.valueOf(key.script(), List.of(),
                         Map.of("PIPEJOBID", Long.toString(job.processId()), "PIPEJOBSCRIPT", key.script()),
                         CHECK_TIMEOUT)).map(value -> {
                             if (value.isEmpty() || value.get().isBlank()) {
@@ -199,7 +199,7 @@ public class Planner {
 
     private Uni<Void> checkScript(RunnerJob job, RunnerJob.Dependency d, String bucket, List<Reason> unmet) {
         List<String> args = d.processId() == null ? List.of(bucket) : List.of(bucket, d.processId().toString());
-        return Offload.blocking(() -> scripts.run(d.script(), args, Map.of("PIPEJOBID", Long.toString(job.processId()),
+        return Blocking.blocking(() -> scripts.run(d.script(), args, Map.of("PIPEJOBID", Long.toString(job.processId()),
                 "PIPEJOBSCRIPT", d.script()), CHECK_TIMEOUT, (stream, line) -> { })).invoke(r -> {
                     if (!r.succeeded()) {
                         unmet.add(new Reason("UNMET_DEPENDENCY", "check " + d.script() + " " + String.join(" ", args)

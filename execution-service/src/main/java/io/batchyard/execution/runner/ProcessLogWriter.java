@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +51,6 @@ public final class ProcessLogWriter implements OsCommand.LineSink {
         }
         List<ProcessLogRepository.Pending> rows = List.copyOf(pending);
         pending.clear();
-        Offload.await(() -> service.append(instanceExecId, processId, rows));
+        Blocking.await(() -> service.append(instanceExecId, processId, rows));
     }
 }

@@ -1,7 +1,7 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.api.ApiException;
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
 import io.batchyard.execution.lifecycle.LifecycleService;
@@ -35,7 +35,7 @@ import org.jboss.logging.Logger;
  * InitJob, then per step InitStep → command → HaltStep or TermStep, steps starting as soon as all their predecessors
  * are done (fork/join), then HaltJob or TermJob. The chain OnInit → steps → OnSuccess/OnError hands each script the
  * previous one's output (PIPEINOUT/PIPEERROR/PIPEFILE). A run blocks while its commands run, so it lives on the
- * runner's threads and waits there for each lifecycle call's transaction ({@link Offload#await}).
+ * runner's threads and waits there for each lifecycle call's transaction ({@link Blocking#await}).
  */
 @ApplicationScoped
 public class WorkflowExecution {
@@ -69,7 +69,7 @@ public class WorkflowExecution {
 
     public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
         long pid = job.processId();
-        ProcessDefinitionRepository.Tree tree = Offload.await(() -> definitions.tree(pid)).orElse(null);
+        ProcessDefinitionRepository.Tree tree = Blocking.await(() -> definitions.tree(pid)).orElse(null);
         StepGraph graph;
         List<String> bucketArgs;
         try {
@@ -85,12 +85,12 @@ public class WorkflowExecution {
         LifecycleService.JobStart start;
         try {
             Integer maxBatch = tree.parent().property(StepCommand.RUNNER_GROUP, "max-batch").map(Integer::valueOf).orElse(null);
-            start = Offload.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
+            start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
         } catch (ApiException | NumberFormatException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();
-        Offload.await(() -> runner.attachRun(pid, buckets, ie));
+        Blocking.await(() -> runner.attachRun(pid, buckets, ie));
         ProcessLogWriter jobLog = log.writer(ie, pid);
         jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
                 + start.targetBatchId() + (start.retry() ? " (retry)" : ""));
@@ -133,7 +133,7 @@ public class WorkflowExecution {
                              PipeEnv.Previous previous, ProcessLogWriter jobLog, Set<Long> skipped) {
         long pid = job.processId();
         try {
-            Offload.await(() -> runner.complete(pid, buckets, ie));
+            Blocking.await(() -> runner.complete(pid, buckets, ie));
         } catch (ApiException e) {
             return fail(job, buckets, ie, env, new StepResult(pid, false, "", e.getMessage(), "HaltJob refused: "
                     + e.getMessage()), jobLog, skipped);
@@ -154,7 +154,7 @@ public class WorkflowExecution {
         long pid = job.processId();
         jobLog.line("runner", "run " + ie + " failed: " + failure.message());
         // Already ended (e.g. terminated by an operator): the bucket still records the failure.
-        Offload.await(() -> runner.fail(pid, buckets, ie, truncate(failure.message())))
+        Blocking.await(() -> runner.fail(pid, buckets, ie, truncate(failure.message())))
                 .ifPresent(refusal -> jobLog.line("runner", "TermJob: " + refusal));
         if (job.hooks().onError() != null) {
             hook(job.hooks().onError(), pid, env, new PipeEnv.Previous(failure.stdout(), failure.stderr()), List.of(), jobLog);
@@ -165,7 +165,7 @@ public class WorkflowExecution {
     /** The bucket could not even start a run (bad definition, InitJob refused): FAILED with the reason. */
     private Outcome notStarted(RunnerJob job, List<String> buckets, String reason) {
         LOG.warnf("process %d, buckets %s not started: %s", job.processId(), buckets, reason);
-        Offload.await(() -> runner.fail(job.processId(), buckets, null, truncate(reason)));
+        Blocking.await(() -> runner.fail(job.processId(), buckets, null, truncate(reason)));
         if (job.hooks().onError() != null) {
             scripts.run(job.hooks().onError(), List.of(), PipeEnv.of(job.processId(), job.hooks().onError(),
                     new PipeEnv.Previous("", reason), scripts.spillThreshold(), spillDir()), HOOK_TIMEOUT,
@@ -243,7 +243,7 @@ public class WorkflowExecution {
         long sid = step.processId();
         LifecycleService.StepStart started;
         try {
-            started = Offload.await(() -> lifecycle.initStep(sid, null));
+            started = Blocking.await(() -> lifecycle.initStep(sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
         }
@@ -285,7 +285,7 @@ public class WorkflowExecution {
         boolean ok = result == null || result.succeeded();
         stepLog.flush();
         try {
-            Offload.await(() -> ok ? lifecycle.haltStep(sid, null) : lifecycle.termStep(sid, null));
+            Blocking.await(() -> ok ? lifecycle.haltStep(sid, null) : lifecycle.termStep(sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
         }
@@ -335,7 +335,7 @@ public class WorkflowExecution {
     /** Bucket arguments in ascending bucket order; a registered key's param format shapes them. */
     private List<String> bucketArguments(RunnerJob job, List<String> buckets) {
         Optional<BucketKeyRepository.Key> key = job.bucket() == null ? Optional.empty()
-                : Offload.await(() -> runner.bucketKey(job.bucket()));
+                : Blocking.await(() -> runner.bucketKey(job.bucket()));
         List<String> args = new ArrayList<>();
         for (String b : buckets.stream().sorted().toList()) {
             args.addAll(ParamFormat.arguments(b, key.map(BucketKeyRepository.Key::paramFormat).orElse(null)));
@@ -357,7 +357,7 @@ public class WorkflowExecution {
     /** Steps whose latest run since the parent's last success succeeded. */
     private Set<Long> succeededSinceLastSuccess(long pid) {
         Map<Long, LastRecoverableStep.StepRun> latest = new HashMap<>();
-        Offload.await(() -> runner.stepRunsSinceLastSuccess(pid)).stream()
+        Blocking.await(() -> runner.stepRunsSinceLastSuccess(pid)).stream()
                 .sorted(Comparator.comparingLong(LastRecoverableStep.StepRun::instanceExecId))
                 .forEach(r -> latest.put(r.stepId(), r));
         return latest.values().stream().filter(LastRecoverableStep.StepRun::succeeded)

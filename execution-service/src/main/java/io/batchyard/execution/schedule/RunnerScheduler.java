@@ -1,6 +1,6 @@
 package io.batchyard.execution.schedule;
 
-import io.batchyard.execution.Offload;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.RunnerConfig;
 import io.batchyard.execution.runner.RunnerService;
@@ -70,7 +70,7 @@ public class RunnerScheduler {
     public List<Long> tick(Instant now) {
         fireSchedules(now);
         List<Long> launched = new ArrayList<>();
-        for (long pid : Offload.await(runner::enabledWithWork)) {
+        for (long pid : Blocking.await(runner::enabledWithWork)) {
             if (inFlight.add(pid)) {
                 launched.add(pid);
                 inBackground(pid, "launcher cycle", () -> launcher.runOnce(pid, launcher.now()));
@@ -102,6 +102,6 @@ public class RunnerScheduler {
 
     /** Records a bucket for every fire of every schedule in (last fire, now]; returns the buckets added. */
     public int fireSchedules(Instant now) {
-        return Offload.await(() -> schedules.fire(now));
+        return Blocking.await(() -> schedules.fire(now));
     }
 }

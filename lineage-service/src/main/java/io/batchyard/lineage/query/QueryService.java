@@ -1,5 +1,7 @@
 package io.batchyard.lineage.query;
 
+import io.batchyard.eventing.persistence.Blocking;
+
 import static io.batchyard.lineage.LineageError.UNKNOWN_QUERY;
 
 import io.batchyard.api.Page;
@@ -21,9 +23,6 @@ import io.batchyard.schemas.Topics;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -186,16 +185,13 @@ public class QueryService {
      * result is handed back to the context that opened the transaction, where the session's statements must run.
      */
     private Uni<Analysis> extract(String text, String database, TableSchemas lookup) {
-        Context context = Vertx.currentContext();
-        return Uni.createFrom().item(() -> {
-                    try {
-                        return new Analysis(extractor.extract(text, database, lookup), null);
-                    } catch (RuntimeException | StackOverflowError e) {
-                        return new Analysis(null, e);
-                    }
-                })
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .emitOn(command -> context.runOnContext(ignored -> command.run()));
+        return Blocking.blocking(() -> {
+            try {
+                return new Analysis(extractor.extract(text, database, lookup), null);
+            } catch (RuntimeException | StackOverflowError e) {
+                return new Analysis(null, e);
+            }
+        });
     }
 
     private Uni<StoredQuery> announce(UUID id, NewQuery q, String correlationId, List<TableUse> tables) {

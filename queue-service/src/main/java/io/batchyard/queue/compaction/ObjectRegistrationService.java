@@ -7,7 +7,7 @@ import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
 import io.batchyard.api.ApiException;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
-import io.batchyard.queue.WorkerThreads;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
 import io.batchyard.queue.compaction.partition.SmallObject;
@@ -103,7 +103,7 @@ public class ObjectRegistrationService {
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
                                   String objectKey) {
-        return WorkerThreads.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
+        return Blocking.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
             if (length < 0) {
                 throw OBJECT_MISSING.exception("object " + objectKey + " is not in the object store");
             }
@@ -114,7 +114,7 @@ public class ObjectRegistrationService {
                         storageKey(schema, table, date, first.get())));
             }
             String key = storageKey(schema, table, date, inserted.get());
-            return WorkerThreads.blocking(() -> copy(objectKey, key))
+            return Blocking.blocking(() -> copy(objectKey, key))
                     .chain(() -> jobs.enqueue(partitionId, t.mergeInterval()))
                     .replaceWith(new Registered(inserted.get(), true, key));
         });

@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction;
 
-import static io.batchyard.queue.WorkerThreads.await;
+import static io.batchyard.eventing.persistence.Blocking.await;
 
 import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.quarkus.runtime.ShutdownEvent;

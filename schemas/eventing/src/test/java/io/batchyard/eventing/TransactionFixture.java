@@ -1,7 +1,7 @@
 package io.batchyard.eventing;
 
+import io.batchyard.eventing.persistence.Blocking;
 import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -54,22 +54,12 @@ class TransactionFixture {
 
     /** Runs {@code work} in one transaction, as a {@code @WithTransaction} service method would, and waits for it. */
     <T> T inTransaction(Supplier<Uni<T>> work) {
-        return onContext(() -> Panache.withTransaction(work));
+        return Blocking.await(() -> Panache.withTransaction(work));
     }
 
     /** Runs {@code work} on a Vert.x context without opening a transaction. */
     <T> T withoutTransaction(Supplier<Uni<T>> work) {
-        return onContext(() -> Panache.withSession(work));
-    }
-
-    private static <T> T onContext(Supplier<Uni<T>> work) {
-        try {
-            return VertxContextSupport.subscribeAndAwait(work);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(e);
-        }
+        return Blocking.await(() -> Panache.withSession(work));
     }
 
     /** A business effect written with the caller's session: a row in {@code test_effect}. */

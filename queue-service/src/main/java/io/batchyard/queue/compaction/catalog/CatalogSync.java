@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction.catalog;
 
-import io.batchyard.queue.WorkerThreads;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionState;
@@ -84,7 +84,7 @@ public class CatalogSync {
                     store.uri(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(), r.upperBound())).toString(),
                     new Manifest.Meta(r.contentLength()))).toList());
             String key = ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), version);
-            return WorkerThreads.blocking(() -> write(key, manifest)).chain(() -> catalog.publish(p, version,
+            return Blocking.blocking(() -> write(key, manifest)).chain(() -> catalog.publish(p, version,
                     store.uri(key).toString(), manifest.entries().size(), manifest.totalBytes()));
         });
     }
@@ -95,7 +95,7 @@ public class CatalogSync {
             return Uni.createFrom().item(Optional.empty());
         }
         String key = ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), p.currentManifestVersion());
-        return WorkerThreads.blocking(() -> {
+        return Blocking.blocking(() -> {
             try (InputStream in = store.open(key)) {
                 return Optional.of(new PublishedManifest(p.partitionId(), p.currentManifestVersion(),
                         store.uri(key).toString(), Manifest.fromJson(in.readAllBytes())));

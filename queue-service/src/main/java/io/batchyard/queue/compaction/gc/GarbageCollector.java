@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction.gc;
 
-import io.batchyard.queue.WorkerThreads;
+import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.RangeService;
@@ -45,7 +45,7 @@ public class GarbageCollector {
     /** @return the keys deleted */
     public Uni<List<String>> collect(Partition p) {
         return ranges.ranges(p.partitionId()).chain(merged -> catalog.current(p)
-                .chain(published -> WorkerThreads.blocking(() -> prune(p, merged, published))));
+                .chain(published -> Blocking.blocking(() -> prune(p, merged, published))));
     }
 
     /** Collects every partition dated on or before {@code date} (the reference waits about 17 days). */

@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction.merge;
 
-import static io.batchyard.queue.WorkerThreads.await;
+import static io.batchyard.eventing.persistence.Blocking.await;
 
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.SmallObject;
@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
  * of the same inputs writes the same key with the same bytes.
  *
  * <p>A worker blocks (file I/O, the merge itself) and runs on a thread of its own; it reaches the database only
- * through {@link MergeJobService}, waiting for each call ({@link io.batchyard.queue.WorkerThreads#await}).
+ * through {@link MergeJobService}, waiting for each call ({@link Blocking#await}).
  */
 public final class MergeWorker implements AutoCloseable {
 

@@ -1,4 +1,4 @@
-package io.batchyard.execution;
+package io.batchyard.eventing.persistence;
 
 import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
@@ -8,16 +8,17 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
- * The two crossings between blocking and reactive code. Blocking work inside a reactive use case (a script the plan
- * runs, the synchronous claim call to queue-service) runs on a worker thread, and the use case resumes on its own
- * Vert.x context, where its Hibernate Reactive session and transaction live. Blocking code (the runner's threads,
- * which wait for OS processes) calls a reactive service and waits for it. An event-loop thread never waits.
+ * The two crossings between blocking and reactive code, for every service. Blocking work inside a reactive use case
+ * (a script, a file, a parser, a synchronous call) runs on a worker thread, and the use case resumes on its own Vert.x
+ * context, where its Hibernate Reactive session and transaction live. Blocking code (threads that wait for OS
+ * processes or do file I/O) calls a reactive service and waits for it. An event-loop thread never waits.
  */
-public final class Offload {
+public final class Blocking {
 
-    private Offload() {
+    private Blocking() {
     }
 
+    /** Runs {@code work} on a worker thread and resumes on the caller's context (inline when there is none). */
     public static <T> Uni<T> blocking(Callable<T> work) {
         return Uni.createFrom().deferred(() -> {
             Context context = Vertx.currentContext();
