@@ -1,12 +1,13 @@
 package io.batchyard.teststack;
 
+import io.batchyard.teststack.identity.Identity;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The one test resource every service uses. It gives the application a fresh database of its own (named by the
- * {@code database} init arg) on the shared PostgreSQL, and the shared Kafka broker. Where those come from is decided
+ * {@code database} init arg) on the shared PostgreSQL, the shared Kafka broker, and the token issuer to trust. Where those come from is decided
  * once per JVM by {@link Infrastructure}.
  *
  * <pre>{@code @QuarkusTest @WithTestResource(value = BatchyardTestStack.class,
@@ -34,6 +35,9 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.datasource.devservices.enabled", "false");
         config.put("kafka.bootstrap.servers", infra.kafkaBootstrapServers());
         config.put("quarkus.kafka.devservices.enabled", "false");
+        // The services trust the test issuer; every test call carries a token from it (SignedInByDefault).
+        config.putAll(Identity.get().serviceConfig());
+        config.putAll(Identity.get().serviceIdentityConfig(database));
         return config;
     }
 

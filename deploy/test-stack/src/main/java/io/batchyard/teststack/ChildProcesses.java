@@ -3,8 +3,14 @@ package io.batchyard.teststack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /** What tests need around the servers they start as processes of their own: ports, logs, waiting. */
@@ -30,6 +36,34 @@ public final class ChildProcesses {
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * Returns once {@code uri} answers 200; fails with the log's tail when {@code process} exits first or
+     * {@code timeout} passes.
+     */
+    public static void awaitOk(Process process, String name, URI uri, Duration timeout, Path log) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + tail(log, 60));
+            }
+            try {
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(250);
+        }
+        throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + tail(log, 60));
     }
 
     public static void sleep(long ms) {

@@ -1,5 +1,9 @@
 package io.batchyard.teststack;
 
+import io.batchyard.schemas.RecordHeaders;
+import io.batchyard.teststack.identity.Identity;
+import java.nio.charset.StandardCharsets;
+
 import io.batchyard.schemas.EventCodec;
 import java.time.Duration;
 import java.util.Properties;
@@ -25,15 +29,31 @@ public final class EventPublisher implements AutoCloseable {
         producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     }
 
-    /** Sends a contract event (single-object encoded) and waits for the broker's acknowledgement. */
+    /**
+     * Sends a contract event (single-object encoded) as an administrator would (the {@code authorization} header) and
+     * waits for the broker's acknowledgement.
+     */
     public void publish(String topic, Object key, SpecificRecord event) {
-        publishRaw(topic, String.valueOf(key), EventCodec.encode(event));
+        publishAs("Bearer " + Identity.get().adminToken(), topic, key, event);
+    }
+
+    /** Sends a contract event with this {@code authorization} header value, or none when it is null. */
+    public void publishAs(String authorization, String topic, Object key, SpecificRecord event) {
+        send(topic, String.valueOf(key), EventCodec.encode(event), authorization);
     }
 
     /** Sends raw bytes, e.g. a poison pill that no schema decodes. */
     public void publishRaw(String topic, String key, byte[] value) {
+        send(topic, key, value, "Bearer " + Identity.get().adminToken());
+    }
+
+    private void send(String topic, String key, byte[] value, String authorization) {
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, key, value);
+        if (authorization != null) {
+            record.headers().add(RecordHeaders.AUTHORIZATION, authorization.getBytes(StandardCharsets.UTF_8));
+        }
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+            producer.send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

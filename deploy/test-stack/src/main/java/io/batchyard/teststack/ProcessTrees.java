@@ -2,6 +2,7 @@ package io.batchyard.teststack;
 
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.ProcessProperty;
+import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
@@ -22,6 +23,7 @@ public final class ProcessTrees {
 
     private final ProcessDefinition.Builder parent;
     private final List<ProcessDefinition> steps = new ArrayList<>();
+    private long applicationId = 1;
 
     private ProcessTrees(long parentId) {
         parent = base(parentId, null, 1, 1);
@@ -55,7 +57,25 @@ public final class ProcessTrees {
         return this;
     }
 
+    /** Puts the tree in application {@code applicationId} (default 1, the seeded application). */
+    public ProcessTrees application(long applicationId) {
+        this.applicationId = applicationId;
+        return this;
+    }
+
+    /** Announces an application's permissions as registry-service does (types 0, 4, 6 or 7). */
+    public static ApplicationChanged application(long applicationId, String ownerUser, String ownerGroup, int owner,
+                                                 int group, int others) {
+        return ApplicationChanged.newBuilder().setHeader(Events.header("test", null, null))
+                .setApplicationId(applicationId).setName("app-" + applicationId)
+                .setOwnerUser(ownerUser).setOwnerGroup(ownerGroup)
+                .setOwnerPermission(owner).setGroupPermission(group).setOthersPermission(others).setDeleted(false)
+                .build();
+    }
+
     public ProcessRegistered event() {
+        parent.setBusDomainId(applicationId);
+        steps.forEach(s -> s.setBusDomainId(applicationId));
         List<Long> changed = new ArrayList<>();
         changed.add(parent.getProcessId());
         steps.forEach(s -> changed.add(s.getProcessId()));

@@ -15,7 +15,11 @@ public enum CommonErrors implements ErrorCode {
     UNSUPPORTED_MEDIA_TYPE(8, 415, "Unsupported media type"),
     INTERNAL(9, 500, "Internal error"),
     URI_TOO_LONG(10, 414, "Request URI too long"),
-    HEADERS_TOO_LARGE(11, 431, "Request header fields too large");
+    HEADERS_TOO_LARGE(11, 431, "Request header fields too large"),
+    UNAUTHENTICATED(12, 401, "Authentication required"),
+    FORBIDDEN(13, 403, "Not allowed"),
+    /** The caller's permission on the process's application (owner / group / others) does not cover the call. */
+    APPLICATION_PERMISSION(14, 403, "Application permission missing");
 
     private final Spec spec;
 

@@ -19,7 +19,8 @@ import org.jboss.logging.Logger;
  * The first and last word on every HTTP request, below JAX-RS. Before any resource runs it refuses what no endpoint
  * should see: a URI longer than the limit (414), headers larger than the limit (431), a declared body larger than the
  * limit (413), matrix parameters ({@code ;x} in the path, which JAX-RS would silently drop), dot segments, malformed
- * percent-encoding, and NUL characters in the path, the query or a header (400). After routing it turns what the
+ * percent-encoding, and NUL characters in the path, the query or a header (400); and a request without an
+ * {@code Authorization} header to anything but health, OpenAPI and metrics (401). After routing it turns what the
  * framework answers on its own (an unknown route, a failure outside JAX-RS) into problem+json as well. Every answer
  * carries a numeric {@code code}.
  *
@@ -37,6 +38,8 @@ import org.jboss.logging.Logger;
 public class HttpEdge {
 
     private static final Logger LOG = Logger.getLogger(HttpEdge.class);
+
+    private static final List<String> OPEN_PATHS = List.of("/q/health", "/q/openapi", "/q/metrics");
 
     /** Before Quarkus' own body-size check (order -2) and every other route. */
     static final int ORDER = Integer.MIN_VALUE;
@@ -91,7 +94,25 @@ public class HttpEdge {
             reply(ctx, CommonErrors.INVALID_REQUEST, problem);
             return;
         }
+        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null && !isOpen(request.path())) {
+            // Deny by default, before routing: a caller without a token learns nothing about routes, media types or
+            // bodies (JAX-RS would answer 415 or 404 before its own security check). A token that is present is
+            // verified by the OIDC extension at the operation, with the same 401 answer when it is refused.
+            ctx.response().putHeader("WWW-Authenticate", "Bearer");
+            reply(ctx, CommonErrors.UNAUTHENTICATED, "This operation needs a bearer token");
+            return;
+        }
         ctx.next();
+    }
+
+    /** What anyone may call: health, the OpenAPI document and metrics. */
+    static boolean isOpen(String path) {
+        for (String open : OPEN_PATHS) {
+            if (path.equals(open) || path.startsWith(open + "/")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean declaredTooLarge(String length) {

@@ -1,6 +1,9 @@
 package io.batchyard.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
@@ -23,6 +26,26 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response api(ApiException e) {
         return respond(new Problem(Problem.type(e.code()), e.title(), e.status(), e.getMessage(), null, e.code(), null));
+    }
+
+    /**
+     * No identity, or a bearer token that does not verify (bad signature, wrong issuer, expired). The answer says
+     * which of the two it is, never why a token failed in detail: that helps an attacker more than a caller.
+     */
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthenticated(RuntimeException e) {
+        String detail = e instanceof AuthenticationFailedException
+                ? "The bearer token was not accepted"
+                : "This operation needs a bearer token";
+        return Response.fromResponse(respond(Problem.of(CommonErrors.UNAUTHENTICATED, detail)))
+                .header("WWW-Authenticate", "Bearer").build();
+    }
+
+    /** An identity whose roles or application permissions do not cover the operation. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(Problem.of(CommonErrors.FORBIDDEN, e.getMessage() != null && !e.getMessage().isBlank()
+                ? e.getMessage() : "Your roles do not allow this operation"));
     }
 
     /** A path, query or header value that cannot be read as the parameter's type ("1.5" or "abc" for an id). */

@@ -16,6 +16,7 @@ import io.batchyard.events.queue.FileRegistered;
 import io.batchyard.events.queue.ManifestPublished;
 import io.batchyard.events.queue.ObjectCreated;
 import io.batchyard.events.queue.PartitionSwitched;
+import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
@@ -35,7 +36,7 @@ import org.apache.avro.specific.SpecificData;
 public final class EventCatalog {
 
     public static final List<Class<? extends SpecificRecord>> EVENT_TYPES = List.of(
-            ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class,
+            ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class, ApplicationChanged.class,
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
             LifecycleCommand.class, CommandRejected.class,

@@ -49,9 +49,13 @@ public class ProcessDefinitionRepository {
 
     public Uni<Optional<Tree>> tree(long parentId) {
         return find(parentId).chain(parent -> parent.filter(ProcessDefinition::isParent)
-                .map(p -> list(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id", parentId)
-                        .map(steps -> Optional.of(new Tree(p, steps))))
+                .map(p -> stepsOf(parentId).map(steps -> Optional.of(new Tree(p, steps))))
                 .orElseGet(() -> Uni.createFrom().item(Optional.empty())));
+    }
+
+    /** The live steps of a parent, in id order (for a caller that already holds the parent's row). */
+    public Uni<List<ProcessDefinition>> stepsOf(long parentId) {
+        return list(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id", parentId);
     }
 
     /** Live processes that name {@code parentId} among their enqueuing processes (downstream consumers). */
@@ -60,22 +64,26 @@ public class ProcessDefinitionRepository {
                 + " ORDER BY process_id", parentId);
     }
 
-    /** Writes a definition unless the row already holds a state at least as recent as {@code at}. */
-    Uni<Void> upsert(ProcessDefinition d, Instant at) {
+    /**
+     * Writes a definition, and the application it belongs to, unless the row already holds a state at least as recent
+     * as {@code at}.
+     */
+    Uni<Void> upsert(ProcessDefinition d, long applicationId, Instant at) {
         return Panache.getSession().chain(s -> s.createNativeQuery("""
                         INSERT INTO process_definition (process_id, parent_process_id, process_name, process_type_id,
                           can_recover, enqueuing_process_ids, batch_cut_pattern, next_process_ids, deleted,
-                          workflow_type_id, properties, source_occurred_at)
+                          workflow_type_id, properties, application_id, source_occurred_at)
                         VALUES (:id, :parent, :name, :type, :canRecover,
                           CAST(string_to_array(:enqueuers, ',') AS bigint[]), :bcp,
                           CAST(string_to_array(:next, ',') AS bigint[]), :deleted, :workflow,
-                          CAST(CAST(:properties AS text) AS jsonb), :at)
+                          CAST(CAST(:properties AS text) AS jsonb), :application, :at)
                         ON CONFLICT (process_id) DO UPDATE SET parent_process_id = EXCLUDED.parent_process_id,
                           process_name = EXCLUDED.process_name, process_type_id = EXCLUDED.process_type_id,
                           can_recover = EXCLUDED.can_recover, enqueuing_process_ids = EXCLUDED.enqueuing_process_ids,
                           batch_cut_pattern = EXCLUDED.batch_cut_pattern, next_process_ids = EXCLUDED.next_process_ids,
                           deleted = EXCLUDED.deleted, workflow_type_id = EXCLUDED.workflow_type_id,
-                          properties = EXCLUDED.properties, source_occurred_at = EXCLUDED.source_occurred_at
+                          properties = EXCLUDED.properties, application_id = EXCLUDED.application_id,
+                          source_occurred_at = EXCLUDED.source_occurred_at
                         WHERE process_definition.source_occurred_at <= EXCLUDED.source_occurred_at""")
                 .setParameter("id", d.processId())
                 .setParameter("parent", d.parentProcessId())
@@ -88,6 +96,7 @@ public class ProcessDefinitionRepository {
                 .setParameter("deleted", d.deleted())
                 .setParameter("workflow", d.workflowTypeId())
                 .setParameter("properties", json(d.properties()))
+                .setParameter("application", applicationId)
                 .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
                 .executeUpdate()).replaceWithVoid();
     }

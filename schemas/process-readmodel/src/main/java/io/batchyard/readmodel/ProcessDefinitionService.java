@@ -1,6 +1,7 @@
 package io.batchyard.readmodel;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
@@ -26,10 +27,13 @@ public class ProcessDefinitionService {
     static final String CONSUMER = "process-readmodel";
 
     private final ProcessDefinitionRepository definitions;
+    private final ApplicationAccessRepository access;
     private final ProcessedEventLedger ledger;
 
-    public ProcessDefinitionService(ProcessDefinitionRepository definitions, ProcessedEventLedger ledger) {
+    public ProcessDefinitionService(ProcessDefinitionRepository definitions, ApplicationAccessRepository access,
+                                    ProcessedEventLedger ledger) {
         this.definitions = definitions;
+        this.access = access;
         this.ledger = ledger;
     }
 
@@ -52,10 +56,13 @@ public class ProcessDefinitionService {
     private Uni<Void> effect(SpecificRecord event) {
         Instant at = Events.headerOf(event).getOccurredAt();
         if (event instanceof ProcessRegistered e) {
-            return upsertAll(ProcessDefinition.of(e.getParent()), e.getSteps(), at);
+            return upsertAll(e.getParent(), e.getSteps(), at);
         }
         if (event instanceof ProcessChanged e) {
-            return upsertAll(ProcessDefinition.of(e.getParent()), e.getSteps(), at);
+            return upsertAll(e.getParent(), e.getSteps(), at);
+        }
+        if (event instanceof ApplicationChanged e) {
+            return access.upsert(e, at);
         }
         if (event instanceof ProcessDeleted e) {
             return definitions.markDeleted(e.getDeletedProcessIds(), at);
@@ -65,10 +72,11 @@ public class ProcessDefinitionService {
     }
 
     /** Parent first, then its steps in order: one statement at a time on the session. */
-    private Uni<Void> upsertAll(ProcessDefinition parent, List<io.batchyard.events.ProcessDefinition> steps, Instant at) {
-        Uni<Void> chain = definitions.upsert(parent, at);
+    private Uni<Void> upsertAll(io.batchyard.events.ProcessDefinition parent,
+                                List<io.batchyard.events.ProcessDefinition> steps, Instant at) {
+        Uni<Void> chain = definitions.upsert(ProcessDefinition.of(parent), parent.getBusDomainId(), at);
         for (io.batchyard.events.ProcessDefinition step : steps) {
-            chain = chain.chain(() -> definitions.upsert(ProcessDefinition.of(step), at));
+            chain = chain.chain(() -> definitions.upsert(ProcessDefinition.of(step), step.getBusDomainId(), at));
         }
         return chain;
     }

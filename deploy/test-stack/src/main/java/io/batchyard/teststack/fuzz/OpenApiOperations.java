@@ -8,19 +8,19 @@ import java.util.Map;
 import java.util.Set;
 
 /** The operations of a service as its own OpenAPI document ({@code /q/openapi?format=json}) describes them. */
-final class OpenApiOperations {
+public final class OpenApiOperations {
 
-    record Param(String name, String in, boolean required, JsonNode schema) {
+    public record Param(String name, String in, boolean required, JsonNode schema) {
     }
 
-    record Operation(String method, String path, List<Param> params, List<String> bodyTypes, JsonNode bodySchema,
+    public record Operation(String method, String path, List<Param> params, List<String> bodyTypes, JsonNode bodySchema,
                      Set<String> otherMethods) {
 
-        String id() {
+        public String id() {
             return method + " " + path;
         }
 
-        List<Param> in(String where) {
+        public List<Param> in(String where) {
             return params.stream().filter(p -> p.in().equals(where)).toList();
         }
     }
@@ -29,11 +29,11 @@ final class OpenApiOperations {
 
     private final JsonNode document;
 
-    OpenApiOperations(JsonNode document) {
+    public OpenApiOperations(JsonNode document) {
         this.document = document;
     }
 
-    List<Operation> operations() {
+    public List<Operation> operations() {
         List<Operation> operations = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> paths = document.path("paths").fields();
         while (paths.hasNext()) {

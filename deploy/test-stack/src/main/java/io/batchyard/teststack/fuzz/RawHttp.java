@@ -1,5 +1,7 @@
 package io.batchyard.teststack.fuzz;
 
+import io.batchyard.teststack.identity.Identity;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +54,10 @@ final class RawHttp {
             head.append("Host: ").append(host).append(':').append(port).append("\r\n");
             head.append("Connection: close\r\n");
             request.headers().forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+            if (request.headers().keySet().stream().noneMatch("Authorization"::equalsIgnoreCase)) {
+                // The fuzzer probes what a signed-in caller can break; anonymous callers stop at 401.
+                head.append("Authorization: Bearer ").append(Identity.get().adminToken()).append("\r\n");
+            }
             if (request.body() != null && !request.headers().containsKey("Content-Length")) {
                 head.append("Content-Length: ").append(request.body().length).append("\r\n");
             }

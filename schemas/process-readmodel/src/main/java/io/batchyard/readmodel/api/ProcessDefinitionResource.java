@@ -1,11 +1,12 @@
 package io.batchyard.readmodel.api;
 
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
+import io.batchyard.api.Roles;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.readmodel.ProcessDefinitionService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -13,11 +14,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
 /**
  * What this service currently believes about a process. The read model lags the registry by the time the event
  * takes to arrive; this is how operators and tools see whether it has caught up.
  */
+@RolesAllowed(Roles.VIEWER)
 @Path("/process-definitions")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "read model")

@@ -1,0 +1,147 @@
+package io.batchyard.teststack.identity;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.teststack.fuzz.OpenApiOperations;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a running service against the role matrix its README documents: every operation of the service's live
+ * OpenAPI document has a rule and every rule an operation; then, for every operation, a call without a token answers
+ * 401, a call with a role below the rule 403, and a call with the lowest allowed role neither. The README table sits
+ * between {@code <!-- role-matrix:begin -->} and {@code <!-- role-matrix:end -->}, one row per operation:
+ * {@code | `GET /processes/{id}` | viewer |}.
+ */
+public final class RoleMatrix {
+
+    private static final Pattern ROW = Pattern.compile("^\\|\\s*`(GET|PUT|POST|DELETE|PATCH) ([^`]+)`\\s*\\|\\s*(\\w+)\\s*\\|");
+    /** Ids no test creates: the lowest allowed role gets a 404 or a 4xx of validation, and nothing changes. */
+    private static final String NO_SUCH_ID = "987654321";
+
+    private RoleMatrix() {
+    }
+
+    /** The documented rules: "METHOD /path" → lowest role. */
+    public static Map<String, String> documented(Path readme) {
+        String text;
+        try {
+            text = Files.readString(readme);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int begin = text.indexOf("<!-- role-matrix:begin -->");
+        int end = text.indexOf("<!-- role-matrix:end -->");
+        assertTrue(begin >= 0 && end > begin, readme + " has no role-matrix table");
+        Map<String, String> rules = new LinkedHashMap<>();
+        for (String line : text.substring(begin, end).split("\n")) {
+            Matcher m = ROW.matcher(line.trim());
+            if (m.find()) {
+                rules.put(m.group(1) + " " + m.group(2), m.group(3));
+            }
+        }
+        return rules;
+    }
+
+    /** Runs the whole check against the service RestAssured points at. */
+    public static void check(Path readme) {
+        Map<String, String> rules = documented(readme);
+        List<OpenApiOperations.Operation> operations = liveOperations();
+        Set<String> live = new TreeSet<>();
+        operations.forEach(op -> live.add(op.id()));
+        Set<String> undocumented = new TreeSet<>(live);
+        undocumented.removeAll(rules.keySet());
+        Set<String> stale = new TreeSet<>(rules.keySet());
+        stale.removeAll(live);
+        assertTrue(undocumented.isEmpty(), "operations without a rule in " + readme + ": " + undocumented);
+        assertTrue(stale.isEmpty(), "rules in " + readme + " for operations the service does not have: " + stale);
+
+        List<String> failures = new ArrayList<>();
+        for (OpenApiOperations.Operation op : operations) {
+            String rule = rules.get(op.id());
+            Response anonymous = call(given().noFilters(), op);
+            expect(failures, op, "no token", anonymous, 401, 12);
+            for (String below : below(rule)) {
+                Response refused = call(given().auth().oauth2(tokenWith(below)), op);
+                expect(failures, op, below.isEmpty() ? "no role" : "role " + below, refused, 403, 13);
+            }
+            Response allowed = call(given().auth().oauth2(tokenWith(rule)), op);
+            if (allowed.statusCode() == 401 || allowed.statusCode() == 403) {
+                failures.add(op.id() + " with role " + rule + ": " + allowed.statusCode() + " " + allowed.asString());
+            }
+        }
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " role-matrix violation(s):\n" + String.join("\n", failures));
+        }
+    }
+
+    /** The roles that must be refused: every role that neither is nor includes {@code rule} ("" = no role). */
+    static List<String> below(String rule) {
+        return switch (rule) {
+            case "viewer" -> List.of("");
+            case "operator" -> List.of("viewer", "developer");
+            case "developer" -> List.of("viewer", "operator");
+            case "admin" -> List.of("operator", "developer");
+            case "service" -> List.of("admin");
+            default -> throw new IllegalArgumentException("unknown role in the role matrix: " + rule);
+        };
+    }
+
+    private static String tokenWith(String role) {
+        return role.isEmpty()
+                ? Identity.get().token("matrix-nobody", Set.of(), Set.of())
+                : Identity.get().token("matrix-" + role, role);
+    }
+
+    private static void expect(List<String> failures, OpenApiOperations.Operation op, String who, Response r,
+                               int status, int code) {
+        Integer actual = r.statusCode() == status ? r.jsonPath().getObject("code", Integer.class) : null;
+        if (r.statusCode() != status || actual == null || actual != code
+                || !String.valueOf(r.contentType()).startsWith("application/problem+json")) {
+            failures.add(op.id() + " with " + who + ": expected " + status + " problem+json code " + code + ", got "
+                    + r.statusCode() + " " + r.contentType() + " " + r.asString());
+        }
+    }
+
+    private static Response call(RequestSpecification spec, OpenApiOperations.Operation op) {
+        String path = op.path();
+        for (OpenApiOperations.Param p : op.in("path")) {
+            String type = p.schema() == null ? "string" : p.schema().path("type").asText("string");
+            path = path.replace("{" + p.name() + "}", type.equals("integer") ? NO_SUCH_ID : "no_such_" + p.name());
+        }
+        for (OpenApiOperations.Param p : op.in("query")) {
+            if (p.required()) {
+                String type = p.schema() == null ? "string" : p.schema().path("type").asText("string");
+                spec = spec.queryParam(p.name(), type.equals("integer") ? NO_SUCH_ID : "x");
+            }
+        }
+        if (!op.bodyTypes().isEmpty()) {
+            spec = spec.contentType(op.bodyTypes().get(0)).body("{}");
+        }
+        return spec.urlEncodingEnabled(false).request(op.method(), path);
+    }
+
+    private static List<OpenApiOperations.Operation> liveOperations() {
+        try {
+            String doc = given().noFilters().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
+            return new OpenApiOperations(new ObjectMapper().readTree(doc)).operations();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

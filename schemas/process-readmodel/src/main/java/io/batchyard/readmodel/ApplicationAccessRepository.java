@@ -1,0 +1,57 @@
+package io.batchyard.readmodel;
+
+import io.batchyard.api.access.ApplicationAccess;
+import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.events.registry.ApplicationChanged;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+/** The local copy of applications' permissions; every method joins the caller's session. */
+@ApplicationScoped
+public class ApplicationAccessRepository {
+
+    /** Writes an application's permissions unless the row already holds a state at least as recent as {@code at}. */
+    Uni<Void> upsert(ApplicationChanged e, Instant at) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        INSERT INTO application_access (application_id, owner_user, owner_group, owner_permission,
+                          group_permission, others_permission, deleted, source_occurred_at)
+                        VALUES (:id, CAST(:ownerUser AS text), CAST(:ownerGroup AS text), :owner, :group, :others,
+                          :deleted, :at)
+                        ON CONFLICT (application_id) DO UPDATE SET owner_user = EXCLUDED.owner_user,
+                          owner_group = EXCLUDED.owner_group, owner_permission = EXCLUDED.owner_permission,
+                          group_permission = EXCLUDED.group_permission, others_permission = EXCLUDED.others_permission,
+                          deleted = EXCLUDED.deleted, source_occurred_at = EXCLUDED.source_occurred_at
+                        WHERE application_access.source_occurred_at <= EXCLUDED.source_occurred_at""")
+                .setParameter("id", e.getApplicationId())
+                .setParameter("ownerUser", e.getOwnerUser())
+                .setParameter("ownerGroup", e.getOwnerGroup())
+                .setParameter("owner", (short) e.getOwnerPermission())
+                .setParameter("group", (short) e.getGroupPermission())
+                .setParameter("others", (short) e.getOthersPermission())
+                .setParameter("deleted", e.getDeleted())
+                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    /** The permissions of the application {@code processId} belongs to, when both are known here. */
+    public Uni<Optional<ApplicationAccess>> ofProcess(long processId) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        SELECT a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission,
+                          a.others_permission
+                        FROM process_definition p JOIN application_access a ON a.application_id = p.application_id
+                        WHERE p.process_id = :id AND NOT a.deleted""", Object[].class)
+                .setParameter("id", processId)
+                .getResultList())
+                .map(rows -> rows.stream().findFirst().map(ApplicationAccessRepository::map));
+    }
+
+    private static ApplicationAccess map(Object[] r) {
+        return new ApplicationAccess(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]),
+                Columns.toInt(r[3]), Columns.toInt(r[4]), Columns.toInt(r[5]));
+    }
+}
