@@ -25,7 +25,15 @@ public enum RegistryError implements ErrorCode {
     WORKFLOW_SHAPE(215, 422, "Cannot generate a workflow for this process"),
     WORKFLOW_RENDERER(216, 503, "Workflow renderer unavailable"),
     /** A client-chosen process id in the generator's range. */
-    ID_OUT_OF_RANGE(217, 400, "Process id outside the client range");
+    ID_OUT_OF_RANGE(217, 400, "Process id outside the client range"),
+    /** Empty, absolute, with a '..' segment or a control character: not a name inside the runner's script directory. */
+    SCRIPT_NAME_REFUSED(218, 422, "Script name refused"),
+    /** Templates are shared by every process made from them; a secret is set on each process instead. */
+    SECRET_IN_TEMPLATE(219, 422, "Secret property in a template"),
+    /** Rows seeded by migrations (the default application, the seeded server) stay. */
+    MASTER_DATA(220, 409, "Master data cannot be deleted"),
+    /** A permission type other than 0, 4, 6 or 7. */
+    INVALID_PERMISSION(221, 400, "Invalid permission type");
 
     private final Spec spec;
 

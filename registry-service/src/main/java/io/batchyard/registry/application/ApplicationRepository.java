@@ -1,7 +1,7 @@
 package io.batchyard.registry.application;
 
-import io.batchyard.registry.NativeSqlRepository;
 import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.registry.NativeSqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -11,13 +11,56 @@ import java.util.Optional;
 @ApplicationScoped
 public class ApplicationRepository extends NativeSqlRepository {
 
-    private static final String COLUMNS = "application_id, name, description, owner, created_at, updated_at";
+    private static final String COLUMNS = "application_id, name, description, owner, created_at, updated_at,"
+            + " owner_user, owner_group, owner_permission, group_permission, others_permission";
+    /** The same columns prefixed with the alias {@code a}, for joins. */
+    private static final String QUALIFIED_COLUMNS = COLUMNS.replaceAll("(\\w+)", "a.$1");
 
-    public Uni<ApplicationRow> insert(String name, String description, String owner) {
-        return rows("INSERT INTO application (name, description, owner) VALUES (:name, :description, :owner) RETURNING "
+    public Uni<ApplicationRow> insert(String name, String description, String owner, String ownerUser,
+                                      String ownerGroup) {
+        return rows("""
+                        INSERT INTO application (name, description, owner, owner_user, owner_group)
+                        VALUES (:name, :description, :owner, :ownerUser, CAST(:ownerGroup AS text)) RETURNING\s"""
                         + COLUMNS,
-                "name", name, "description", description, "owner", owner)
+                "name", name, "description", description, "owner", owner, "ownerUser", ownerUser,
+                "ownerGroup", ownerGroup)
                 .map(list -> map(list.get(0)));
+    }
+
+    public Uni<Optional<ApplicationRow>> setPermissions(long id, ApplicationRow.Permissions p) {
+        return row("""
+                        UPDATE application SET owner_user = CAST(:ownerUser AS text),
+                          owner_group = CAST(:ownerGroup AS text), owner_permission = :owner,
+                          group_permission = :group, others_permission = :others, updated_at = now()
+                        WHERE application_id = :id RETURNING\s""" + COLUMNS,
+                "id", id, "ownerUser", p.ownerUser(), "ownerGroup", p.ownerGroup(), "owner", p.owner(),
+                "group", p.group(), "others", p.others())
+                .map(r -> r.map(ApplicationRepository::map));
+    }
+
+    public Uni<Void> markAnnounced(long id) {
+        return update("UPDATE application SET announced_at = now() WHERE application_id = :id", "id", id)
+                .replaceWithVoid();
+    }
+
+    /** Applications whose current state was never put on the registry topic (seeded rows, rows from before). */
+    public Uni<List<ApplicationRow>> unannounced() {
+        return rows("SELECT " + COLUMNS + " FROM application WHERE announced_at IS NULL ORDER BY application_id"
+                + " FOR UPDATE SKIP LOCKED")
+                .map(list -> list.stream().map(ApplicationRepository::map).toList());
+    }
+
+    public Uni<Boolean> isMasterData(long id) {
+        return scalar("SELECT count(*) FROM application WHERE application_id = :id AND master_data", Long.class,
+                "id", id).map(n -> n > 0);
+    }
+
+    /** The application of a process (or template), if the process exists. */
+    public Uni<Optional<ApplicationRow>> ofProcess(long processId) {
+        return row("SELECT " + QUALIFIED_COLUMNS + """
+                         FROM application a JOIN process p ON p.application_id = a.application_id
+                        WHERE p.process_id = :id""", "id", processId)
+                .map(r -> r.map(ApplicationRepository::map));
     }
 
     public Uni<Optional<ApplicationRow>> update(long id, String name, String description, String owner) {
@@ -67,6 +110,7 @@ public class ApplicationRepository extends NativeSqlRepository {
 
     private static ApplicationRow map(Object[] r) {
         return new ApplicationRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
-                Columns.time(r[4]), Columns.time(r[5]));
+                Columns.time(r[4]), Columns.time(r[5]), new ApplicationRow.Permissions(Columns.string(r[6]),
+                        Columns.string(r[7]), Columns.toInt(r[8]), Columns.toInt(r[9]), Columns.toInt(r[10])));
     }
 }

@@ -1,53 +1,100 @@
 package io.batchyard.registry.application;
 
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
+import static io.batchyard.api.CommonErrors.APPLICATION_PERMISSION;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
+import static io.batchyard.registry.RegistryError.INVALID_PERMISSION;
+import static io.batchyard.registry.RegistryError.MASTER_DATA;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 
+import io.batchyard.api.access.Permission;
 import io.batchyard.registry.Listing;
+import io.batchyard.registry.Unis;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 
 /** Applications (BDRE business domains); names are unique. */
 @ApplicationScoped
 public class ApplicationService {
 
     private final ApplicationRepository applications;
+    private final AccessGuard access;
+    private final ApplicationEvents events;
 
-    public ApplicationService(ApplicationRepository applications) {
+    public ApplicationService(ApplicationRepository applications, AccessGuard access, ApplicationEvents events) {
         this.applications = applications;
+        this.access = access;
+        this.events = events;
     }
 
+    /**
+     * Puts every application whose state was never announced on the registry topic: the seeded default application
+     * on a new installation, applications from before permissions existed. Runs at start-up; two instances skip each
+     * other's rows.
+     */
     @WithTransaction
-    public Uni<ApplicationRow> create(String name, String description, String owner) {
-        return requireFreeName(name, null).chain(() -> applications.insert(name, description, owner));
+    public Uni<Integer> announcePending() {
+        return applications.unannounced().call(pending -> Unis.sequentially(pending, app -> events.changed(app, false)))
+                .map(List::size);
     }
 
+    /** The caller becomes the application's owner user; {@code ownerGroup} may name the group that shares it. */
+    @WithTransaction
+    public Uni<ApplicationRow> create(String name, String description, String owner, String ownerGroup) {
+        return requireFreeName(name, null).chain(() -> applications.insert(name, description, owner,
+                access.caller().name(), ownerGroup)).call(created -> events.changed(created, false));
+    }
+
+    /** Changing an application's name or description is writing to it. */
     @WithTransaction
     public Uni<ApplicationRow> update(long id, String name, String description, String owner) {
-        return requireFreeName(name, id)
+        return access.onApplication(id, Permission.WRITE).chain(() -> requireFreeName(name, id))
                 .chain(() -> applications.update(id, name, description, owner))
-                .map(updated -> updated.orElseThrow(() -> notFound(id)));
+                .map(updated -> updated.orElseThrow(() -> notFound(id)))
+                .call(updated -> events.changed(updated, false));
     }
 
-    /** Refused while processes still belong to the application. */
+    /** Who owns the application and what each class of caller may do; the owner and administrators only. */
+    @WithSession
+    public Uni<ApplicationRow.Permissions> permissions(long id) {
+        return administered(id).map(ApplicationRow::permissions);
+    }
+
+    @WithTransaction
+    public Uni<ApplicationRow.Permissions> setPermissions(long id, ApplicationRow.Permissions permissions) {
+        for (int type : new int[] {permissions.owner(), permissions.group(), permissions.others()}) {
+            if (!Permission.isType(type)) {
+                throw INVALID_PERMISSION.exception("permission types are 0 (none), 4 (read), 6 (read, write) or 7"
+                        + " (read, write, execute); got " + type);
+            }
+        }
+        return administered(id).chain(() -> applications.setPermissions(id, permissions))
+                .map(updated -> updated.orElseThrow(() -> notFound(id)))
+                .call(updated -> events.changed(updated, false))
+                .map(ApplicationRow::permissions);
+    }
+
+    /** Refused for master data, and while processes still belong to the application. */
     @WithTransaction
     public Uni<Void> delete(long id) {
-        return applications.processCount(id)
+        return applications.isMasterData(id).invoke(seeded -> {
+                    if (seeded) {
+                        throw MASTER_DATA.exception("application " + id + " is master data seeded by the installation");
+                    }
+                }).chain(() -> applications.processCount(id))
                 .invoke(processes -> {
                     if (processes > 0) {
                         throw STILL_REFERENCED.exception("application " + id + " still has " + processes
                                 + " process(es)");
                     }
                 })
-                .chain(() -> applications.delete(id))
-                .invoke(deleted -> {
-                    if (!deleted) {
-                        throw notFound(id);
-                    }
-                })
+                .chain(() -> applications.find(id))
+                .map(found -> found.orElseThrow(() -> notFound(id)))
+                .call(app -> applications.delete(id))
+                .call(app -> events.changed(app, true))
                 .replaceWithVoid();
     }
 
@@ -60,6 +107,17 @@ public class ApplicationService {
     public Uni<Listing<ApplicationRow>> list(String nameContains, int limit, int offset) {
         return applications.list(nameContains, limit, offset)
                 .chain(items -> applications.count(nameContains).map(total -> new Listing<>(items, total)));
+    }
+
+    private Uni<ApplicationRow> administered(long id) {
+        return applications.find(id).map(found -> {
+            ApplicationRow app = found.orElseThrow(() -> notFound(id));
+            if (!app.access().administeredBy(access.caller())) {
+                throw APPLICATION_PERMISSION.exception("only the owner of application " + id
+                        + " or an administrator may read or change its permissions");
+            }
+            return app;
+        });
     }
 
     private Uni<Void> requireFreeName(String name, Long exceptId) {

@@ -1,14 +1,15 @@
 package io.batchyard.registry.hive;
 
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
-import static io.batchyard.registry.RegistryError.INVALID_PARENT;
-import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
-
+import io.batchyard.api.access.Permission;
+import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.process.ProcessRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import static io.batchyard.api.CommonErrors.NOT_FOUND;
+import static io.batchyard.registry.RegistryError.INVALID_PARENT;
+import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 
 /** Links a data-load parent process to its raw table, raw view and base table. */
 @ApplicationScoped
@@ -17,11 +18,14 @@ public class EtlDriverService {
     private final EtlDriverRepository drivers;
     private final HiveTableRepository tables;
     private final ProcessRepository processes;
+    private final AccessGuard access;
 
-    public EtlDriverService(EtlDriverRepository drivers, HiveTableRepository tables, ProcessRepository processes) {
+    public EtlDriverService(EtlDriverRepository drivers, HiveTableRepository tables, ProcessRepository processes,
+                            AccessGuard access) {
         this.drivers = drivers;
         this.tables = tables;
         this.processes = processes;
+        this.access = access;
     }
 
     /** Sets the driver of a live parent process; returns it with defaults applied. */
@@ -29,7 +33,7 @@ public class EtlDriverService {
     public Uni<EtlDriver> put(long processId, EtlDriver d) {
         EtlDriver normalised = new EtlDriver(d.rawTableId(), d.baseTableId(), d.rawViewId(),
                 d.insertType() == null ? 1 : d.insertType(), d.dropRaw() != null && d.dropRaw());
-        return processes.find(processId)
+        return access.onProcess(processId, Permission.WRITE).chain(() -> processes.find(processId))
                 .invoke(found -> {
                     var process = found.orElseThrow(() -> NOT_FOUND.exception("process " + processId
                             + " does not exist"));
@@ -48,12 +52,12 @@ public class EtlDriverService {
 
     @WithSession
     public Uni<EtlDriver> get(long processId) {
-        return drivers.find(processId).map(found -> found.orElseThrow(() -> noDriver(processId)));
+        return access.onProcess(processId, Permission.READ).chain(() -> drivers.find(processId)).map(found -> found.orElseThrow(() -> noDriver(processId)));
     }
 
     @WithTransaction
     public Uni<Void> delete(long processId) {
-        return drivers.delete(processId).invoke(deleted -> {
+        return access.onProcess(processId, Permission.WRITE).chain(() -> drivers.delete(processId)).invoke(deleted -> {
             if (!deleted) {
                 throw noDriver(processId);
             }

@@ -1,16 +1,10 @@
 package io.batchyard.registry.process;
 
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
-import static io.batchyard.registry.RegistryError.DELETED;
-import static io.batchyard.registry.RegistryError.DUPLICATE;
-import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
-import static io.batchyard.registry.RegistryError.STALE_VERSION;
-import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
-import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
-
 import io.batchyard.api.ChosenIds;
+import io.batchyard.api.access.Permission;
 import io.batchyard.registry.Listing;
 import io.batchyard.registry.Unis;
+import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.application.ApplicationRepository;
 import io.batchyard.registry.catalog.CatalogService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -27,6 +21,13 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import static io.batchyard.api.CommonErrors.NOT_FOUND;
+import static io.batchyard.registry.RegistryError.DELETED;
+import static io.batchyard.registry.RegistryError.DUPLICATE;
+import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
+import static io.batchyard.registry.RegistryError.STALE_VERSION;
+import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
+import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 
 /**
  * Creates, changes and deletes processes. Each change runs in one transaction ({@code @WithTransaction}) that locks the
@@ -40,13 +41,15 @@ public class ProcessService {
     private final ApplicationRepository applications;
     private final CatalogService catalog;
     private final ProcessEvents events;
+    private final AccessGuard access;
 
     public ProcessService(ProcessRepository processes, ApplicationRepository applications, CatalogService catalog,
-                          ProcessEvents events) {
+                          ProcessEvents events, AccessGuard access) {
         this.processes = processes;
         this.applications = applications;
         this.catalog = catalog;
         this.events = events;
+        this.access = access;
     }
 
     @WithTransaction
@@ -55,9 +58,12 @@ public class ProcessService {
                 .call(created -> events.registered(created.treeId(), List.of(created.processId())));
     }
 
-    /** Inserts one process in the caller's transaction without announcing it (whole trees are announced once). */
+    /**
+     * Inserts one process in the caller's transaction without announcing it (whole trees are announced once). The
+     * caller needs write permission on the process's application.
+     */
     public Uni<ProcessRow> insert(ProcessDraft draft) {
-        return requireChoosableId(draft)
+        return requireApplication(draft.applicationId(), Permission.WRITE).chain(() -> requireChoosableId(draft))
                 .chain(() -> draft.isParent() ? Uni.createFrom().item(Optional.<ProcessRow>empty())
                         : processes.lock(draft.parentProcessId()))
                 .call(parent -> checkReferences(draft))
@@ -71,7 +77,10 @@ public class ProcessService {
 
     @WithTransaction
     public Uni<ProcessRow> update(long processId, ProcessApi.PatchProcess patch) {
-        return apply(processId, patch)
+        return access.onProcess(processId, Permission.WRITE)
+                .chain(() -> patch.applicationId == null ? Uni.createFrom().voidItem()
+                        : requireApplication(patch.applicationId, Permission.WRITE))
+                .chain(() -> apply(processId, patch))
                 .call(updated -> events.changed(updated.treeId(), List.of(processId)));
     }
 
@@ -108,7 +117,7 @@ public class ProcessService {
      */
     @WithTransaction
     public Uni<Void> delete(long processId) {
-        return lockTreeOf(processId).chain(current -> {
+        return access.onProcess(processId, Permission.WRITE).chain(() -> lockTreeOf(processId)).chain(current -> {
             if (current.deleted()) {
                 return Uni.createFrom().voidItem(); // idempotent: already gone, nothing to announce
             }
@@ -139,7 +148,12 @@ public class ProcessService {
 
     @WithSession
     public Uni<ProcessRow> get(long processId) {
-        return processes.find(processId).map(found -> found.orElseThrow(() -> notFound(processId)));
+        return processes.find(processId).map(found -> found.orElseThrow(() -> notFound(processId)))
+                .call(row -> requireApplication(row.applicationId(), Permission.READ));
+    }
+
+    private Uni<Void> requireApplication(long applicationId, Permission permission) {
+        return access.onApplicationIfExists(applicationId, permission);
     }
 
     /** The tree of {@code processId}: its parent first, then the steps by id. */

@@ -13,16 +13,28 @@ public class PropertyRepository extends NativeSqlRepository {
 
     private static final String COLUMNS = "p.process_id, p.config_group, p.prop_key, p.prop_value, p.description";
 
-    public Uni<Void> upsert(PropertyRow p) {
+    /** Stores {@code p}; a secret comes with its ciphertext and key id, and {@code p.value()} is empty then. */
+    public Uni<Void> upsert(PropertyRow p, byte[] ciphertext, String keyId) {
         return update("""
-                        INSERT INTO property (process_id, config_group, prop_key, prop_value, description)
-                        VALUES (:processId, :configGroup, :key, :value, :description)
+                        INSERT INTO property (process_id, config_group, prop_key, prop_value, description, prop_value_ct,
+                                              secrets_key_id)
+                        VALUES (:processId, :configGroup, :key, :value, :description, CAST(:ct AS bytea),
+                                CAST(:keyId AS varchar))
                         ON CONFLICT (process_id, prop_key) DO UPDATE
                         SET config_group = EXCLUDED.config_group, prop_value = EXCLUDED.prop_value,
-                            description = EXCLUDED.description""",
+                            description = EXCLUDED.description, prop_value_ct = EXCLUDED.prop_value_ct,
+                            secrets_key_id = EXCLUDED.secrets_key_id""",
                 "processId", p.processId(), "configGroup", p.configGroup(), "key", p.key(), "value", p.value(),
-                "description", p.description())
+                "description", p.description(), "ct", ciphertext, "keyId", keyId)
                 .replaceWithVoid();
+    }
+
+    /** Secrets written before they were encrypted: rows of a secret group without a ciphertext, clear value included. */
+    public Uni<List<PropertyRow>> clearSecrets() {
+        return properties("SELECT " + COLUMNS + """
+                         FROM property p
+                        WHERE lower(p.config_group) IN ('credential', 'security') AND p.prop_value_ct IS NULL
+                        ORDER BY p.process_id, p.prop_key""");
     }
 
     public Uni<Boolean> delete(long processId, String key) {

@@ -3,6 +3,7 @@ package io.batchyard.registry.template;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.registry.RegistryError.DELETED;
 import static io.batchyard.registry.RegistryError.INVALID_TEMPLATE;
+import static io.batchyard.registry.RegistryError.SECRET_IN_TEMPLATE;
 
 import io.batchyard.registry.Listing;
 import io.batchyard.registry.Unis;
@@ -13,8 +14,8 @@ import io.batchyard.registry.process.ProcessEvents;
 import io.batchyard.registry.process.ProcessRow;
 import io.batchyard.registry.process.ProcessRules;
 import io.batchyard.registry.process.ProcessService;
-import io.batchyard.registry.process.PropertyRepository;
 import io.batchyard.registry.process.PropertyRow;
+import io.batchyard.registry.process.PropertyService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -35,15 +36,15 @@ public class TemplateService {
     private final TemplateRepository templates;
     private final CatalogService catalog;
     private final ProcessService processes;
-    private final PropertyRepository properties;
+    private final PropertyService propertyService;
     private final ProcessEvents events;
 
     public TemplateService(TemplateRepository templates, CatalogService catalog, ProcessService processes,
-                           PropertyRepository properties, ProcessEvents events) {
+                           PropertyService propertyService, ProcessEvents events) {
         this.templates = templates;
         this.catalog = catalog;
         this.processes = processes;
-        this.properties = properties;
+        this.propertyService = propertyService;
         this.events = events;
     }
 
@@ -166,6 +167,12 @@ public class TemplateService {
 
     @WithTransaction
     public Uni<PropertyTemplate> putProperty(PropertyTemplate property) {
+        if (PropertyRow.sensitive(property.configGroup())) {
+            throw SECRET_IN_TEMPLATE.exception("config group '" + property.configGroup() + "' holds secrets; set it on "
+                    + "each process made from the template, where it is stored encrypted");
+        }
+        PropertyService.requireScriptName(new PropertyRow(property.templateId(), property.configGroup(), property.key(),
+                property.value(), property.description()));
         return requireTemplate(property.templateId())
                 .chain(template -> templates.upsertProperty(property))
                 .replaceWith(property);
@@ -181,7 +188,7 @@ public class TemplateService {
     }
 
     private Uni<List<Void>> copyProperties(long templateId, long processId) {
-        return templates.properties(templateId).chain(props -> Unis.sequentially(props, p -> properties.upsert(
+        return templates.properties(templateId).chain(props -> Unis.sequentially(props, p -> propertyService.store(
                 new PropertyRow(processId, p.configGroup(), p.key(), p.value(), p.description()))));
     }
 

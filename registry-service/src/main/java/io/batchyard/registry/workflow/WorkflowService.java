@@ -1,8 +1,8 @@
 package io.batchyard.registry.workflow;
 
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
-
+import io.batchyard.api.access.Permission;
 import io.batchyard.registry.RegistryError;
+import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.process.ProcessRepository;
 import io.batchyard.registry.process.ProcessRow;
 import io.batchyard.registry.process.PropertyRepository;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
 /**
  * Generates a parent process's workflow from the registry's metadata. The metadata is read in one session; the
@@ -34,15 +35,17 @@ public class WorkflowService {
 
     private final ProcessRepository processes;
     private final PropertyRepository properties;
+    private final AccessGuard access;
     private final String dotCommand;
     private final Duration dotTimeout;
 
-    public WorkflowService(ProcessRepository processes, PropertyRepository properties,
+    public WorkflowService(ProcessRepository processes, PropertyRepository properties, AccessGuard access,
                            @ConfigProperty(name = "batchyard.graphviz.dot", defaultValue = "dot") String dotCommand,
                            @ConfigProperty(name = "batchyard.graphviz.timeout", defaultValue = "PT20S")
                            Duration dotTimeout) {
         this.processes = processes;
         this.properties = properties;
+        this.access = access;
         this.dotCommand = dotCommand;
         this.dotTimeout = dotTimeout;
     }
@@ -59,7 +62,7 @@ public class WorkflowService {
     /** The workflow graph of parent {@code processId}, from its live steps and their properties. */
     @WithSession
     public Uni<WorkflowGraph> graph(long processId) {
-        return processes.find(processId)
+        return access.onProcess(processId, Permission.READ).chain(() -> processes.find(processId))
                 .map(found -> found.filter(p -> !p.deleted()).orElseThrow(() -> NOT_FOUND.exception(
                         "process " + processId + " does not exist or is deleted")))
                 .chain(process -> processes.tree(process.treeId()))

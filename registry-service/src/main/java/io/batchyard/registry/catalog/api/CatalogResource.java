@@ -1,8 +1,10 @@
 package io.batchyard.registry.catalog.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.registry.catalog.CatalogService;
 import io.batchyard.registry.catalog.ProcessType;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -11,6 +13,7 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Read-only master data; seeded by migration. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "master data")

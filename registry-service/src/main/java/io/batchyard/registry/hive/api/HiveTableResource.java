@@ -2,10 +2,12 @@ package io.batchyard.registry.hive.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.registry.hive.HiveTable;
 import io.batchyard.registry.hive.HiveTableRequest;
 import io.batchyard.registry.hive.HiveTableService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
@@ -25,6 +27,7 @@ import java.net.URI;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Hive table and view DDLs that data-load processes create (BDRE HIVE_TABLES). */
+@RolesAllowed(Roles.VIEWER)
 @Path("/hive-tables")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -37,12 +40,14 @@ public class HiveTableResource {
         this.tables = tables;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     public Uni<Response> create(@Valid @NotNull HiveTableRequest r) {
         return tables.create(r)
                 .map(created -> Response.created(URI.create("/hive-tables/" + created.id())).entity(created).build());
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PUT
     @Path("{id}")
     public Uni<HiveTable> update(@PathParam("id") long id, @Valid @NotNull HiveTableRequest r) {
@@ -62,6 +67,7 @@ public class HiveTableResource {
         return tables.get(id);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{id}")
     public Uni<Response> delete(@PathParam("id") long id) {

@@ -2,11 +2,13 @@ package io.batchyard.registry.process.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.registry.process.ProcessApi;
-import io.batchyard.registry.process.ProcessMapping;
 import io.batchyard.registry.process.ProcessFilter;
+import io.batchyard.registry.process.ProcessMapping;
 import io.batchyard.registry.process.ProcessService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -29,6 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Processes (jobs) and sub-processes (steps). */
+@RolesAllowed(Roles.VIEWER)
 @Path("/processes")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -41,6 +44,7 @@ public class ProcessResource {
         this.service = service;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     @Operation(summary = "Register a parent process (no parentProcessId) or a step of one")
     public Uni<Response> create(@Valid @NotNull ProcessApi.CreateProcess request) {
@@ -77,6 +81,7 @@ public class ProcessResource {
         return service.tree(id).map(ProcessMapping::tree);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PATCH
     @Path("{id}")
     @Operation(summary = "Change some fields of a process; absent fields keep their value")
@@ -84,6 +89,7 @@ public class ProcessResource {
         return service.update(id, patch).map(ProcessMapping::api);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{id}")
     @Operation(summary = "Soft-delete a process (a parent with its steps)")

@@ -1,8 +1,10 @@
 package io.batchyard.registry.process.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.registry.process.PropertyRow;
 import io.batchyard.registry.process.PropertyService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -21,7 +23,8 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Key/value parameters of a process by config group; a change is announced as ProcessChanged. */
+/** Key/value parameters of a process by config group; a change is announced as ProcessChanged. Secrets are write-only. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/processes/{id}/properties")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -34,9 +37,14 @@ public class PropertyResource {
             @Size(max = 1028) String description) {
     }
 
-    public record Property(String configGroup, String key, String value, String description) {
+    /**
+     * A property as answered. A secret (config group credential or security) is write-only, like a server's
+     * credentials: {@code value} is null and {@code secret} true, also in the answer to the PUT that set it.
+     */
+    public record Property(String configGroup, String key, String value, boolean secret, String description) {
         static Property of(PropertyRow p) {
-            return new Property(p.configGroup(), p.key(), p.value(), p.description());
+            return new Property(p.configGroup(), p.key(), p.sensitive() ? null : p.value(), p.sensitive(),
+                    p.description());
         }
     }
 
@@ -58,6 +66,7 @@ public class PropertyResource {
         return properties.get(id, key).map(Property::of);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PUT
     @Path("{key}")
     public Uni<Property> put(@PathParam("id") long id,
@@ -68,6 +77,7 @@ public class PropertyResource {
                 .map(Property::of);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{key}")
     public Uni<Response> delete(@PathParam("id") long id, @PathParam("key") String key) {

@@ -2,10 +2,12 @@ package io.batchyard.registry.server.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.registry.server.ServerRequest;
 import io.batchyard.registry.server.ServerRow;
 import io.batchyard.registry.server.ServerService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
@@ -28,6 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * Servers that hold batch files. Credentials are write-only: responses say only whether a password or key is set,
  * and the key's fingerprint.
  */
+@RolesAllowed(Roles.ADMIN)
 @Path("/servers")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

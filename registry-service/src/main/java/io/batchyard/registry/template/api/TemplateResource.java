@@ -2,6 +2,7 @@ package io.batchyard.registry.template.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.registry.process.ProcessApi;
 import io.batchyard.registry.process.ProcessMapping;
 import io.batchyard.registry.template.PropertyTemplate;
@@ -9,6 +10,7 @@ import io.batchyard.registry.template.TemplateApi;
 import io.batchyard.registry.template.TemplateRow;
 import io.batchyard.registry.template.TemplateService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -33,6 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Process templates, their property templates, and "create from template". */
+@RolesAllowed(Roles.VIEWER)
 @Path("/process-templates")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -45,6 +48,7 @@ public class TemplateResource {
         this.service = service;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     public Uni<Response> create(@Valid @NotNull TemplateApi.CreateTemplate request) {
         return service.create(request).map(created -> Response.created(
@@ -70,18 +74,21 @@ public class TemplateResource {
         return service.tree(id).map(TemplateApi.TemplateTree::of);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PATCH
     @Path("{id}")
     public Uni<TemplateRow> update(@PathParam("id") long id, @Valid @NotNull TemplateApi.PatchTemplate patch) {
         return service.update(id, patch);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{id}")
     public Uni<Response> delete(@PathParam("id") long id) {
         return service.delete(id).map(done -> Response.noContent().build());
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     @Path("{id}/instantiate")
     @Operation(summary = "Create a new process tree from a parent template and its step templates")
@@ -98,6 +105,7 @@ public class TemplateResource {
         return service.properties(id);
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PUT
     @Path("{id}/properties/{key}")
     public Uni<PropertyTemplate> putProperty(@PathParam("id") long id,
@@ -107,6 +115,7 @@ public class TemplateResource {
                 request.description() == null ? "" : request.description()));
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{id}/properties/{key}")
     public Uni<Response> deleteProperty(@PathParam("id") long id, @PathParam("key") String key) {

@@ -1,8 +1,10 @@
 package io.batchyard.registry.workflow.api;
 
 import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Roles;
 import io.batchyard.registry.workflow.WorkflowService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Workflow generation from metadata: Oozie XML, Graphviz DOT, or SVG rendered by Graphviz. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/processes/{id}/workflow")
 @Tag(name = "workflows")
 public class WorkflowResource {

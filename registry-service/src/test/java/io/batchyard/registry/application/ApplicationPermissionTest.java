@@ -1,0 +1,96 @@
+package io.batchyard.registry.application;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+
+import io.batchyard.registry.Fixtures;
+import io.batchyard.registry.RegistryTest;
+import io.batchyard.teststack.identity.Identity;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Per-application permissions: the creator owns an application; the owner, the owner group and everyone else get the
+ * permission types the application gives them (0 none, 4 read, 6 read + write, 7 read + write + execute); an
+ * administrator passes every check; seeded master data cannot be deleted.
+ */
+@RegistryTest
+class ApplicationPermissionTest {
+
+    private final String alice = Identity.get().token("alice", Set.of("developer"), Set.of("team-a"));
+    private final String bob = Identity.get().token("bob", Set.of("developer"), Set.of("team-b"));
+    private final String carol = Identity.get().token("carol", Set.of("developer"), Set.of("team-a"));
+
+    @Test
+    void ownerGroupAndOthersGetWhatTheApplicationGivesThem() {
+        long app = as(alice).contentType(ContentType.JSON)
+                .body(Map.of("name", Fixtures.unique("perm"), "description", "d", "owner", "team a"))
+                .post("/applications").then().statusCode(201)
+                .body("permissions.ownerUser", equalTo("alice"))
+                .body("permissions.ownerGroup", nullValue())
+                .body("permissions.owner", equalTo(7)).body("permissions.group", equalTo(6))
+                .body("permissions.others", equalTo(4))
+                .extract().jsonPath().getLong("id");
+        long process = as(alice).contentType(ContentType.JSON).body(Fixtures.parentBody(app, Fixtures.INGESTION))
+                .post("/processes").then().statusCode(201).extract().jsonPath().getLong("id");
+
+        // others (4): bob reads but does not write
+        as(bob).get("/processes/" + process).then().statusCode(200);
+        rename(bob, process).then().statusCode(403).body("code", equalTo(14));
+        as(bob).contentType(ContentType.JSON).body(Fixtures.stepBody(app, process, Fixtures.INGESTION))
+                .post("/processes").then().statusCode(403).body("code", equalTo(14));
+        as(bob).contentType(ContentType.JSON).body(Map.of("configGroup", "etl", "value", "v"))
+                .put("/processes/" + process + "/properties/k").then().statusCode(403).body("code", equalTo(14));
+        as(bob).get("/applications/" + app + "/permissions").then().statusCode(403).body("code", equalTo(14));
+
+        // the owner shares the application with team-a (group 6: read + write)
+        setPermissions(alice, app, "alice", "team-a", 7, 6, 0).then().statusCode(200)
+                .body("ownerGroup", equalTo("team-a")).body("others", equalTo(0));
+        rename(carol, process).then().statusCode(200);
+        as(bob).get("/processes/" + process).then().statusCode(403).body("code", equalTo(14));
+        as(bob).get("/processes/" + process + "/workflow").then().statusCode(403).body("code", equalTo(14));
+        setPermissions(bob, app, "bob", null, 7, 7, 7).then().statusCode(403).body("code", equalTo(14));
+        setPermissions(alice, app, "alice", null, 7, 5, 0).then().statusCode(400).body("code", equalTo(221));
+
+        // an administrator passes every check and may hand the application over
+        rename(Identity.get().adminToken(), process).then().statusCode(200);
+        setPermissions(Identity.get().adminToken(), app, "bob", null, 7, 0, 0).then().statusCode(200);
+        rename(bob, process).then().statusCode(200);
+        rename(alice, process).then().statusCode(403).body("code", equalTo(14));
+        as(alice).get("/applications/" + app + "/permissions").then().statusCode(403);
+        as(bob).get("/applications/" + app + "/permissions").then().statusCode(200).body("ownerUser", equalTo("bob"));
+    }
+
+    @Test
+    void seededMasterDataCannotBeDeletedByAnyone() {
+        given().delete("/applications/1").then().statusCode(409).contentType("application/problem+json")
+                .body("code", equalTo(220));
+        given().get("/applications/1").then().statusCode(200);
+    }
+
+    private static RequestSpecification as(String token) {
+        return given().auth().oauth2(token);
+    }
+
+    private static io.restassured.response.Response rename(String token, long process) {
+        return as(token).contentType(ContentType.JSON).body(Map.of("description", Fixtures.unique("renamed")))
+                .patch("/processes/" + process);
+    }
+
+    private static io.restassured.response.Response setPermissions(String token, long app, String ownerUser,
+                                                                   String ownerGroup, int owner, int group,
+                                                                   int others) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("ownerUser", ownerUser);
+        body.put("ownerGroup", ownerGroup);
+        body.put("owner", owner);
+        body.put("group", group);
+        body.put("others", others);
+        return as(token).contentType(ContentType.JSON).body(body).put("/applications/" + app + "/permissions");
+    }
+}
