@@ -12,7 +12,11 @@ public enum ExecutionError implements ErrorCode {
     INVALID_BUCKET(406, 400, "Invalid bucket"),
     BUCKET_NOT_RETRYABLE(407, 409, "Bucket is not failed"),
     NOT_A_STAND_ALONE_PARENT(408, 409, "Not a stand-alone parent process"),
-    UNKNOWN_RUN(409, 404, "Unknown run");
+    UNKNOWN_RUN(409, 404, "Unknown run"),
+    /** Empty, absolute, with a '..' segment or a control character: not a name inside the script directory. */
+    SCRIPT_NAME_REFUSED(410, 422, "Script name refused"),
+    /** The name is well formed but its real path (after symlinks) lies outside the script directory. */
+    SCRIPT_OUTSIDE_DIRECTORY(411, 422, "Script resolves outside the script directory");
 
     private final Spec spec;
 

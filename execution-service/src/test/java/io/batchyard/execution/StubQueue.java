@@ -22,9 +22,16 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
 
     private static final AtomicLong BATCHES = new AtomicLong(70_000);
     private static final Map<Long, String> PREPARED = new ConcurrentHashMap<>();
+    /** The Authorization header of the last claim of each parent: which identity execution-service presented. */
+    private static final Map<Long, String> CALLERS = new ConcurrentHashMap<>();
     private static final Pattern PARENT = Pattern.compile("\"parentProcessId\"\\s*:\\s*(\\d+)");
     private static final Pattern RUN = Pattern.compile("\"instanceExecId\"\\s*:\\s*(\\d+)");
     private HttpServer server;
+
+    /** The Authorization header execution-service sent with the last claim of {@code parentId}, if any. */
+    public static String authorizationOfLastClaim(long parentId) {
+        return CALLERS.get(parentId);
+    }
 
     /** The next claim of {@code parentId} answers with this JSON body and status. */
     public static void prepare(long parentId, int status, String body) {
@@ -42,6 +49,8 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             Matcher parent = PARENT.matcher(body);
             long pid = parent.find() ? Long.parseLong(parent.group(1)) : -1;
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            CALLERS.put(pid, authorization == null ? "" : authorization);
             String prepared = PREPARED.remove(pid);
             int status = 200;
             String answer;

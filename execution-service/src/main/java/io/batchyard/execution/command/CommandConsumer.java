@@ -1,9 +1,13 @@
 package io.batchyard.execution.command;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.consumer.FailureClassifier;
 import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.schemas.RecordHeaders;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import java.nio.charset.StandardCharsets;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
@@ -22,26 +26,34 @@ public class CommandConsumer {
     private static final Logger LOG = Logger.getLogger(CommandConsumer.class);
 
     private final CommandService commands;
+    private final CommandAuthorization authorization;
     private final RecordProcessor records;
 
-    public CommandConsumer(CommandService commands, RecordProcessor records) {
+    public CommandConsumer(CommandService commands, CommandAuthorization authorization, RecordProcessor records) {
         this.commands = commands;
+        this.authorization = authorization;
         this.records = records;
     }
 
     @Incoming("commands")
     public Uni<Void> consume(Message<SpecificRecord> record) {
-        return records.process(CommandService.CONSUMER, record, this::handle);
+        String token = record.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(kafka -> kafka.getHeaders().lastHeader(RecordHeaders.AUTHORIZATION))
+                .map(header -> new String(header.value(), StandardCharsets.UTF_8))
+                .orElse(null);
+        return records.process(CommandService.CONSUMER, record, event -> handle(event, token));
     }
 
     /** Runs one command once, or answers its refusal; emits false for a duplicate delivery. */
-    private Uni<Boolean> handle(SpecificRecord event) {
+    private Uni<Boolean> handle(SpecificRecord event, String token) {
         if (!(event instanceof LifecycleCommand command)) {
             LOG.debugf("ignoring %s on the command topic", event.getClass().getSimpleName());
             return Uni.createFrom().item(false);
         }
-        // e.g. queue-service unavailable: not the command's fault, so not a rejection; the processor retries it
-        return commands.apply(command).onFailure(refused -> refused instanceof ApiException
+        // A refused identity is answered like any other refusal. A transient failure (queue-service unavailable, the
+        // identity provider unreachable) is not the command's fault: the processor retries it.
+        return authorization.check(token).chain(identity -> commands.apply(command, Caller.of(identity)))
+                .onFailure(refused -> refused instanceof ApiException
                         && !FailureClassifier.isTransient(refused))
                 .recoverWithUni(refused -> commands.reject(command, (ApiException) refused));
     }

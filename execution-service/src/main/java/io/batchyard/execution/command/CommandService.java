@@ -1,6 +1,7 @@
 package io.batchyard.execution.command;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.execution.CommandRejected;
@@ -33,15 +34,15 @@ public class CommandService {
 
     /** Runs one command once; false for a duplicate delivery. A refusal fails it and rolls its ledger row back. */
     @WithTransaction
-    public Uni<Boolean> apply(LifecycleCommand c) {
+    public Uni<Boolean> apply(LifecycleCommand c, Caller caller) {
         String correlation = Events.headerOf(c).getEventId();
         return ledger.once(CONSUMER, c, () -> switch (c.getCommand()) {
-            case INIT_JOB -> lifecycle.initJob(c.getProcessId(), c.getMaxBatch(), correlation);
-            case INIT_STEP -> lifecycle.initStep(c.getProcessId(), correlation);
-            case HALT_STEP -> lifecycle.haltStep(c.getProcessId(), correlation);
-            case TERM_STEP -> lifecycle.termStep(c.getProcessId(), correlation);
-            case HALT_JOB -> lifecycle.haltJob(c.getProcessId(), c.getBatchMarking(), correlation);
-            case TERM_JOB -> lifecycle.termJob(c.getProcessId(), correlation);
+            case INIT_JOB -> lifecycle.initJob(caller, c.getProcessId(), c.getMaxBatch(), correlation);
+            case INIT_STEP -> lifecycle.initStep(caller, c.getProcessId(), correlation);
+            case HALT_STEP -> lifecycle.haltStep(caller, c.getProcessId(), correlation);
+            case TERM_STEP -> lifecycle.termStep(caller, c.getProcessId(), correlation);
+            case HALT_JOB -> lifecycle.haltJob(caller, c.getProcessId(), c.getBatchMarking(), correlation);
+            case TERM_JOB -> lifecycle.termJob(caller, c.getProcessId(), correlation);
         });
     }
 

@@ -12,6 +12,7 @@ import static io.batchyard.api.LifecycleError.SUB_PROCESS_NOT_RUNNING;
 import static io.batchyard.api.LifecycleError.SUB_PROCESS_RUNNING;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
@@ -19,6 +20,7 @@ import io.batchyard.schemas.BatchMarking;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +38,8 @@ import org.jboss.logging.Logger;
 public class LifecycleService {
 
     private static final Logger LOG = Logger.getLogger(LifecycleService.class);
+    /** Who acts when the runner or recovery makes a call that a checked launch or the service itself decided on. */
+    public static final Caller RUNNER = Caller.system("batchyard-runner");
 
     /** InitJob's answer: the run, its target batch, where to resume, and the output keys. */
     public record JobStart(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, boolean retry,
@@ -50,31 +54,32 @@ public class LifecycleService {
     private final RunRepository runs;
     private final QueueClient queue;
     private final LifecycleEvents events;
+    private final ExecutePermission permission;
 
     public LifecycleService(ProcessDefinitionRepository definitions, RunRepository runs, QueueClient queue,
-                            LifecycleEvents events) {
+                            LifecycleEvents events, ExecutePermission permission) {
         this.definitions = definitions;
         this.runs = runs;
         this.queue = queue;
         this.events = events;
+        this.permission = permission;
     }
 
     @WithTransaction
-    public Uni<JobStart> initJob(long pid, Integer maxBatch, String correlation) {
-        return definitions.lock(pid).chain(parent -> liveSteps(parent).chain(steps -> {
+    public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, String correlation) {
+        return definitions.lock(pid).call(parent -> mayExecute(caller, parent))
+                .chain(parent -> liveSteps(parent).chain(steps -> {
             if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
                 throw MAX_BATCH_NULL.exception("max_batch cannot be null");
             }
             if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted() || steps.isEmpty()) {
                 throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
             }
-            return runs.running(pid).chain(running -> {
-                if (!running.isEmpty()) {
+            return runs.runningAmong(withParent(pid, steps)).chain(running -> {
+                if (running.stream().anyMatch(r -> r.processId() == pid)) {
                     throw PARENT_ALREADY_RUNNING.exception("Parent Process is already running. pid=" + pid);
                 }
-                return runs.anyRunning(ids(steps));
-            }).chain(stepsRunning -> {
-                if (stepsRunning) {
+                if (!running.isEmpty()) {
                     throw SUB_PROCESS_RUNNING.exception("Sub-processes already running! Cannot start this parent process"
                             + pid);
                 }
@@ -86,10 +91,10 @@ public class LifecycleService {
                         .orElse(null);
                 Long lastRecoverable = LastRecoverableStep.of(lastFailed, stepRuns, steps.stream()
                         .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
+                // The id is drawn before the claim because the queue records which run claimed the batch.
                 return runs.nextId().chain(ie -> queue.claim(pid, ie, maxBatch, completedTarget)
                         .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
                                         "InitJob")
-                                .chain(() -> runs.find(ie)).map(Optional::orElseThrow)
                                 .chain(run -> {
                                     Map<String, String> outputs = InitJobOutput.of(ie, claim.targetBatchId(),
                                             lastRecoverable, claim.rows());
@@ -102,43 +107,41 @@ public class LifecycleService {
     }
 
     @WithTransaction
-    public Uni<StepStart> initStep(long sid, String correlation) {
-        return definitions.find(sid).chain(found -> {
+    public Uni<StepStart> initStep(Caller caller, long sid, String correlation) {
+        return definitions.find(sid).call(found -> mayExecute(caller, found)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
             if (step.deleted()) {
                 throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
             }
             long parentId = step.parentProcessId();
-            return definitions.lock(parentId).chain(() -> runs.running(parentId)).chain(parentRuns -> {
-                Run parentRun = parentRuns.stream().findFirst().orElseThrow(() -> PARENT_NOT_RUNNING.exception(
-                        "The parent process is not under execution, sub_pid=" + sid));
-                return runs.running(sid).chain(running -> {
-                    if (!running.isEmpty()) {
-                        throw SUB_PROCESS_ALREADY_RUNNING.exception("This sub process is already under execution ! sub_pid="
-                                + sid);
-                    }
-                    return runs.nextId();
-                }).chain(id -> runs.start(id, sid, parentRun.instanceExecId(), parentRun.targetBatchId(), false, null,
+            return definitions.lock(parentId).chain(() -> runs.runningAmong(List.of(parentId, sid))).chain(running -> {
+                Run parentRun = running.stream().filter(r -> r.processId() == parentId).findFirst()
+                        .orElseThrow(() -> PARENT_NOT_RUNNING.exception(
+                                "The parent process is not under execution, sub_pid=" + sid));
+                if (running.stream().anyMatch(r -> r.processId() == sid)) {
+                    throw SUB_PROCESS_ALREADY_RUNNING.exception("This sub process is already under execution ! sub_pid="
+                            + sid);
+                }
+                return runs.start(null, sid, parentRun.instanceExecId(), parentRun.targetBatchId(), false, null,
                                 "InitStep")
-                        .chain(() -> runs.find(id)).map(Optional::orElseThrow)
-                        .chain(run -> events.stepStarted(parentId, run, correlation))
-                        .replaceWith(new StepStart(id, sid)));
+                        .chain(run -> events.stepStarted(parentId, run, correlation)
+                                .replaceWith(new StepStart(run.instanceExecId(), sid)));
             });
         });
     }
 
     /** HaltStep of one step; a comma list is split by the caller, one transaction per step. */
     @WithTransaction
-    public Uni<Long> haltStep(long sid, String correlation) {
-        return endStep(sid, "Invalid sub-process. sub_pid=" + sid,
+    public Uni<Long> haltStep(Caller caller, long sid, String correlation) {
+        return endStep(caller, sid, "Invalid sub-process. sub_pid=" + sid,
                 "The parent process is not under execution, sub_pid= " + sid, ExecState.SUCCESS, "HaltStep",
                 correlation);
     }
 
     @WithTransaction
-    public Uni<Long> termStep(long sid, String correlation) {
-        return endStep(sid, "Invalid sub-process.sub_pid=" + sid,
+    public Uni<Long> termStep(Caller caller, long sid, String correlation) {
+        return endStep(caller, sid, "Invalid sub-process.sub_pid=" + sid,
                 "The parent process is not under execution,sub_pid=" + sid, ExecState.FAILED, "TermStep", correlation);
     }
 
@@ -146,22 +149,19 @@ public class LifecycleService {
      * HaltStep/TermStep: a live step (103), its parent running (108), the step running (107), then the step's run
      * ends in {@code end}. The texts differ between the two calls only in the reference's spacing.
      */
-    private Uni<Long> endStep(long sid, String invalid, String parentNotRunning, ExecState end, String cause,
-                              String correlation) {
-        return definitions.find(sid).chain(found -> {
+    private Uni<Long> endStep(Caller caller, long sid, String invalid, String parentNotRunning, ExecState end,
+                              String cause, String correlation) {
+        return definitions.find(sid).call(found -> mayExecute(caller, found)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
             long parentId = step.parentProcessId();
-            return definitions.lock(parentId).chain(() -> runs.running(parentId)).chain(parentRuns -> {
-                if (parentRuns.isEmpty()) {
+            return definitions.lock(parentId).chain(() -> runs.runningAmong(List.of(parentId, sid))).chain(running -> {
+                if (running.stream().noneMatch(r -> r.processId() == parentId)) {
                     throw PARENT_NOT_RUNNING.exception(parentNotRunning);
                 }
-                return runs.running(sid);
-            }).chain(running -> {
-                Run run = running.stream().findFirst().orElseThrow(() -> SUB_PROCESS_NOT_RUNNING.exception(
-                        "This sub process is not running ! sub_pid=" + sid));
-                return runs.transition(run, end, null, cause).chain(() -> runs.find(run.instanceExecId()))
-                        .map(Optional::orElseThrow)
+                Run run = running.stream().filter(r -> r.processId() == sid).findFirst().orElseThrow(() ->
+                        SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
+                return runs.transition(run, end, null, cause)
                         .chain(ended -> end == ExecState.SUCCESS
                                 ? events.stepHalted(parentId, ended, correlation)
                                 : events.stepFailed(parentId, ended, correlation));
@@ -170,21 +170,21 @@ public class LifecycleService {
     }
 
     @WithTransaction
-    public Uni<Run> haltJob(long pid, String batchMarking, String correlation) {
+    public Uni<Run> haltJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
-        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid)).chain(this::liveSteps)
-                .chain(steps -> runs.running(pid).chain(running -> {
-                    if (running.size() != 1) {
+        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
+                .call(parent -> mayExecute(caller, parent)).chain(this::liveSteps)
+                .chain(steps -> runs.runningAmong(withParent(pid, steps)).chain(running -> {
+                    List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
+                    if (jobRuns.size() != 1) {
                         throw PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid);
                     }
-                    Run run = running.get(0);
+                    if (running.size() > 1) {
+                        throw SUB_PROCESS_RUNNING.exception("sub process in running  state");
+                    }
+                    Run run = jobRuns.get(0);
                     List<Long> stepIds = ids(steps);
-                    return runs.anyRunning(stepIds).chain(stepsRunning -> {
-                        if (stepsRunning) {
-                            throw SUB_PROCESS_RUNNING.exception("sub process in running  state");
-                        }
-                        return runs.latestStepRuns(run.instanceExecId());
-                    }).chain(latest -> {
+                    return runs.latestStepRuns(run.instanceExecId()).chain(latest -> {
                         List<Run> failed = latest.stream()
                                 .filter(r -> stepIds.contains(r.processId()) && r.state() == ExecState.FAILED).toList();
                         if (!failed.isEmpty()) {
@@ -192,14 +192,14 @@ public class LifecycleService {
                                     + failed.get(0).processId() + ")");
                         }
                         return runs.transition(run, ExecState.SUCCESS, marking, "HaltJob");
-                    }).chain(() -> runs.find(run.instanceExecId())).map(Optional::orElseThrow)
-                            .call(halted -> events.jobHalted(halted, marking, correlation));
+                    }).call(halted -> events.jobHalted(halted, marking, correlation));
                 }));
     }
 
     @WithTransaction
-    public Uni<Run> termJob(long pid, String correlation) {
+    public Uni<Run> termJob(Caller caller, long pid, String correlation) {
         return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
+                .call(parent -> mayExecute(caller, parent))
                 .chain(parent -> runs.latest(pid).chain(latest -> {
                     Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
                             PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid));
@@ -208,8 +208,7 @@ public class LifecycleService {
                             throw SUB_PROCESS_RUNNING.exception("sub process in running state");
                         }
                         return runs.transition(run, ExecState.FAILED, null, "TermJob");
-                    }).chain(() -> runs.find(run.instanceExecId())).map(Optional::orElseThrow)
-                            .call(failed -> events.jobFailed(failed, correlation));
+                    }).call(failed -> events.jobFailed(failed, correlation));
                 }));
     }
 
@@ -223,15 +222,20 @@ public class LifecycleService {
             for (ProcessDefinition step : tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of())) {
                 chain = chain.chain(() -> runs.running(step.processId())).chain(running -> running.isEmpty()
                         ? Uni.createFrom().voidItem()
-                        : termStep(step.processId(), correlation).replaceWithVoid());
+                        : termStep(RUNNER, step.processId(), correlation).replaceWithVoid());
             }
             return chain;
         }).chain(() -> runs.running(pid)).chain(running -> running.isEmpty()
                 ? Uni.createFrom().voidItem()
-                : termJob(pid, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
+                : termJob(RUNNER, pid, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
                     LOG.warnf("could not terminate the orphaned run of %d: %s", pid, e.getMessage());
                     return null;
                 }));
+    }
+
+    /** Checked once the process's definition is in hand (and, for a parent, locked). */
+    private Uni<Void> mayExecute(Caller caller, Optional<ProcessDefinition> process) {
+        return process.isEmpty() ? Uni.createFrom().voidItem() : permission.requireKnown(caller, process.get().processId());
     }
 
     private static void requireParent(Optional<ProcessDefinition> parent, long pid) {
@@ -244,8 +248,15 @@ public class LifecycleService {
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
             return Uni.createFrom().item(List.of());
         }
-        return definitions.tree(parent.get().processId())
-                .map(tree -> tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of()));
+        return definitions.stepsOf(parent.get().processId());
+    }
+
+    /** The parent's id followed by its steps' ids: what one "is anything of this job running" read looks at. */
+    private static List<Long> withParent(long pid, List<ProcessDefinition> steps) {
+        List<Long> ids = new ArrayList<>(steps.size() + 1);
+        ids.add(pid);
+        ids.addAll(ids(steps));
+        return ids;
     }
 
     private static List<Long> ids(List<ProcessDefinition> steps) {

@@ -3,6 +3,7 @@ package io.batchyard.execution.lifecycle;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.ApiException;
+import io.batchyard.api.ServiceIdentity;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.eventing.persistence.Blocking;
 import io.smallrye.mutiny.Uni;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * queue-service's claim API: InitJob's output needs the claimed batches at once, so this one call is synchronous.
@@ -26,18 +28,22 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class QueueClient {
 
+    private static final Logger LOG = Logger.getLogger(QueueClient.class);
+
     /** What queue-service claimed for a starting run. */
     public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.Row> rows) {
     }
 
     private final ObjectMapper json;
+    private final ServiceIdentity identity;
     private final String queueUrl;
     private final Duration timeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public QueueClient(ObjectMapper json, @ConfigProperty(name = "batchyard.queue.url") String queueUrl,
+    public QueueClient(ObjectMapper json, ServiceIdentity identity, @ConfigProperty(name = "batchyard.queue.url") String queueUrl,
                        @ConfigProperty(name = "batchyard.queue.timeout", defaultValue = "PT10S") Duration timeout) {
         this.json = json;
+        this.identity = identity;
         this.queueUrl = queueUrl;
         this.timeout = timeout;
     }
@@ -55,10 +61,11 @@ public class QueueClient {
         body.put("completedTargetBatchId", completedTargetBatchId);
         HttpResponse<String> response;
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(queueUrl + "/internal/claims")).timeout(timeout)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))).build();
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(queueUrl + "/internal/claims"))
+                    .timeout(timeout).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
+            identity.authorization().ifPresent(value -> request.header("Authorization", value));
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service at " + queueUrl + " did not answer: "
                     + e.getClass().getSimpleName());
@@ -68,6 +75,14 @@ public class QueueClient {
         }
         try {
             JsonNode node = json.readTree(response.body());
+            if (response.statusCode() == 401 || response.statusCode() == 403) {
+                // Not the caller's fault and not fixed by the caller: this service's own identity is missing or lacks
+                // the service role. Operators see it in the log; callers get a retryable answer.
+                LOG.errorf("queue-service refused execution-service's claim with %d: check its service identity"
+                        + " (quarkus.oidc-client.* or batchyard.service.token)",
+                        response.statusCode());
+                throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service refused this service's identity");
+            }
             if (response.statusCode() != 200) {
                 if (node.hasNonNull("code") && response.statusCode() < 500) {
                     throw new ApiException(response.statusCode(), node.get("code").asInt(), node.path("title").asText(),

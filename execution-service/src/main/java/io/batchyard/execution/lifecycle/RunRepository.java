@@ -20,10 +20,10 @@ import java.util.Optional;
 @ApplicationScoped
 public class RunRepository extends SqlRepository {
 
-    private static final String RUN = """
-            SELECT instance_exec_id, process_id, parent_instance_exec_id, start_ts, end_ts, exec_state, target_batch_id,
-              batch_marking, retry, last_recoverable_sp_id, version
-            FROM instance_exec""";
+    private static final String COLUMNS = """
+            instance_exec_id, process_id, parent_instance_exec_id, start_ts, end_ts, exec_state, target_batch_id,
+              batch_marking, retry, last_recoverable_sp_id, version""";
+    private static final String RUN = "SELECT " + COLUMNS + " FROM instance_exec";
     private static final String FILTER = " WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))"
             + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))";
 
@@ -35,40 +35,51 @@ public class RunRepository extends SqlRepository {
         return value("SELECT nextval('instance_exec_seq')", Long.class, none());
     }
 
-    public Uni<Void> start(long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
-                           Long lastRecoverable, String cause) {
-        return update("""
-                        INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
-                          target_batch_id, retry, last_recoverable_sp_id)
-                        VALUES (:id, :p, CAST(:parent AS bigint), 2, CAST(:target AS bigint), :retry, CAST(:lr AS bigint))""",
+    /**
+     * Inserts a running run and its first history row in one statement and returns the run as stored. {@code id}
+     * null takes the next id from the sequence; InitJob passes one it drew earlier because the claim needs it first.
+     */
+    public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
+                          Long lastRecoverable, String cause) {
+        return row("""
+                        WITH started AS (
+                          INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
+                            target_batch_id, retry, last_recoverable_sp_id)
+                          VALUES (COALESCE(CAST(:id AS bigint), nextval('instance_exec_seq')), :p,
+                            CAST(:parent AS bigint), 2, CAST(:target AS bigint), :retry, CAST(:lr AS bigint))
+                          RETURNING %1$s),
+                        logged AS (
+                          INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
+                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)
+                        SELECT %1$s FROM started""".formatted(COLUMNS),
                 params("id", id).and("p", processId).and("parent", parentRun).and("target", targetBatchId)
-                        .and("retry", retry).and("lr", lastRecoverable))
-                .chain(() -> history(id, null, ExecState.RUNNING, cause));
+                        .and("retry", retry).and("lr", lastRecoverable).and("cause", cause), RunRepository::run)
+                .map(Optional::orElseThrow);
     }
 
-    /** Moves a run along the transition table, with optimistic locking on its version. */
-    public Uni<Void> transition(Run run, ExecState to, String marking, String cause) {
+    /**
+     * Moves a run along the transition table and records the move, in one statement with optimistic locking on the
+     * run's version; returns the run as stored afterwards.
+     */
+    public Uni<Run> transition(Run run, ExecState to, String marking, String cause) {
         if (!run.state().canBecome(to)) {
             return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("run " + run.instanceExecId()
                     + " cannot go from " + run.state() + " to " + to));
         }
-        return update("""
-                        UPDATE instance_exec SET exec_state = :to, end_ts = now(), version = version + 1,
-                          batch_marking = COALESCE(CAST(:marking AS text), batch_marking)
-                        WHERE instance_exec_id = :id AND version = :version""",
-                params("to", to.id).and("marking", marking).and("id", run.instanceExecId()).and("version", run.version()))
-                .chain(updated -> updated != 1
-                        ? Uni.createFrom().failure(ExecutionError.CONCURRENT_CHANGE.exception("run "
-                                + run.instanceExecId() + " changed concurrently"))
-                        : history(run.instanceExecId(), run.state(), to, cause));
-    }
-
-    private Uni<Void> history(long id, ExecState from, ExecState to, String cause) {
-        return update("""
-                        INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
-                        VALUES (:id, CAST(:from AS int), :to, :cause)""",
-                params("id", id).and("from", from == null ? null : from.id).and("to", to.id).and("cause", cause))
-                .replaceWithVoid();
+        return row("""
+                        WITH moved AS (
+                          UPDATE instance_exec SET exec_state = :to, end_ts = now(), version = version + 1,
+                            batch_marking = COALESCE(CAST(:marking AS text), batch_marking)
+                          WHERE instance_exec_id = :id AND version = :version
+                          RETURNING %1$s),
+                        logged AS (
+                          INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
+                          SELECT instance_exec_id, :from, exec_state, :cause FROM moved)
+                        SELECT %1$s FROM moved""".formatted(COLUMNS),
+                params("to", to.id).and("marking", marking).and("id", run.instanceExecId()).and("version", run.version())
+                        .and("from", run.state().id).and("cause", cause), RunRepository::run)
+                .map(moved -> moved.orElseThrow(() -> ExecutionError.CONCURRENT_CHANGE.exception("run "
+                        + run.instanceExecId() + " changed concurrently")));
     }
 
     public Uni<Optional<Run>> find(long id) {
@@ -87,6 +98,12 @@ public class RunRepository extends SqlRepository {
                 params("ids", processIds)).map(n -> n > 0);
     }
 
+    /** The running runs of any of {@code processIds}: one read where a call checks a parent and its steps. */
+    public Uni<List<Run>> runningAmong(Collection<Long> processIds) {
+        return rows(RUN + " WHERE process_id IN (:ids) AND exec_state = 2 ORDER BY instance_exec_id",
+                params("ids", processIds), RunRepository::run);
+    }
+
     public Uni<Optional<Run>> latest(long processId) {
         return row(RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT 1", params("p", processId),
                 RunRepository::run);
@@ -94,7 +111,7 @@ public class RunRepository extends SqlRepository {
 
     /** The latest run of each step within one parent run. */
     public Uni<List<Run>> latestStepRuns(long parentRunId) {
-        return rows("SELECT DISTINCT ON (process_id) " + RUN.substring("SELECT ".length())
+        return rows("SELECT DISTINCT ON (process_id) " + COLUMNS + " FROM instance_exec"
                         + " WHERE parent_instance_exec_id = :run ORDER BY process_id, instance_exec_id DESC",
                 params("run", parentRunId), RunRepository::run);
     }

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one OS process: stdout and stderr read on their own threads (a full pipe would block the child), each line
  * handed to the sink, the whole kept up to a cap for PIPEINOUT; killed with its descendants when the timeout passes.
+ * The command is an argument vector executed directly, never through a shell, so no argument is ever interpreted.
+ * The process gets an environment built from nothing: a few host settings and the runner's contract values, never
+ * the service's own environment (which holds its database password and secrets key).
  */
 public final class OsCommand {
 
@@ -25,7 +29,35 @@ public final class OsCommand {
     /** Output kept in memory per stream; beyond it only the process log has the rest. */
     static final int KEEP_CHARS = 4 * 1024 * 1024;
 
+    /** The only variables a job takes from the service's environment. */
+    static final List<String> INHERITED = List.of("PATH", "HOME", "LANG", "TZ");
+
+    /** PATH when the service has none. */
+    static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+
     private OsCommand() {
+    }
+
+    /**
+     * A job's whole environment: {@link #INHERITED} from {@code service} (PATH defaulted), then the runner's contract
+     * values, which are the PWM {@code PIPE*} variables and Batchyard's {@code BATCHYARD_*} ones; any other name in
+     * {@code contract} is dropped.
+     */
+    static Map<String, String> jobEnvironment(Map<String, String> service, Map<String, String> contract) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : INHERITED) {
+            String value = service.get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        env.putIfAbsent("PATH", DEFAULT_PATH);
+        contract.forEach((name, value) -> {
+            if ((name.startsWith("PIPE") || name.startsWith("BATCHYARD_")) && value != null) {
+                env.put(name, value);
+            }
+        });
+        return env;
     }
 
     public static CommandResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout,
@@ -34,7 +66,9 @@ public final class OsCommand {
         Process process;
         try {
             ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
-            pb.environment().putAll(env);
+            // environment() starts as a copy of the service's own: emptied before the job's values go in.
+            pb.environment().clear();
+            pb.environment().putAll(jobEnvironment(System.getenv(), env));
             process = pb.start();
         } catch (IOException e) {
             return CommandResult.notStarted("could not start " + command.get(0) + ": " + e.getMessage());

@@ -2,11 +2,13 @@ package io.batchyard.execution.runner;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
+import io.batchyard.execution.lifecycle.ExecutePermission;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -32,20 +34,23 @@ public class RunPolicyService {
     private final RunnerJobRepository jobs;
     private final BucketRepository ledger;
     private final BucketKeyRepository keys;
+    private final ExecutePermission permission;
 
     public RunPolicyService(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
-                            BucketKeyRepository keys) {
+                            BucketKeyRepository keys, ExecutePermission permission) {
         this.definitions = definitions;
         this.jobs = jobs;
         this.ledger = ledger;
         this.keys = keys;
+        this.permission = permission;
     }
 
     /** Saves a policy whose fields are already checked; the parent must be a live stand-alone parent. */
     @WithTransaction
-    public Uni<RunnerJob> save(RunnerJob job) {
+    public Uni<RunnerJob> save(Caller caller, RunnerJob job) {
         long pid = job.processId();
-        return definitions.find(pid).invoke(parent -> requireStandAloneParent(parent, pid))
+        return permission.require(caller, pid).chain(() -> definitions.find(pid))
+                .invoke(parent -> requireStandAloneParent(parent, pid))
                 .chain(() -> requireKnownBucket(job.bucket()))
                 .chain(() -> jobs.save(job))
                 .chain(() -> jobs.find(pid)).map(Optional::orElseThrow);
@@ -62,10 +67,16 @@ public class RunPolicyService {
         return policy(pid);
     }
 
+    /** The policy of a job the caller may run now: execute permission on its application. */
+    @WithSession
+    public Uni<RunnerJob> launchable(Caller caller, long pid) {
+        return permission.require(caller, pid).chain(() -> policy(pid));
+    }
+
     /** Deletes a policy; 405 when there was none. */
     @WithTransaction
-    public Uni<Void> delete(long pid) {
-        return jobs.delete(pid).invoke(deleted -> {
+    public Uni<Void> delete(Caller caller, long pid) {
+        return permission.require(caller, pid).chain(() -> jobs.delete(pid)).invoke(deleted -> {
             if (!deleted) {
                 throw ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy");
             }
@@ -80,8 +91,8 @@ public class RunPolicyService {
 
     /** Records a bucket as INIT unless it is known; it must be of the job's pattern when the job has one. */
     @WithTransaction
-    public Uni<Recorded> addBucket(long pid, String bucket) {
-        return policy(pid).invoke(job -> BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
+    public Uni<Recorded> addBucket(Caller caller, long pid, String bucket) {
+        return permission.require(caller, pid).chain(() -> policy(pid)).invoke(job -> BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
                     throw ExecutionError.INVALID_BUCKET.exception("process " + pid + " has " + p.text()
                             + " buckets; '" + bucket + "' is not one");
                 }))
@@ -91,8 +102,8 @@ public class RunPolicyService {
 
     /** Every bucket of the range as INIT; completed (and other known) buckets are left alone. */
     @WithTransaction
-    public Uni<BackfillResult> backfill(long pid, String from, String to) {
-        return policy(pid).chain(job -> {
+    public Uni<BackfillResult> backfill(Caller caller, long pid, String from, String to) {
+        return permission.require(caller, pid).chain(() -> policy(pid)).chain(job -> {
             BucketPattern pattern = BucketPattern.of(job.bucket()).orElseThrow(() -> ExecutionError.INVALID_BUCKET
                     .exception("backfill needs a date-pattern bucket (YYYYMMDD or YYYYMMDDHH); process " + pid
                             + " has " + (job.bucket() == null ? "none" : job.bucket())));
@@ -113,8 +124,8 @@ public class RunPolicyService {
 
     /** FAILED → INIT; 407 for a bucket in any other state. */
     @WithTransaction
-    public Uni<BucketStatus> retry(long pid, String bucket) {
-        return policy(pid)
+    public Uni<BucketStatus> retry(Caller caller, long pid, String bucket) {
+        return permission.require(caller, pid).chain(() -> policy(pid))
                 .chain(() -> ledger.move(pid, List.of(bucket), BucketStatus.State.FAILED, BucketStatus.State.INIT, null,
                         "retry requested"))
                 .chain(moved -> ledger.find(pid, bucket).map(row -> {

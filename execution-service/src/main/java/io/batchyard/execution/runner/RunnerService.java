@@ -115,7 +115,7 @@ public class RunnerService {
     /** HaltJob with the buckets as its marking, and the buckets COMPLETE, in one transaction. */
     @WithTransaction
     public Uni<Void> complete(long processId, List<String> buckets, long instanceExecId) {
-        return lifecycle.haltJob(processId, String.join(",", buckets), null)
+        return lifecycle.haltJob(LifecycleService.RUNNER, processId, String.join(",", buckets), null)
                 .chain(() -> ledger.move(processId, buckets, State.RUNNING, State.COMPLETE, instanceExecId, null))
                 .replaceWithVoid();
     }
@@ -127,7 +127,7 @@ public class RunnerService {
     @WithTransaction
     public Uni<Optional<String>> fail(long processId, List<String> buckets, Long instanceExecId, String message) {
         Uni<Optional<String>> termed = instanceExecId == null ? Uni.createFrom().item(Optional.empty())
-                : lifecycle.termJob(processId, null).map(run -> Optional.<String>empty())
+                : lifecycle.termJob(LifecycleService.RUNNER, processId, null).map(run -> Optional.<String>empty())
                         .onFailure(ApiException.class).recoverWithItem(e -> Optional.of(e.getMessage()));
         return termed.call(() -> ledger.move(processId, buckets, State.RUNNING, State.FAILED, instanceExecId, message));
     }

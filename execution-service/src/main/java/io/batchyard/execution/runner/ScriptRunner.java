@@ -1,5 +1,7 @@
 package io.batchyard.execution.runner;
 
+import io.batchyard.api.ScriptNames;
+import io.batchyard.execution.ExecutionError;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Path;
@@ -43,12 +45,16 @@ public class ScriptRunner {
         return config.spillThreshold();
     }
 
-    /** The command line of {@code script} with {@code args} appended, or empty when the script does not resolve. */
+    /**
+     * The command line of {@code script} with {@code args} appended, or empty when the script does not resolve.
+     *
+     * @throws ScriptResolver.Refused when the script names something outside the script directory
+     */
     public Optional<List<String>> commandLine(String script, List<String> args) {
+        ScriptNames.whyRefused(script).ifPresent(why -> {
+            throw new ScriptResolver.Refused(ExecutionError.SCRIPT_NAME_REFUSED, why);
+        });
         List<String> words = words(script);
-        if (words.isEmpty()) {
-            return Optional.empty();
-        }
         return resolver.resolve(words.get(0)).map(path -> {
             List<String> cmd = new ArrayList<>();
             cmd.add(path.toString());
@@ -58,11 +64,26 @@ public class ScriptRunner {
         });
     }
 
+    /**
+     * Refuses a script text the runner would never run; a name that is fine but absent is left to fail when run.
+     *
+     * @throws ScriptResolver.Refused with the problem code
+     */
+    public void check(String script) {
+        commandLine(script, List.of());
+    }
+
     public CommandResult run(String script, List<String> args, Map<String, String> env, Duration timeout,
                              OsCommand.LineSink sink) {
-        Optional<List<String>> cmd = commandLine(script, args);
+        Optional<List<String>> cmd;
+        try {
+            cmd = commandLine(script, args);
+        } catch (ScriptResolver.Refused e) {
+            sink.line("runner", "script '" + script + "' refused: " + e.getMessage());
+            return CommandResult.notStarted(e.getMessage());
+        }
         if (cmd.isEmpty()) {
-            String reason = "script '" + script + "' not found (absolute path, or relative to " + resolver + ")";
+            String reason = "script '" + script + "' not found in the script directory " + resolver;
             sink.line("runner", reason);
             return CommandResult.notStarted(reason);
         }

@@ -77,7 +77,14 @@ public class WorkflowExecution {
                 throw new IllegalArgumentException("process " + pid + " is no longer in the registry");
             }
             graph = new StepGraph(tree.parent(), tree.steps());
-            tree.steps().forEach(StepCommand::of);
+            // A refused script (problem 410/411) stops the run before InitJob: no step of it runs, not even a harmless one.
+            tree.steps().forEach(step -> {
+                StepCommand command = StepCommand.of(step);
+                scripts.check(command.script());
+                if (command.loopScript() != null) {
+                    scripts.check(command.loopScript());
+                }
+            });
             bucketArgs = bucketArguments(job, buckets);
         } catch (IllegalArgumentException e) {
             return notStarted(job, buckets, e.getMessage());
@@ -85,7 +92,7 @@ public class WorkflowExecution {
         LifecycleService.JobStart start;
         try {
             Integer maxBatch = tree.parent().property(StepCommand.RUNNER_GROUP, "max-batch").map(Integer::valueOf).orElse(null);
-            start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
+            start = Blocking.await(() -> lifecycle.initJob(LifecycleService.RUNNER, pid, maxBatch, correlation));
         } catch (ApiException | NumberFormatException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
@@ -243,7 +250,7 @@ public class WorkflowExecution {
         long sid = step.processId();
         LifecycleService.StepStart started;
         try {
-            started = Blocking.await(() -> lifecycle.initStep(sid, null));
+            started = Blocking.await(() -> lifecycle.initStep(LifecycleService.RUNNER, sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
         }
@@ -285,7 +292,7 @@ public class WorkflowExecution {
         boolean ok = result == null || result.succeeded();
         stepLog.flush();
         try {
-            Blocking.await(() -> ok ? lifecycle.haltStep(sid, null) : lifecycle.termStep(sid, null));
+            Blocking.await(() -> ok ? lifecycle.haltStep(LifecycleService.RUNNER, sid, null) : lifecycle.termStep(LifecycleService.RUNNER, sid, null));
         } catch (ApiException e) {
             return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
         }

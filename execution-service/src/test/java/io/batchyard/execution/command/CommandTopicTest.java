@@ -15,6 +15,7 @@ import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
+import io.batchyard.teststack.identity.Identity;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -59,6 +60,42 @@ class CommandTopicTest {
                     e -> init.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), Duration.ofSeconds(1))).isEmpty();
             assertThat(tree.getParentProcessId()).isEqualTo(p);
         }
+    }
+
+    @Test
+    void aCommandIsAuthorisedLikeItsRestTwinAndARefusalChangesNothing() {
+        long p = 400_000 + System.nanoTime() % 100_000, s1 = p + 1;
+        try (EventPublisher publisher = new EventPublisher(bootstrap);
+             EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
+             EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
+            // the seeded application, as registry-service announces it: anyone with the operator role may run its jobs
+            publisher.publish(Topics.REGISTRY_PROCESSES, "application-1",
+                    ProcessTrees.application(1, null, null, 7, 7, 7));
+            ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
+            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            Identity identity = Identity.get();
+
+            assertRejected(publisher, rejections, null, p, 12);
+            assertRejected(publisher, rejections, "Bearer not-a-token", p, 12);
+            assertRejected(publisher, rejections, "Basic dXNlcjpwYXNz", p, 12);
+            assertRejected(publisher, rejections, "Bearer " + identity.token("ann", "viewer"), p, 13);
+            assertRejected(publisher, rejections, "Bearer " + identity.token("dev", "developer"), p, 13);
+            given().queryParam("processId", p).get("/runs").then().body("total", equalTo(0));
+
+            LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, p, 1);
+            publisher.publishAs("Bearer " + identity.token("op", "operator"), Topics.EXECUTION_COMMANDS, p, init);
+            lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
+            given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1));
+        }
+    }
+
+    private static void assertRejected(EventPublisher publisher, EventProbe rejections, String authorization, long pid,
+                                       int code) {
+        LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, pid, 1);
+        publisher.publishAs(authorization, Topics.EXECUTION_COMMANDS, pid, init);
+        var rejected = rejections.await(CommandRejected.class,
+                e -> init.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
+        assertThat(rejected.event().getCode()).as("code for authorization %s", authorization).isEqualTo(code);
     }
 
     private static LifecycleCommand command(LifecycleCommandType type, long pid, Integer maxBatch) {

@@ -22,12 +22,15 @@ final class RunnerFixtures implements AutoCloseable {
     private static final AtomicLong IDS = new AtomicLong(600_000 + (System.nanoTime() % 1000) * 1000);
     static final Duration WAIT = Duration.ofSeconds(30);
 
+    final Path scriptDir;
     final Path dir;
     final EventPublisher publisher;
 
-    RunnerFixtures(String bootstrap) {
+    /** Scripts go to a fresh directory inside the runner's script directory, the only place it runs them from. */
+    RunnerFixtures(String bootstrap, String scriptDir) {
         try {
-            dir = Files.createTempDirectory("batchyard-runner-test");
+            this.scriptDir = Files.createDirectories(Path.of(scriptDir).toAbsolutePath());
+            dir = Files.createTempDirectory(this.scriptDir, "batchyard-runner-test");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -38,7 +41,7 @@ final class RunnerFixtures implements AutoCloseable {
         return IDS.incrementAndGet();
     }
 
-    /** Writes an executable {@code sh} script; the text follows a {@code set -e} line. */
+    /** Writes an executable {@code sh} script; the text follows a {@code set -e} line. Answers its script name. */
     String script(String name, String body) {
         Path p = dir.resolve(name);
         try {
@@ -47,7 +50,7 @@ final class RunnerFixtures implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return p.toString();
+        return scriptDir.relativize(p).toString();
     }
 
     Path file(String name) {

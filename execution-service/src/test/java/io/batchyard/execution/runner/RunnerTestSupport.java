@@ -15,6 +15,9 @@ abstract class RunnerTestSupport {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
+    @ConfigProperty(name = "batchyard.runner.script-dir")
+    String scriptDir;
+
     @Inject
     Launcher launcher;
 
@@ -22,7 +25,7 @@ abstract class RunnerTestSupport {
 
     @BeforeEach
     void openFixtures() {
-        f = new RunnerFixtures(bootstrap);
+        f = new RunnerFixtures(bootstrap, scriptDir);
     }
 
     @AfterEach

@@ -1,9 +1,13 @@
 package io.batchyard.execution.lifecycle.api;
 
 import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.Run;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
@@ -19,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The lifecycle calls over REST; rejections are problem+json with the public code (101-114). */
+@RolesAllowed(Roles.OPERATOR)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -41,9 +46,15 @@ public class LifecycleResource {
     }
 
     private final LifecycleService lifecycle;
+    private final SecurityIdentity identity;
 
-    public LifecycleResource(LifecycleService lifecycle) {
+    public LifecycleResource(LifecycleService lifecycle, SecurityIdentity identity) {
         this.lifecycle = lifecycle;
+        this.identity = identity;
+    }
+
+    private Caller caller() {
+        return Caller.of(identity);
     }
 
     @POST
@@ -51,33 +62,36 @@ public class LifecycleResource {
     @Operation(summary = "InitJob: start a run of a parent process and claim its input batches")
     public Uni<LifecycleService.JobStart> initJob(@PathParam("pid") long pid, @Valid InitJobRequest request) {
         Integer maxBatch = request == null ? null : request.maxBatch();
-        return lifecycle.initJob(pid, maxBatch, null);
+        return lifecycle.initJob(caller(), pid, maxBatch, null);
     }
 
     @POST
     @Path("steps/{sid}/init")
+    @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
     @Operation(summary = "InitStep: a step of the running parent starts")
     public Uni<LifecycleService.StepStart> initStep(@PathParam("sid") long sid) {
-        return lifecycle.initStep(sid, null);
+        return lifecycle.initStep(caller(), sid, null);
     }
 
     @POST
     @Path("steps/{sids}/halt")
+    @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
     @Operation(summary = "HaltStep: steps completed (a comma list halts each in turn, each in its own transaction)")
     public Uni<StepsHalted> haltSteps(@PathParam("sids") String sids) {
         List<Long> halted = new ArrayList<>();
         Uni<Void> each = Uni.createFrom().voidItem();
         for (long sid : parseIds(sids)) {
-            each = each.chain(() -> lifecycle.haltStep(sid, null)).invoke(halted::add).replaceWithVoid();
+            each = each.chain(() -> lifecycle.haltStep(caller(), sid, null)).invoke(halted::add).replaceWithVoid();
         }
         return each.map(done -> new StepsHalted(halted));
     }
 
     @POST
     @Path("steps/{sid}/term")
+    @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
     @Operation(summary = "TermStep: a step failed")
     public Uni<StepsHalted> termStep(@PathParam("sid") long sid) {
-        return lifecycle.termStep(sid, null).map(termed -> new StepsHalted(List.of(termed)));
+        return lifecycle.termStep(caller(), sid, null).map(termed -> new StepsHalted(List.of(termed)));
     }
 
     @POST
@@ -85,14 +99,15 @@ public class LifecycleResource {
     @Operation(summary = "HaltJob: the run completed; its target batch goes to every downstream process")
     public Uni<JobEnded> haltJob(@PathParam("pid") long pid, @Valid HaltJobRequest request) {
         String marking = request == null ? null : request.batchMarking();
-        return lifecycle.haltJob(pid, marking, null).map(JobEnded::of);
+        return lifecycle.haltJob(caller(), pid, marking, null).map(JobEnded::of);
     }
 
     @POST
     @Path("jobs/{pid}/term")
+    @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
     @Operation(summary = "TermJob: the run failed; the next InitJob retries it")
     public Uni<JobEnded> termJob(@PathParam("pid") long pid) {
-        return lifecycle.termJob(pid, null).map(JobEnded::of);
+        return lifecycle.termJob(caller(), pid, null).map(JobEnded::of);
     }
 
     static List<Long> parseIds(String ids) {

@@ -2,11 +2,13 @@ package io.batchyard.execution.lifecycle.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.execution.lifecycle.ExecState;
 import io.batchyard.execution.lifecycle.Run;
 import io.batchyard.execution.lifecycle.RunRepository;
 import io.batchyard.execution.lifecycle.RunService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Positive;
 import jakarta.ws.rs.BeanParam;
@@ -21,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Runs (instance executions) of parents and steps, and their transitions. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/runs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "runs")

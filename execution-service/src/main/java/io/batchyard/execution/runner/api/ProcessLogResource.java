@@ -2,9 +2,11 @@ package io.batchyard.execution.runner.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.execution.runner.ProcessLogRepository;
 import io.batchyard.execution.runner.ProcessLogService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.DefaultValue;
@@ -18,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** What the commands of a run printed (the runner's process log). */
+@RolesAllowed(Roles.VIEWER)
 @Path("/runs/{ie}/log")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "runner")

@@ -2,6 +2,9 @@ package io.batchyard.execution.runner.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
+import io.batchyard.api.ScriptNames;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.runner.BucketKeyRepository;
@@ -13,7 +16,9 @@ import io.batchyard.execution.runner.RunnerService;
 import io.batchyard.execution.runner.WhyNotRunning;
 import io.batchyard.execution.schedule.CronSchedule;
 import io.batchyard.execution.schedule.RunnerScheduler;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -38,6 +43,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The stand-alone runner: run policies, buckets, backfill, launching, and why a job does not run. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -76,14 +82,22 @@ public class RunnerResource {
     private final RunnerService runner;
     private final RunnerScheduler scheduler;
     private final Launcher launcher;
+    private final SecurityIdentity identity;
 
-    public RunnerResource(RunPolicyService policies, RunnerService runner, RunnerScheduler scheduler, Launcher launcher) {
+    public RunnerResource(RunPolicyService policies, RunnerService runner, RunnerScheduler scheduler, Launcher launcher,
+                          SecurityIdentity identity) {
         this.policies = policies;
         this.runner = runner;
         this.scheduler = scheduler;
         this.launcher = launcher;
+        this.identity = identity;
     }
 
+    private Caller caller() {
+        return Caller.of(identity);
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
     @PUT
     @Path("runner/processes/{pid}")
     @Operation(summary = "Create or replace the run policy of a stand-alone parent (buckets, dependencies, hooks, schedule)")
@@ -92,7 +106,8 @@ public class RunnerResource {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON run policy is required");
         }
         // The parent is checked first, as it always was: a policy for a process the runner cannot run is a 408.
-        return policies.requireStandAloneParent(pid).map(parent -> toJob(pid, p)).chain(policies::save);
+        return policies.requireStandAloneParent(pid).map(parent -> toJob(pid, p))
+                .chain(job -> policies.save(caller(), job));
     }
 
     @GET
@@ -101,10 +116,11 @@ public class RunnerResource {
         return policies.get(pid);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @DELETE
     @Path("runner/processes/{pid}")
     public Uni<Response> deletePolicy(@PathParam("pid") long pid) {
-        return policies.delete(pid).map(deleted -> Response.noContent().build());
+        return policies.delete(caller(), pid).map(deleted -> Response.noContent().build());
     }
 
     @GET
@@ -115,6 +131,7 @@ public class RunnerResource {
         return policies.buckets(pid, parseState(status), page);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("runner/processes/{pid}/buckets")
     @Operation(summary = "Record a bucket as waiting (INIT); a known bucket is left as it is")
@@ -123,10 +140,11 @@ public class RunnerResource {
             throw ExecutionError.INVALID_BUCKET.exception("a JSON body with 'bucket' is required");
         }
         String bucket = body.bucket().trim().replaceAll("\\s+", " ");
-        return policies.addBucket(pid, bucket)
+        return policies.addBucket(caller(), pid, bucket)
                 .map(recorded -> Response.status(recorded.added() ? 201 : 200).entity(recorded.bucket()).build());
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("runner/processes/{pid}/backfill")
     @Operation(summary = "Record every bucket of a date range as waiting; completed buckets are left alone")
@@ -134,23 +152,25 @@ public class RunnerResource {
         if (body == null) {
             throw ExecutionError.INVALID_BUCKET.exception("a JSON body with 'from' and 'to' is required");
         }
-        return policies.backfill(pid, body.from().trim(), body.to().trim());
+        return policies.backfill(caller(), pid, body.from().trim(), body.to().trim());
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("runner/processes/{pid}/buckets/{bucket}/retry")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Put a FAILED bucket back to INIT; the next run resumes at the last recoverable step")
     public Uni<BucketStatus> retry(@PathParam("pid") long pid, @PathParam("bucket") String bucket) {
-        return policies.retry(pid, bucket);
+        return policies.retry(caller(), pid, bucket);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("runner/processes/{pid}/launch")
     @Consumes(MediaType.WILDCARD)
     @Operation(summary = "Run a launcher cycle now: 202 with the claimed buckets, or 200 with why nothing started")
     public Uni<Response> launch(@PathParam("pid") long pid) {
-        return policies.get(pid).chain(() -> scheduler.launchNow(pid)).map(cycle -> {
+        return policies.launchable(caller(), pid).chain(() -> scheduler.launchNow(pid)).map(cycle -> {
             Launched body = new Launched(pid, cycle.claimed().isPresent(),
                     cycle.claimed().map(Launcher.Claimed::buckets).orElse(List.of()), cycle.plan().reasons());
             return Response.status(body.started() ? 202 : 200).entity(body).build();
@@ -164,6 +184,7 @@ public class RunnerResource {
         return runner.explain(pid, bucket == null || bucket.isBlank() ? null : bucket.trim(), launcher.now());
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PUT
     @Path("runner/bucket-keys/{key}")
     @Operation(summary = "Define a bucket key resolved by a script (its stdout is the bucket; two values are a range)")
@@ -172,6 +193,7 @@ public class RunnerResource {
         if (body == null) {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON body with 'script' is required");
         }
+        requireScriptName("script", body.script());
         return policies.saveKey(new BucketKeyRepository.Key(key, body.script().trim(), body.paramFormat()));
     }
 
@@ -183,12 +205,21 @@ public class RunnerResource {
 
     /** The policy as a job, its fields checked; the service checks what needs the database (a bucket key). */
     private static RunnerJob toJob(long pid, RunPolicy p) {
+        if (p.hooks() != null) {
+            requireScriptName("hooks.onInit", p.hooks().onInit());
+            requireScriptName("hooks.onSuccess", p.hooks().onSuccess());
+            requireScriptName("hooks.onError", p.hooks().onError());
+        }
+        if (p.context() != null) {
+            requireScriptName("context.script", p.context().script());
+        }
         String bucket = p.bucket() == null || p.bucket().isBlank() ? null : p.bucket().trim();
         List<RunnerJob.Dependency> deps = p.dependencies() == null ? List.of() : p.dependencies();
         for (RunnerJob.Dependency d : deps) {
             if (d == null || (d.processId() == null && (d.script() == null || d.script().isBlank()))) {
                 throw ExecutionError.INVALID_RUN_POLICY.exception("a dependency needs a processId, a script, or both");
             }
+            requireScriptName("dependencies[].script", d.script());
             if (d.processId() != null && d.processId() == pid) {
                 throw ExecutionError.INVALID_RUN_POLICY.exception("process " + pid + " cannot depend on itself");
             }
@@ -211,6 +242,19 @@ public class RunnerResource {
                 p.stepConcurrency() == null ? 4 : p.stepConcurrency(),
                 p.timeoutSeconds() == null ? 3600 : p.timeoutSeconds(),
                 p.hooks() == null ? RunnerJob.Hooks.NONE : p.hooks(), deps, schedule);
+    }
+
+    /**
+     * A script the runner would refuse at launch is refused here already (an absent one is not: the script directory
+     * may be filled after the policy is written). Symlinks are judged at launch only.
+     */
+    private static void requireScriptName(String field, String script) {
+        if (script == null || script.isBlank()) {
+            return;
+        }
+        ScriptNames.whyRefused(script).ifPresent(why -> {
+            throw ExecutionError.SCRIPT_NAME_REFUSED.exception(field + ": " + why);
+        });
     }
 
     private static BucketStatus.State parseState(String status) {
