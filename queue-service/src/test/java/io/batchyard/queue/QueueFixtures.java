@@ -1,5 +1,6 @@
 package io.batchyard.queue;
 
+import io.batchyard.teststack.identity.Identity;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
@@ -56,7 +57,7 @@ public final class QueueFixtures implements AutoCloseable {
         body.put("parentProcessId", parent);
         body.put("instanceExecId", instanceExecId);
         body.put("maxBatch", maxBatch);
-        return given().contentType(ContentType.JSON).body(body).post("/internal/claims").then();
+        return given().auth().oauth2(Identity.get().serviceToken("execution")).contentType(ContentType.JSON).body(body).post("/internal/claims").then();
     }
 
     public static long enqueueBatch(long upstream, Long batchId, String marking) {

@@ -1,5 +1,6 @@
 package io.batchyard.queue.claim;
 
+import io.batchyard.teststack.identity.Identity;
 import static io.batchyard.queue.QueueFixtures.claim;
 import static io.batchyard.queue.QueueFixtures.enqueueBatch;
 import static io.batchyard.queue.QueueFixtures.nextId;
@@ -35,7 +36,8 @@ class ErrorCodesTest {
             problem(claim(987_654_321L, nextId(), 1), 422, 102, "Invalid parent-process. pid=987654321");
             problem(claim(step, nextId(), 1), 422, 102, "pid=" + step);
             problem(claim(job, nextId(), 1), 409, 112, "No batches present for one of the sub processes");
-            given().contentType(ContentType.JSON).body(Map.of("instanceExecId", 5)).post("/internal/claims").then()
+            given().auth().oauth2(Identity.get().serviceToken("execution")).contentType(ContentType.JSON)
+                    .body(Map.of("instanceExecId", 5)).post("/internal/claims").then()
                     .statusCode(400).body("code", equalTo(1));
             org.assertj.core.api.Assertions.assertThat(count("batch")).as("no target batch for a rejected claim")
                     .isEqualTo(batches);

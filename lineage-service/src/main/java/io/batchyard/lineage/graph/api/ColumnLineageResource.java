@@ -1,6 +1,7 @@
 package io.batchyard.lineage.graph.api;
 
 import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Roles;
 import io.batchyard.lineage.graph.ColumnDotWriter;
 import io.batchyard.lineage.graph.ColumnLineageService;
 import io.batchyard.lineage.graph.Direction;
@@ -8,6 +9,7 @@ import io.batchyard.lineage.render.GraphFormat;
 import io.batchyard.lineage.render.Graphviz;
 import io.batchyard.lineage.schema.TableName;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.DefaultValue;
@@ -22,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Column lineage: up/downstream of a column, a table with its neighbours, and the impact of changing a table. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/lineage")
 @Produces({"application/json", GraphFormat.DOT_MEDIA_TYPE, GraphFormat.SVG_MEDIA_TYPE})
 @Tag(name = "column lineage")

@@ -1,7 +1,9 @@
 package io.batchyard.lineage.openlineage.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.lineage.openlineage.OpenLineageService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -13,6 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** OpenLineage export: a run as one RunEvent with the column lineage of the queries it registered. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/openlineage/runs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "openlineage")

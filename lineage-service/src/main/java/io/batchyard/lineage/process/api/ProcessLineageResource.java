@@ -1,10 +1,12 @@
 package io.batchyard.lineage.process.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.lineage.process.ProcessDotWriter;
 import io.batchyard.lineage.process.ProcessLineageService;
 import io.batchyard.lineage.render.GraphFormat;
 import io.batchyard.lineage.render.Graphviz;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.DefaultValue;
@@ -18,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Process lineage: which run produced a batch, which runs consumed it, and the processes around a process. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/lineage")
 @Produces({"application/json", GraphFormat.DOT_MEDIA_TYPE, GraphFormat.SVG_MEDIA_TYPE})
 @Tag(name = "process lineage")

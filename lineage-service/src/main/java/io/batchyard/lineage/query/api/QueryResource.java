@@ -2,6 +2,7 @@ package io.batchyard.lineage.query.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.lineage.query.NewQuery;
 import io.batchyard.lineage.query.QueryFilter;
 import io.batchyard.lineage.query.QueryService;
@@ -9,6 +10,7 @@ import io.batchyard.lineage.query.QueryType;
 import io.batchyard.lineage.query.StoredQuery;
 import io.batchyard.lineage.query.TransientRetry;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -31,6 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Queries registered by running steps; each is parsed on registration and shows its parse status. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/queries")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -50,6 +53,7 @@ public class QueryResource {
         this.queries = queries;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     @Operation(summary = "Register a query (HIVE, SQL or PIG) of a process run; it is parsed at once")
     public Uni<Response> register(@Valid @NotNull RegisterQuery r) {

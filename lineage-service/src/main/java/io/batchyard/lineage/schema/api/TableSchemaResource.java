@@ -2,10 +2,12 @@ package io.batchyard.lineage.schema.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.lineage.schema.TableName;
 import io.batchyard.lineage.schema.TableSchema;
 import io.batchyard.lineage.schema.TableSchemaService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -24,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Table schemas: there is no Hive metastore, so the columns of input tables are registered here. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/tables")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -39,6 +42,7 @@ public class TableSchemaResource {
         this.schemas = schemas;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @PUT
     @Path("{table}")
     @Operation(summary = "Register or replace the ordered columns of db.table")

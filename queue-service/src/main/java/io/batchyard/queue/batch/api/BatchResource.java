@@ -1,9 +1,11 @@
 package io.batchyard.queue.batch.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.queue.batch.BatchApi;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -19,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Batches: register one with its files and offer it to the consuming steps (BDRE BatchEnqueuer). */
+@RolesAllowed(Roles.VIEWER)
 @Path("/batches")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -31,6 +34,7 @@ public class BatchResource {
         this.batches = batches;
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Operation(summary = "Register a batch with its files and enqueue it for every step the enqueuing process feeds")
     public Uni<Response> enqueueBatch(@Valid @NotNull BatchApi.EnqueueBatch request) {
@@ -38,6 +42,7 @@ public class BatchResource {
                 .created(URI.create("/batches/" + result.batchId())).entity(result).build());
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("{batchId}/enqueue")
     @Operation(summary = "Put an existing batch on one step's queue")

@@ -1,10 +1,12 @@
 package io.batchyard.queue.batch.api;
 
 import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Roles;
 import io.batchyard.queue.batch.BatchApi;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
@@ -22,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Files of batches: RegisterFile and the min..max batch look-up (GetFiles). */
+@RolesAllowed(Roles.VIEWER)
 @Path("/files")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -34,6 +37,7 @@ public class FileResource {
         this.batches = batches;
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Operation(summary = "Register a file under a batch (a new Type1 batch when batchId is 0 or absent)")
     public Uni<Response> register(@Valid @NotNull BatchApi.RegisterFile r) {

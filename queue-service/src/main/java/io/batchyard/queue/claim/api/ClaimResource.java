@@ -1,8 +1,10 @@
 package io.batchyard.queue.claim.api;
 
+import io.batchyard.api.Roles;
 import io.batchyard.queue.claim.ClaimApi;
 import io.batchyard.queue.claim.ClaimService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -14,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Called synchronously by execution-service's InitJob: InitJob's output needs the claimed batches at once. */
+@RolesAllowed(Roles.SERVICE)
 @Path("/internal/claims")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -1,16 +1,10 @@
 package io.batchyard.queue.compaction.api;
 
-import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
-import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
-import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
-import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
-import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.gc.GarbageCollector;
@@ -23,6 +17,7 @@ import io.batchyard.queue.compaction.partition.PartitionState;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -48,8 +43,16 @@ import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
+import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
+import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
+import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
+import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
 
 /** Small-object compaction: tables, object registration, partitions, merge jobs, the catalog step and GC. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/compaction")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "compaction")
@@ -99,6 +102,7 @@ public class CompactionResource {
         this.gc = gc;
     }
 
+    @RolesAllowed(Roles.DEVELOPER)
     @POST
     @Path("tables")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -123,6 +127,7 @@ public class CompactionResource {
         return tables.page(page);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("objects")
     @Consumes(MediaType.APPLICATION_JSON)
@@ -145,6 +150,7 @@ public class CompactionResource {
         return find(id);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("partitions/{id}/close")
     @Operation(summary = "Close a partition now: later arrivals are delayed (idempotent; 315 while it has no live object)")
@@ -174,6 +180,7 @@ public class CompactionResource {
                         + " has no published manifest (current version " + p.currentManifestVersion() + ")"))));
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("partitions/{id}/gc")
     @Operation(summary = "Delete the partition's merged objects superseded by a wider one")
@@ -188,6 +195,7 @@ public class CompactionResource {
         return jobs.page(page, parseState(state), partitionId);
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("jobs/{id}/retry")
     @Operation(summary = "Revive a dead-lettered merge job: pending, due now, with a fresh attempt budget")
@@ -199,6 +207,7 @@ public class CompactionResource {
                 }));
     }
 
+    @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("catalog/sync")
     @Operation(summary = "Run the catalog step now: switch, close, publish")

@@ -2,10 +2,12 @@ package io.batchyard.queue.consumption.api;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.Roles;
 import io.batchyard.queue.consumption.BatchLineage;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.consumption.QueueService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -22,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The consumption queue, its archive, and lineage by batch. */
+@RolesAllowed(Roles.VIEWER)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "queue")
