@@ -11,6 +11,9 @@ mkdir -p bench/results
 
 BATCHYARD_NO_DEMO=1 deploy/local/run.sh
 ./mvnw -B -q -Pbench -pl bench -am package -DskipTests
+# The benchmark registers processes and tables (developer) and drives them (operator).
+BATCHYARD_TOKEN=$(deploy/local/token.sh bench developer,operator)
+export BATCHYARD_TOKEN
 echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -Xmx1g -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.CompactionBenchmark \
   --queue "http://127.0.0.1:$QUEUE_PORT" --store "$COMPACTION_ROOT" "$@" | tee bench/results/compaction.txt

@@ -14,6 +14,8 @@ REGISTRY_PORT=${BATCHYARD_REGISTRY_PORT:-8081}
 EXECUTION_PORT=${BATCHYARD_EXECUTION_PORT:-8082}
 QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
+# The OpenID Connect provider (Keycloak) whose tokens the services trust, when run.sh can start one.
+KEYCLOAK_PORT=${BATCHYARD_KEYCLOAK_PORT:-8180}
 COMPACTION_ROOT=${BATCHYARD_COMPACTION_STORE_ROOT:-$WORK/compaction}
 SERVICES=(registry-service queue-service execution-service lineage-service)
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands

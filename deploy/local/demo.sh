@@ -10,11 +10,18 @@ cd "$ROOT"
 REG=http://$HOST:$REGISTRY_PORT EXE=http://$HOST:$EXECUTION_PORT QUE=http://$HOST:$QUEUE_PORT
 LIN=http://$HOST:$LINEAGE_PORT
 OUT=$WORK/demo; mkdir -p "$OUT"
+# Two people run the demo, each with the lowest role their part needs: a developer registers the jobs, tables and
+# queries; an operator runs them. AS is whoever acts now.
+say "signing in: demo-dev (developer), demo-ops (operator) through deploy/local/token.sh"
+DEV=$("$ROOT/deploy/local/token.sh" demo-dev developer demo)
+OPS=$("$ROOT/deploy/local/token.sh" demo-ops operator demo)
+AS=$DEV
+get() { curl -sS -H "Authorization: Bearer $AS" "$@"; }
 
 call() {  # call METHOD URL [JSON]: prints the body; a non-2xx answer (problem+json) stops the demo
   local method=$1 url=$2 body=${3:-} code
   code=$(curl -sS -o "$OUT/last.json" -w '%{http_code}' -X "$method" -H 'Content-Type: application/json' \
-    ${body:+--data "$body"} "$url") || die "$method $url: no answer"
+    -H "Authorization: Bearer $AS" ${body:+--data "$body"} "$url") || die "$method $url: no answer"
   [[ $code == 2* ]] || { cat "$OUT/last.json" >&2; echo >&2; die "$method $url -> HTTP $code"; }
   cat "$OUT/last.json"
 }
@@ -28,7 +35,7 @@ param() { call PUT "$REG/processes/$1/properties/$2" "{\"configGroup\":\"param\"
 await_known() {  # both read models have process $1 linked onward
   for svc in "$EXE" "$QUE"; do
     for _ in $(seq 1 100); do
-      curl -fsS "$svc/process-definitions/$1" 2>/dev/null | grep -q '"nextProcessIds":\[[0-9]' && break; sleep 0.2
+      get -f "$svc/process-definitions/$1" 2>/dev/null | grep -q '"nextProcessIds":\[[0-9]' && break; sleep 0.2
     done
   done
 }
@@ -45,6 +52,9 @@ run_job() {  # run_job PARENT MARKING STEP... -> prints InitJob outputs, runs th
 
 say "demo: registering jobs A -> B -> C"
 APP=$(call POST "$REG/applications" "{\"name\":\"demo-$(date +%s)\",\"description\":\"Demo sales pipeline\",\"owner\":\"demo@batchyard\"}" | field "['id']")
+# demo-dev owns the application; its group "demo" (demo-ops is a member) may run the jobs, everyone else may read
+call PUT "$REG/applications/$APP/permissions" '{"ownerUser":"demo-dev","ownerGroup":"demo","owner":7,"group":7,"others":4}' >/dev/null
+say "application $APP: owner demo-dev (7), group demo (7: read, write, execute), others (4: read)"
 A=$(process ingest-sales 2 null "" 2); A1=$(process extract 22 "$A" ""); A2=$(process clean-eu 22 "$A" ""); A3=$(process clean-us 22 "$A" ""); A4=$(process load 22 "$A" "")
 for s in "$A1:extract.sh" "$A2:clean.sh" "$A3:clean.sh" "$A4:load.sh"; do script "${s%%:*}" "${s#*:}"; done
 param "$A2" 1 eu; param "$A3" 1 us
@@ -64,7 +74,8 @@ sleep 2
 tail -f "$OUT/events.log" --pid=$TAIL &
 SHOW=$!
 
-say "runner: A runs daily buckets (YYYYMMDD); launching today's"
+AS=$OPS
+say "runner: A runs daily buckets (YYYYMMDD); launching today's (as demo-ops)"
 call PUT "$EXE/runner/processes/$A" '{"bucket":"YYYYMMDD","stepConcurrency":2,"timeoutSeconds":120}' >/dev/null
 call POST "$EXE/runner/processes/$A/launch" >"$OUT/launch.json"
 BUCKET=$(field "['buckets'][0]" <"$OUT/launch.json")
@@ -81,17 +92,18 @@ sleep 1
 run_job "$B" "" "$B1"
 sleep 3
 say "C's queue now holds B's output batch:"
-curl -sS "$QUE/queue?processId=$C1" | python3 -c "import json,sys; [print('    batch %(sourceBatchId)s from process %(sourceProcessId)s, marking %(batchMarking)s, state %(batchState)s' % r) for r in json.load(sys.stdin)['items']]"
+get "$QUE/queue?processId=$C1" | python3 -c "import json,sys; [print('    batch %(sourceBatchId)s from process %(sourceProcessId)s, marking %(batchMarking)s, state %(batchState)s' % r) for r in json.load(sys.stdin)['items']]"
 
-curl -sS -o "$OUT/workflow-$A.xml" "$REG/processes/$A/workflow?format=oozie"
-curl -sS -o "$OUT/workflow-$A.dot" "$REG/processes/$A/workflow?format=dot"
-if curl -sSf -o "$OUT/workflow-$A.svg" "$REG/processes/$A/workflow?format=svg" 2>/dev/null; then
+get -o "$OUT/workflow-$A.xml" "$REG/processes/$A/workflow?format=oozie"
+get -o "$OUT/workflow-$A.dot" "$REG/processes/$A/workflow?format=dot"
+if get -f -o "$OUT/workflow-$A.svg" "$REG/processes/$A/workflow?format=svg" 2>/dev/null; then
   say "A's workflow: $OUT/workflow-$A.xml, .dot and .svg (rendered by Graphviz)"
 else
   say "A's workflow: $OUT/workflow-$A.xml and .dot (install graphviz for the SVG)"
 fi
 
-say "lineage: A's load step registers the HiveQL it stands for; column lineage is parsed at once"
+AS=$DEV
+say "lineage: A's load step registers the HiveQL it stands for; column lineage is parsed at once (as demo-dev)"
 call PUT "$LIN/tables/staging.orders" '{"columns":["order_id","region","amount","customer_id"]}' >/dev/null
 call POST "$LIN/queries" "{\"queryType\":\"HIVE\",\"processId\":$A4,\"instanceExecId\":$IE,\"queryText\":\"INSERT OVERWRITE TABLE dw.revenue_by_region SELECT o.region, round(sum(o.amount), 2) AS revenue, count(o.order_id) AS orders FROM staging.orders o WHERE o.amount > 0 GROUP BY o.region\"}" \
   | python3 -c "import json,sys; q=json.load(sys.stdin); print('    query %s: %s, %s relations' % (q['id'], q['parseStatus'], q['relationCount']))"
@@ -99,8 +111,8 @@ call GET "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3" |
 import json,sys
 g=json.load(sys.stdin); key={n['id']: (n['name'] + '()' if n['type'] == 'FUNCTION' else n['key']) for n in g['nodes']}
 for e in [e for e in g['edges'] if e['instanceExecId'] == $IE]: print('    %s %s %s' % (key[e['from']], '..>' if e['indirect'] else '-->', key[e['to']]))"
-curl -sS -o "$OUT/lineage-revenue.dot" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=dot"
-curl -sSf -o "$OUT/lineage-revenue.svg" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=svg" 2>/dev/null \
+get -o "$OUT/lineage-revenue.dot" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=dot"
+get -f -o "$OUT/lineage-revenue.svg" "$LIN/lineage/tables/dw.revenue_by_region?direction=upstream&depth=3&format=svg" 2>/dev/null \
   && say "  column lineage drawn: $OUT/lineage-revenue.svg" || say "  column lineage: $OUT/lineage-revenue.dot (install graphviz for the SVG)"
 call GET "$LIN/lineage/processes/$B" | python3 -c "
 import json,sys
@@ -109,6 +121,7 @@ p=json.load(sys.stdin); print('    process lineage of B: ' + json.dumps({k: p[k]
 say "compaction: 200 small click files for demo.clicks, merged by queue-service's workers"
 CLICKS=$(date -u -d yesterday +%F)
 call POST "$QUE/compaction/tables" '{"schemaName":"demo","tableName":"clicks","mergeIntervalSeconds":0}' >/dev/null
+AS=$OPS
 INCOMING=$COMPACTION_ROOT/incoming/demo-clicks-$(date +%s); mkdir -p "$INCOMING"
 python3 - "$INCOMING" <<'PY'
 import json, random, sys

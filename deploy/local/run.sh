@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the whole Batchyard system locally: a real Kafka broker (KRaft, jars from Maven Central), PostgreSQL (the one
-# on 127.0.0.1:5432, or an embedded one), every service, then the demo pipeline. Idempotent; stop with stop.sh.
+# on 127.0.0.1:5432, or an embedded one), the token issuer the services trust (Keycloak from Maven Central on a JDK
+# 21+, else a local signing key), every service, then the demo pipeline. Idempotent; stop with stop.sh.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 mkdir -p "$WORK/logs" "$WORK/pids"
@@ -105,6 +106,129 @@ start_postgres() {
   logged_since "$from" "$log" "ready on" || { tail -30 "$log"; die "embedded PostgreSQL did not start in 60 s"; }
 }
 
+# ---------- identity: who the services trust ----------
+# Keycloak (an OpenID Connect provider) when a JDK that can run it is here, otherwise a local signing key. Either way
+# deploy/local/token.sh prints tokens for any user and roles, and $WORK/identity.env tells it which mode is on.
+KEYCLOAK_VERSION=$(sed -n 's:.*<keycloak.version>\(.*\)</keycloak.version>.*:\1:p' deploy/local/keycloak/pom.xml)
+KEYCLOAK_URL=http://$HOST:$KEYCLOAK_PORT
+KEYCLOAK_REALM_URL=$KEYCLOAK_URL/realms/batchyard
+SIGNING_ISSUER=https://batchyard.local/signing-key
+
+java_release() {  # java_release JAVA_HOME -> the feature release (17, 21, 25...), nothing when it is no JDK
+  [ -x "$1/bin/java" ] || return 0
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9.]*\).*/\1/p'
+}
+# Sets KEYCLOAK_JAVA_HOME to the first JDK 21+ of BATCHYARD_KEYCLOAK_JAVA_HOME, JAVA_HOME, /usr/lib/jvm/*; else
+# leaves it empty and says in KEYCLOAK_JAVA_SEEN what was looked at.
+find_keycloak_java() {
+  local candidates=() home release
+  [ -n "${BATCHYARD_KEYCLOAK_JAVA_HOME:-}" ] && candidates+=("$BATCHYARD_KEYCLOAK_JAVA_HOME")
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME")
+  for home in /usr/lib/jvm/*; do [ -L "$home" ] || candidates+=("$home"); done
+  KEYCLOAK_JAVA_HOME="" KEYCLOAK_JAVA_SEEN=""
+  for home in "${candidates[@]}"; do
+    release=$(java_release "$home")
+    KEYCLOAK_JAVA_SEEN+="${KEYCLOAK_JAVA_SEEN:+, }$home (${release:-no java})"
+    if [ -n "$release" ] && [ "${release%%.*}" -ge 21 ] 2>/dev/null; then KEYCLOAK_JAVA_HOME=$home; return; fi
+  done
+}
+
+choose_identity() {
+  local asked=${BATCHYARD_IDENTITY:-auto} running=""
+  # A running stack keeps the mode its services were started with.
+  if [ -f "$WORK/identity.env" ]; then
+    for svc in "${SERVICES[@]}"; do alive "$WORK/pids/$svc.pid" && running=$(sed -n 's/^IDENTITY_MODE=//p' "$WORK/identity.env"); done
+  fi
+  if [ -n "$running" ]; then
+    IDENTITY_MODE=$running; IDENTITY_WHY="the running services were started in this mode"
+    [ "$running" = keycloak ] && find_keycloak_java
+    return
+  fi
+  case $asked in
+    key) IDENTITY_MODE=key IDENTITY_WHY="BATCHYARD_IDENTITY=key"; return ;;
+    auto|keycloak) ;;
+    *) die "BATCHYARD_IDENTITY must be keycloak, key or auto, got '$asked'" ;;
+  esac
+  find_keycloak_java
+  if [ -n "$KEYCLOAK_JAVA_HOME" ]; then
+    IDENTITY_MODE=keycloak IDENTITY_WHY="Keycloak $KEYCLOAK_VERSION runs on the JDK $(java_release "$KEYCLOAK_JAVA_HOME") in $KEYCLOAK_JAVA_HOME"
+  else
+    [ "$asked" = keycloak ] && die "BATCHYARD_IDENTITY=keycloak, but Keycloak $KEYCLOAK_VERSION needs a JDK 21+ and none was found: $KEYCLOAK_JAVA_SEEN (set BATCHYARD_KEYCLOAK_JAVA_HOME)"
+    IDENTITY_MODE=key IDENTITY_WHY="Keycloak $KEYCLOAK_VERSION needs a JDK 21+ and none was found ($KEYCLOAK_JAVA_SEEN; set BATCHYARD_KEYCLOAK_JAVA_HOME to use one)"
+  fi
+}
+
+start_keycloak() {
+  local dir=$WORK/keycloak dist=$WORK/keycloak/keycloak-$KEYCLOAK_VERSION log=$WORK/logs/keycloak.log from started
+  mkdir -p "$dir"
+  # Generated once and kept: the bootstrap administrator only exists from the first start of Keycloak's database.
+  (umask 077
+   [ -s "$dir/admin.password" ] || openssl rand -hex 16 >"$dir/admin.password"
+   [ -s "$dir/execution.secret" ] || openssl rand -hex 24 >"$dir/execution.secret")
+  if alive "$WORK/pids/keycloak.pid"; then say "Keycloak already running (pid $(cat "$WORK/pids/keycloak.pid"))"; return; fi
+  require_free "$KEYCLOAK_PORT" "Keycloak" BATCHYARD_KEYCLOAK_PORT
+  if [ ! -x "$dist/bin/kc.sh" ]; then
+    say "fetching Keycloak $KEYCLOAK_VERSION (org.keycloak:keycloak-quarkus-dist) from Maven Central (once, about 200 MB)"
+    step keycloak-fetch "fetching Keycloak" ./mvnw -B -f deploy/local/keycloak/pom.xml dependency:unpack@keycloak \
+      -Dkeycloak.dir="$dir"
+  fi
+  # Imported at the first start only (a realm that exists is left as it is); the client secret is an environment
+  # placeholder in the file, so the generated one is never written next to it.
+  mkdir -p "$dist/data/import"
+  cp deploy/local/keycloak/batchyard-realm.json "$dist/data/import/batchyard-realm.json"
+  say "starting Keycloak $KEYCLOAK_VERSION (dev mode) on $BIND_HOST:$KEYCLOAK_PORT with the JDK in $KEYCLOAK_JAVA_HOME"
+  from=$(log_size "$log")
+  log_start "$log" keycloak
+  started=$(date +%s)
+  JAVA_HOME=$KEYCLOAK_JAVA_HOME JAVA_OPTS_KC_HEAP="-Xms64m -Xmx${BATCHYARD_KEYCLOAK_HEAP:-512m} -XX:ActiveProcessorCount=2" \
+  KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=$(cat "$dir/admin.password") \
+  BATCHYARD_EXECUTION_SECRET=$(cat "$dir/execution.secret") \
+    nohup "$dist/bin/kc.sh" start-dev --http-host="$BIND_HOST" --http-port="$KEYCLOAK_PORT" --hostname="$KEYCLOAK_URL" \
+      --import-realm >>"$log" 2>&1 &
+  echo $! >"$WORK/pids/keycloak.pid"
+  # The first start builds Keycloak for this configuration and creates its database: a minute or two on 2 cores.
+  local waited=0
+  until curl -fsS -o /dev/null "$KEYCLOAK_REALM_URL/.well-known/openid-configuration" 2>/dev/null; do
+    alive "$WORK/pids/keycloak.pid" || { tail -c +"$((from + 1))" "$log" | tail -40; die "Keycloak exited"; }
+    [ $waited -ge "${BATCHYARD_KEYCLOAK_WAIT:-300}" ] && { tail -40 "$log"; die "Keycloak not ready after $waited s"; }
+    [ $waited -gt 0 ] && [ $((waited % 15)) = 0 ] && say "  waiting for Keycloak: ${waited} s ($(tail -1 "$log" | cut -c1-110))"
+    sleep 1; waited=$((waited + 1))
+  done
+  say "Keycloak ready in $(( $(date +%s) - started )) s: realm batchyard at $KEYCLOAK_REALM_URL"
+}
+
+ensure_signing_key() {
+  local dir=$WORK/signing-key
+  [ -s "$dir/private.pem" ] && return
+  mkdir -p "$dir"
+  (umask 077; openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$dir/private.pem" 2>/dev/null)
+  say "generated the stack's signing key: $dir/private.pem"
+}
+
+# IDENTITY_ENV: what every service gets to verify tokens; SERVICE_IDENTITY_ENV: execution-service's own identity
+# towards queue-service's internal endpoint.
+configure_identity() {
+  choose_identity
+  say "identity: $IDENTITY_MODE mode: $IDENTITY_WHY"
+  if [ "$IDENTITY_MODE" = keycloak ]; then
+    start_keycloak
+    IDENTITY_ENV=(QUARKUS_OIDC_AUTH_SERVER_URL="$KEYCLOAK_REALM_URL")
+    SERVICE_IDENTITY_ENV=(QUARKUS_OIDC_CLIENT_AUTH_SERVER_URL="$KEYCLOAK_REALM_URL"
+      QUARKUS_OIDC_CLIENT_CLIENT_ID=batchyard-execution
+      QUARKUS_OIDC_CLIENT_CREDENTIALS_SECRET="$(cat "$WORK/keycloak/execution.secret")")
+  else
+    ensure_signing_key
+    IDENTITY_ENV=(QUARKUS_OIDC_PUBLIC_KEY="$(openssl pkey -in "$WORK/signing-key/private.pem" -pubout -outform DER | base64 -w0)"
+      QUARKUS_OIDC_TOKEN_ISSUER="$SIGNING_ISSUER")
+  fi
+  printf 'IDENTITY_MODE=%s\nKEYCLOAK_URL=%s\nTOKEN_ISSUER=%s\n' "$IDENTITY_MODE" "$KEYCLOAK_URL" "$SIGNING_ISSUER" \
+    >"$WORK/identity.env"
+  if [ "$IDENTITY_MODE" = key ]; then
+    # No provider to renew it: a token for a year, minted at each start.
+    SERVICE_IDENTITY_ENV=(BATCHYARD_SERVICE_TOKEN="$(BATCHYARD_TOKEN_HOURS=8760 "$ROOT/deploy/local/token.sh" execution-service service)")
+  fi
+}
+
 # ---------- services ----------
 start_service() {
   local svc=$1 port; port=$(port_of "$svc")
@@ -113,6 +237,8 @@ start_service() {
   if alive "$WORK/pids/$svc.pid"; then say "$svc already running"; return; fi
   require_free "$port" "$svc" "BATCHYARD_$(echo "${svc%-service}" | tr a-z A-Z)_PORT"
   log_start "$WORK/logs/$svc.log" "$svc"   # appended: a restarted service keeps its earlier log
+  local identity=("${IDENTITY_ENV[@]}")
+  [ "$svc" = execution-service ] && identity+=("${SERVICE_IDENTITY_ENV[@]}")
   QUARKUS_HTTP_PORT=$port \
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
@@ -121,7 +247,7 @@ start_service() {
   BATCHYARD_COMPACTION_STORE_ROOT=$COMPACTION_ROOT \
   BATCHYARD_RUNNER_SCRIPT_DIR=${BATCHYARD_RUNNER_SCRIPT_DIR:-$ROOT/deploy/local/demo-scripts} \
   BATCHYARD_SECRETS_KEY=$SECRETS_KEY BATCHYARD_GRAPHVIZ_DOT=${BATCHYARD_GRAPHVIZ_DOT:-dot} \
-    nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -Dvertx.disableURIValidation=true -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
+    env "${identity[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -Dvertx.disableURIValidation=true -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
   echo $! >"$WORK/pids/$svc.pid"
 }
 await_service() {
@@ -137,6 +263,7 @@ await_service() {
 
 start_kafka
 start_postgres
+configure_identity
 if [ -n "${BATCHYARD_SECRETS_KEY:-}" ]; then SECRETS_KEY=$BATCHYARD_SECRETS_KEY
 else
   [ -s "$WORK/secrets.key" ] || { (umask 077; head -c 32 /dev/urandom | base64 >"$WORK/secrets.key"); }
@@ -152,6 +279,12 @@ for svc in "${SERVICES[@]}"; do
   printf '  %-18s %-24s %-36s %s\n' "$svc" "http://$HOST:$p" "http://$HOST:$p/q/openapi" "$WORK/logs/$svc.log"
 done
 say "Kafka: $HOST:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
+if [ "$IDENTITY_MODE" = keycloak ]; then
+  say "Keycloak: $KEYCLOAK_URL (realm batchyard; admin console $KEYCLOAK_URL/admin, user admin, password in $WORK/keycloak/admin.password; log $WORK/logs/keycloak.log)"
+else
+  say "tokens: signed with $WORK/signing-key/private.pem (issuer $SIGNING_ISSUER); no OpenID Connect provider"
+fi
+say "every call needs a token:  curl -H \"Authorization: Bearer \$(deploy/local/token.sh ana viewer)\" http://$HOST:$REGISTRY_PORT/processes"
 say "stop everything with deploy/local/stop.sh"
 
 if [ "${BATCHYARD_NO_DEMO:-0}" != 1 ]; then

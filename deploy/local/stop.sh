@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Stops what run.sh started (services, Kafka, an embedded PostgreSQL; never the system PostgreSQL).
+# Stops what run.sh started (services, Keycloak, Kafka, an embedded PostgreSQL; never the system PostgreSQL).
 # --purge also deletes local data (Kafka log, embedded PostgreSQL data, logs, the generated secrets key, the compaction
-# store) and, when the stack used an existing PostgreSQL, drops the services' databases there: the databases refer to
-# files in the store, so keeping one without the other would leave a stack that points at objects it no longer has.
+# store, Keycloak with its users and generated credentials, the signing key) and, when the stack used an existing
+# PostgreSQL, drops the services' databases there: the databases refer to files in the store, so keeping one without the other would leave a stack that points at objects it no longer has.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 stop() {
@@ -12,10 +12,15 @@ stop() {
   say "stopping $name (pid $pid)"
   kill "$pid" 2>/dev/null || true
   for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$pid" 2>/dev/null && { say "$name did not stop in 15 s: killing it"; kill -9 "$pid" 2>/dev/null || true; }
+  if kill -0 "$pid" 2>/dev/null; then
+    say "$name did not stop in 15 s: killing it"
+    pkill -9 -P "$pid" 2>/dev/null || true   # Keycloak's launcher script runs the JVM as its child
+    kill -9 "$pid" 2>/dev/null || true
+  fi
   rm -f "$pidfile"
 }
 for svc in execution-service queue-service registry-service lineage-service; do stop "$svc"; done
+stop keycloak
 stop kafka
 embedded=false
 alive "$WORK/pids/postgres.pid" && embedded=true

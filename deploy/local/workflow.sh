@@ -8,10 +8,12 @@ ID=$1 OUT=${2:-.}
 [[ $ID =~ ^[0-9]+$ ]] || die "the process id must be a number, got '$ID'"
 mkdir -p "$OUT"
 URL=${BATCHYARD_REGISTRY_URL:-http://127.0.0.1:$REGISTRY_PORT}
+# Reading a workflow takes a viewer: BATCHYARD_TOKEN when given, else a token for the local stack's user "workflow".
+TOKEN=${BATCHYARD_TOKEN:-$("$ROOT/deploy/local/token.sh" workflow viewer)}
 for fmt in oozie dot svg; do
   ext=$fmt; [ $fmt = oozie ] && ext=xml
   file=$OUT/workflow-$ID.$ext
-  code=$(curl -sS -o "$file.tmp" -w '%{http_code}' "$URL/processes/$ID/workflow?format=$fmt") || die "registry at $URL did not answer"
+  code=$(curl -sS -o "$file.tmp" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$URL/processes/$ID/workflow?format=$fmt") || die "registry at $URL did not answer"
   if [[ $code == 200 ]]; then mv "$file.tmp" "$file"; say "wrote $file"
   else
     msg=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('detail',''))" "$file.tmp" 2>/dev/null || true); rm -f "$file.tmp"

@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code CompactionBenchmark --queue URL --store DIR [--objects 10000] [--records 40] [--partitions 20]
  * [--clients 4] [--warmup 2000]}. The warm-up merges {@code --warmup} objects of another table first, untimed, so that
- * the JIT has compiled the merge path before the measured run.
+ * the JIT has compiled the merge path before the measured run. {@code BATCHYARD_TOKEN} holds a bearer token of roles
+ * developer (registering the table) and operator (registering objects).
  */
 public final class CompactionBenchmark {
 

@@ -9,11 +9,25 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** Minimal JSON-over-HTTP client for the benchmark. */
+/**
+ * Minimal JSON-over-HTTP client for the benchmark. Every call carries the bearer token in {@code BATCHYARD_TOKEN}
+ * (an environment variable rather than an argument, so that it stays out of the process list); bench/run.sh and
+ * bench/compaction.sh get one from deploy/local/token.sh.
+ */
 final class Http {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String authorization;
+
+    Http() {
+        String token = System.getenv("BATCHYARD_TOKEN");
+        if (token == null || token.isBlank()) {
+            throw new IllegalStateException("BATCHYARD_TOKEN is not set: every Batchyard call needs a bearer token "
+                    + "(deploy/local/token.sh bench developer,operator prints one for the local stack)");
+        }
+        this.authorization = "Bearer " + token.strip();
+    }
 
     record Reply(int status, JsonNode body) {
     }
@@ -23,7 +37,8 @@ final class Http {
             HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
             HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json").method(method, publisher).build();
+                    .header("Content-Type", "application/json").header("Authorization", authorization)
+                    .method(method, publisher).build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode json = response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
             return new Reply(response.statusCode(), json);

@@ -31,7 +31,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * batch visible downstream as a BatchEnqueued event. Reports lifecycles/s and the HaltJob -> BatchEnqueued latency.
  *
  * <p>Usage: {@code LifecycleBenchmark [--chains 8] [--lifecycles 25] [--registry URL] [--execution URL] [--queue URL]
- * [--kafka host:port]}
+ * [--kafka host:port]}, with a bearer token of roles developer and operator in {@code BATCHYARD_TOKEN}.
  */
 public final class LifecycleBenchmark {
 
