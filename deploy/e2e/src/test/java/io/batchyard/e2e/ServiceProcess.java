@@ -4,9 +4,6 @@ import io.batchyard.teststack.ChildProcesses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -95,32 +92,17 @@ final class ServiceProcess implements AutoCloseable {
         launch();
     }
 
+    /** The file the service's stdout and stderr go to. */
+    Path log() {
+        return log;
+    }
+
     String url() {
         return "http://127.0.0.1:" + port;
     }
 
     private void awaitReady(Duration timeout) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(module + " exited with " + process.exitValue() + ":\n" + tail());
-            }
-            try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url() + "/q/health/ready"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            ChildProcesses.sleep(250);
-        }
-        throw new IllegalStateException(module + " not ready within " + timeout + ":\n" + tail());
+        ChildProcesses.awaitOk(process, module, URI.create(url() + "/q/health/ready"), timeout, log);
     }
 
     String tail() {

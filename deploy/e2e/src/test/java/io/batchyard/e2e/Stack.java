@@ -1,5 +1,8 @@
 package io.batchyard.e2e;
 
+import io.batchyard.teststack.identity.Identity;
+import io.batchyard.teststack.identity.SignedInByDefault;
+
 import io.batchyard.teststack.Infrastructure;
 import java.util.HashMap;
 import java.util.Map;
@@ -7,9 +10,13 @@ import java.util.Map;
 /** The whole system for an end-to-end test: shared PostgreSQL and Kafka, and each service as its own process. */
 final class Stack implements AutoCloseable {
 
+    /** The registry's secrets key (base64 of 32 bytes), fixed for the tests. */
+    static final String SECRETS_KEY = "ZTJlLW9ubHkta2V5LWUyZS1vbmx5LWtleS0zMmJ5dGU=";
+
     final Infrastructure infra = Infrastructure.get();
     private final String kafka;
     private final String databasePrefix;
+    private final Identity identity;
     final ServiceProcess registry;
     final ServiceProcess queue;
     final ServiceProcess execution;
@@ -30,13 +37,32 @@ final class Stack implements AutoCloseable {
      *                       of its own (no read models or ledgers of another broker's events)
      */
     Stack(boolean withLineage, String kafka, String databasePrefix) {
+        this(withLineage, kafka, databasePrefix, Identity.get(), Map.of(), Map.of());
+    }
+
+    /** @param identity the token issuer the services trust (the test JVM's signing key unless a test brings another) */
+    Stack(boolean withLineage, String kafka, String databasePrefix, Identity identity) {
+        this(withLineage, kafka, databasePrefix, identity, Map.of(), Map.of());
+    }
+
+    /** A stack whose registry and execution-service get {@code registryEnv} and {@code executionEnv} on top. */
+    Stack(Map<String, String> registryEnv, Map<String, String> executionEnv) {
+        this(false, null, "", Identity.get(), registryEnv, executionEnv);
+    }
+
+    private Stack(boolean withLineage, String kafka, String databasePrefix, Identity identity,
+                  Map<String, String> registryEnv, Map<String, String> executionEnv) {
         this.kafka = kafka != null ? kafka : infra.kafkaBootstrapServers();
         this.databasePrefix = databasePrefix;
-        registry = ServiceProcess.start("registry-service", env("registry",
-                Map.of("BATCHYARD_SECRETS_KEY", "ZTJlLW9ubHkta2V5LWUyZS1vbmx5LWtleS0zMmJ5dGU=")));
+        this.identity = identity;
+        SignedInByDefault.install();
+        Map<String, String> registryExtra = new HashMap<>(Map.of("BATCHYARD_SECRETS_KEY", SECRETS_KEY));
+        registryExtra.putAll(registryEnv);
+        registry = ServiceProcess.start("registry-service", env("registry", registryExtra));
         queue = ServiceProcess.start("queue-service", env("queue", Map.of()));
-        execution = ServiceProcess.start("execution-service", env("execution",
-                Map.of("BATCHYARD_QUEUE_URL", queue.url())));
+        Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
+        executionExtra.putAll(executionEnv);
+        execution = ServiceProcess.start("execution-service", env("execution", executionExtra));
         lineage = withLineage ? ServiceProcess.start("lineage-service", env("lineage", Map.of())) : null;
     }
 
@@ -57,7 +83,14 @@ final class Stack implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
+        identity.serviceConfig().forEach((key, value) -> env.put(envName(key), value));
+        identity.serviceIdentityConfig(database).forEach((key, value) -> env.put(envName(key), value));
         return env;
+    }
+
+    /** The environment variable Quarkus reads a property from. */
+    private static String envName(String property) {
+        return property.toUpperCase().replaceAll("[^A-Z0-9]", "_");
     }
 
     @Override
