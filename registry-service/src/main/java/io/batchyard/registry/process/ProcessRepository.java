@@ -2,7 +2,9 @@ package io.batchyard.registry.process;
 
 import io.batchyard.registry.NativeSqlRepository;
 import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.api.access.Caller;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.HashSet;
@@ -129,14 +131,16 @@ public class ProcessRepository extends NativeSqlRepository {
                 .map(HashSet::new);
     }
 
-    public Uni<List<ProcessRow>> list(ProcessFilter f, int limit, int offset) {
-        return processes("SELECT " + COLUMNS + " FROM process WHERE " + WHERE
+    /** A page of the processes matching {@code f} that {@code reader} may read. */
+    public Uni<List<ProcessRow>> list(ProcessFilter f, Caller reader, int limit, int offset) {
+        return processes("SELECT " + COLUMNS + " FROM process WHERE " + WHERE + READABLE
                         + " ORDER BY process_id LIMIT :limit OFFSET :offset",
-                with(filterParams(f), "limit", limit, "offset", offset));
+                with(with(filterParams(f), readerParams(reader)), "limit", limit, "offset", offset));
     }
 
-    public Uni<Long> count(ProcessFilter f) {
-        return scalar("SELECT count(*) FROM process WHERE " + WHERE, Long.class, filterParams(f));
+    public Uni<Long> count(ProcessFilter f, Caller reader) {
+        return scalar("SELECT count(*) FROM process WHERE " + WHERE + READABLE, Long.class,
+                with(filterParams(f), readerParams(reader)));
     }
 
     /** Fixed clause; the values are always bound, never concatenated. */
@@ -147,6 +151,29 @@ public class ProcessRepository extends NativeSqlRepository {
             AND (CAST(:parentsOnly AS boolean) IS NULL OR (parent_process_id IS NULL) = CAST(:parentsOnly AS boolean))
             AND (CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')
             AND (CAST(:includeDeleted AS boolean) OR NOT deleted)""";
+
+    /**
+     * Only processes of applications the reader holds read permission on, decided in the query so that totals and
+     * pages agree. The permission type is the one {@link io.batchyard.api.access.ApplicationAccess#typeFor} gives:
+     * the owner's if the reader owns the application, else the group's if the reader is in the owner group, else
+     * the others'; read is its bit 4. Administrators read everything.
+     */
+    private static final String READABLE = """
+
+            AND (CAST(:readerAdmin AS boolean) OR EXISTS (
+                  SELECT 1 FROM application a WHERE a.application_id = process.application_id
+                     AND ((CASE WHEN a.owner_user = CAST(:reader AS text) THEN a.owner_permission
+                                WHEN a.owner_group IN (SELECT jsonb_array_elements_text(
+                                                           CAST(CAST(:readerGroups AS text) AS jsonb)))
+                                     THEN a.group_permission
+                                ELSE a.others_permission END) & 4) <> 0))""";
+
+    private static Object[] readerParams(Caller reader) {
+        // Group names are free text: a JSON array carries any of them intact (cast to text first in the query: the
+        // reactive driver would send a string bound straight to jsonb as a JSON string).
+        return new Object[] {"readerAdmin", reader.admin(), "reader", reader.name(),
+                "readerGroups", new JsonArray(List.copyOf(reader.groups())).encode()};
+    }
 
     private static Object[] filterParams(ProcessFilter f) {
         String name = f.nameContains() == null ? null

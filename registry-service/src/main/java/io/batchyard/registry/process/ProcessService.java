@@ -1,6 +1,7 @@
 package io.batchyard.registry.process;
 
 import io.batchyard.api.ChosenIds;
+import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.registry.Listing;
 import io.batchyard.registry.Unis;
@@ -164,8 +165,10 @@ public class ProcessService {
 
     @WithSession
     public Uni<Listing<ProcessRow>> list(ProcessFilter filter, int limit, int offset) {
-        return processes.list(filter, limit, offset)
-                .chain(items -> processes.count(filter).map(total -> new Listing<>(items, total)));
+        // Read permission filters the listing itself: a caller never learns of processes it may not read.
+        Caller reader = access.caller();
+        return processes.list(filter, reader, limit, offset)
+                .chain(items -> processes.count(filter, reader).map(total -> new Listing<>(items, total)));
     }
 
     /** Locks the parent of {@code processId}'s tree and returns the (re-read) process. */

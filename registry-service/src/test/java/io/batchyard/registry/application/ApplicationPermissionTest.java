@@ -67,6 +67,33 @@ class ApplicationPermissionTest {
     }
 
     @Test
+    void theProcessListingShowsOnlyWhatTheCallerMayRead() {
+        long app = as(alice).contentType(ContentType.JSON)
+                .body(Map.of("name", Fixtures.unique("listing"), "description", "d", "owner", "team a"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+        io.restassured.path.json.JsonPath created = as(alice).contentType(ContentType.JSON)
+                .body(Fixtures.parentBody(app, Fixtures.INGESTION)).post("/processes").then().statusCode(201)
+                .extract().jsonPath();
+        long process = created.getLong("id");
+        setPermissions(alice, app, "alice", "team-a", 7, 4, 0).then().statusCode(200);
+
+        // owner, owner group and administrators see the process, with a total that counts it
+        for (String reader : new String[] {alice, carol, Identity.get().adminToken()}) {
+            as(reader).queryParam("applicationId", app).get("/processes").then().statusCode(200)
+                    .body("items.id", org.hamcrest.Matchers.contains((int) process)).body("total", equalTo(1));
+        }
+        // others hold 0: the process is neither listed nor counted, also without the application filter
+        as(bob).queryParam("applicationId", app).get("/processes").then().statusCode(200)
+                .body("items", org.hamcrest.Matchers.empty()).body("total", equalTo(0));
+        as(bob).queryParam("name", created.getString("name")).get("/processes").then().statusCode(200)
+                .body("items", org.hamcrest.Matchers.empty()).body("total", equalTo(0));
+        as(alice).queryParam("name", created.getString("name")).get("/processes").then().statusCode(200)
+                .body("total", equalTo(1));
+        // the seeded application gives others read: everyone sees its processes
+        as(bob).queryParam("applicationId", 1).get("/processes").then().statusCode(200);
+    }
+
+    @Test
     void seededMasterDataCannotBeDeletedByAnyone() {
         given().delete("/applications/1").then().statusCode(409).contentType("application/problem+json")
                 .body("code", equalTo(220));
