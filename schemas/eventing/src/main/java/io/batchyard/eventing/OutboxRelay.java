@@ -14,12 +14,15 @@ import java.util.UUID;
 import io.batchyard.eventing.OutboxRepository.Pending;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Transaction;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.sqlclient.ClosedConnectionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -35,14 +38,27 @@ import org.jboss.logging.Logger;
  * Publishes committed outbox rows to Kafka in outbox order, then marks them published. At-least-once: a crash between
  * the broker's ack and the mark re-sends the rows, which consumers drop through their ledger.
  *
- * <p>One relay per database at a time (a transaction-scoped advisory lock), so that several replicas of a service never
- * reorder the events of one key.
+ * <p>One relay per database at a time, so that several replicas of a service never reorder the events of one key: the
+ * leader holds a session-level advisory lock on a connection it keeps (taken from the pool) for as long as it leads.
+ * PostgreSQL releases the lock when that connection ends, and the other relays try to take it every poll interval, so
+ * a standby replica takes over when the leader dies; a leader that stops gives the lock back first.
+ *
+ * <p>Woken on commit: the leader's connection listens on the channel that the outbox trigger notifies, and PostgreSQL
+ * delivers a notification only when the inserting transaction commits, that is when its rows become visible. A
+ * notification during a pass causes exactly one more pass. The poll interval ({@code batchyard.outbox.poll-interval})
+ * is only the fallback for a notification that was missed (a connection lost and taken again), so a miss delays rows
+ * but never loses them, and it is how often a standby tries to take over.
+ *
+ * <p>No transaction is open across a broker round trip: a pass reads the next rows with one statement, sends them,
+ * waits for the acks and marks the acknowledged rows with one more statement.
  */
 @ApplicationScoped
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     private static final int LINGER_MS = 2;
+    private static final long FIRST_BACKOFF_MS = 50;
+    private static final long MAX_BACKOFF_MS = 5_000;
 
     private final Pool pool;
     private final OutboxRepository repository;
@@ -53,11 +69,15 @@ public class OutboxRelay {
     private final Duration sendTimeout;
 
     private final AtomicLong published = new AtomicLong();
+    /** The connection that holds the relay lock and listens; null while this relay does not lead. */
+    private final AtomicReference<SqlConnection> leader = new AtomicReference<>();
+    private final Object wakeups = new Object();
+    private boolean woken;
 
     public OutboxRelay(Pool pool, OutboxRepository repository,
                        @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
                        @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
-                       @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT0.05S") Duration pollInterval,
+                       @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT1S") Duration pollInterval,
                        @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500") int batchSize,
                        @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S") Duration sendTimeout) {
         this.pool = pool;
@@ -78,7 +98,18 @@ public class OutboxRelay {
             LOG.info("outbox relay disabled (batchyard.outbox.enabled=false)");
             return;
         }
-        producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
+        startRelaying();
+    }
+
+    void stop(@Observes ShutdownEvent ignored) {
+        close();
+    }
+
+    /** Starts the relay's thread (with the producer a test set, if any); package-visible for tests. */
+    void startRelaying() {
+        if (producer == null) {
+            producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
+        }
         running = true;
         Thread t = new Thread(this::loop, "outbox-relay");
         t.setDaemon(true);
@@ -86,7 +117,8 @@ public class OutboxRelay {
         t.start();
     }
 
-    void stop(@Observes ShutdownEvent ignored) {
+    /** Stops the thread, gives the lead back (a standby takes it at its next try) and closes the producer. */
+    void close() {
         running = false;
         Thread t = worker;
         if (t != null) {
@@ -96,6 +128,10 @@ public class OutboxRelay {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        SqlConnection session = leader.getAndSet(null);
+        if (session != null) {
+            release(session);
         }
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
@@ -107,14 +143,20 @@ public class OutboxRelay {
         return published.get();
     }
 
+    /** The PostgreSQL backend pid of the connection that holds the relay lock, or 0 while this relay does not lead. */
+    int leaderPid() {
+        SqlConnection session = leader.get();
+        return session == null ? 0 : PgConnection.cast(session.getDelegate()).processId();
+    }
+
     private void loop() {
-        long backoffMs = pollInterval.toMillis();
+        long backoffMs = FIRST_BACKOFF_MS;
         while (running) {
             try {
                 int relayed = relayOnce();
-                backoffMs = pollInterval.toMillis();
+                backoffMs = FIRST_BACKOFF_MS;
                 if (relayed < batchSize) {
-                    Thread.sleep(pollInterval.toMillis());
+                    awaitWakeup();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -130,39 +172,128 @@ public class OutboxRelay {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                backoffMs = Math.min(backoffMs * 2, 5_000);
+                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
             }
+        }
+    }
+
+    /** Called on the event loop for every notification and when the lead is lost; never blocks. */
+    private void wake() {
+        synchronized (wakeups) {
+            woken = true;
+            wakeups.notifyAll();
         }
     }
 
     /**
-     * Relays one batch; returns how many rows it published. Package-visible for tests that drive it directly.
-     *
-     * <p>Runs on the relay's own thread and waits for each step: {@code send} may block on topic metadata, which must
-     * never happen on an event-loop thread, and the lock, the read and the marks belong to one transaction.
+     * Waits for a notification or the poll interval, whichever comes first. The flag is cleared here, before the next
+     * pass reads, so that a commit during that pass leaves it set and causes exactly one more pass.
      */
-    int relayOnce() {
-        SqlConnection connection = pool.getConnection().await().atMost(sendTimeout);
-        try {
-            Transaction tx = connection.begin().await().atMost(sendTimeout);
-            try {
-                int relayed = relay(connection);
-                tx.commit().await().atMost(sendTimeout);
-                return relayed;
-            } catch (RuntimeException e) {
-                tx.rollback().onFailure().recoverWithNull().await().atMost(sendTimeout);
-                throw e;
+    private void awaitWakeup() throws InterruptedException {
+        long deadline = System.nanoTime() + pollInterval.toNanos();
+        synchronized (wakeups) {
+            long left = pollInterval.toNanos();
+            while (!woken && left > 0) {
+                TimeUnit.NANOSECONDS.timedWait(wakeups, left);
+                left = deadline - System.nanoTime();
             }
-        } finally {
-            connection.close().onFailure().recoverWithNull().await().indefinitely();
+            woken = false;
         }
     }
 
-    private int relay(SqlConnection tx) {
-        if (!repository.tryRelayLock(tx).await().atMost(sendTimeout)) {
+    /**
+     * Relays one batch; returns how many rows it published (0 while another relay leads). Package-visible for tests
+     * that drive it directly.
+     *
+     * <p>Runs on the relay's own thread and waits for each step: {@code send} may block on topic metadata, which must
+     * never happen on an event-loop thread.
+     */
+    int relayOnce() {
+        SqlConnection session = lead();
+        if (session == null) {
             return 0;
         }
-        List<Pending> rows = repository.unpublished(tx, batchSize).await().atMost(sendTimeout);
+        try {
+            return relay(session);
+        } catch (RuntimeException e) {
+            if (closed(e)) {
+                // The close handler normally notices first; this covers a connection that died before it was set.
+                leader.compareAndSet(session, null);
+            }
+            throw e;
+        }
+    }
+
+    /** The connection that holds the relay lock: kept from an earlier pass, or taken now; null if another relay leads. */
+    private SqlConnection lead() {
+        SqlConnection current = leader.get();
+        if (current != null) {
+            return current;
+        }
+        SqlConnection candidate = pool.getConnection().await().atMost(sendTimeout);
+        try {
+            if (!repository.tryRelayLock(candidate).await().atMost(sendTimeout)) {
+                candidate.close().onFailure().recoverWithNull().await().atMost(sendTimeout);
+                return null;
+            }
+            PgConnection pg = PgConnection.cast(candidate.getDelegate());
+            pg.notificationHandler(notification -> wake());
+            pg.closeHandler(ignored -> {
+                if (leader.compareAndSet(candidate, null)) {
+                    LOG.warn("outbox relay lost its database connection and with it the relay lock");
+                    wake();
+                }
+            });
+            // Listening starts before this pass reads, so a row that commits after the read still wakes the relay.
+            repository.listen(candidate).await().atMost(sendTimeout);
+            leader.set(candidate);
+            LOG.infof("outbox relay leads (PostgreSQL backend %d)", pg.processId());
+            return candidate;
+        } catch (RuntimeException e) {
+            release(candidate);
+            throw e;
+        }
+    }
+
+    /**
+     * Gives the lock back and returns the connection to the pool. The connection lives on in the pool, so it must not
+     * keep the lock; the unlock is queued behind any statement still running on it (a lock attempt that timed out
+     * here may still succeed), and the wait is bounded since a dead connection holds nothing anyway.
+     */
+    private void release(SqlConnection session) {
+        CompletableFuture<Void> released = repository.resign(session).onFailure().recoverWithNull()
+                .chain(session::close).onFailure().recoverWithNull()
+                .subscribeAsCompletionStage();
+        try {
+            released.get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warnf("outbox relay could not give the relay lock back cleanly: %s", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean closed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClosedConnectionException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One pass on the leader's connection, without a transaction: read, send, wait for the acks, mark.
+     *
+     * <p>If the connection drops mid-pass, PostgreSQL releases the lock and a standby may take over while this pass's
+     * records are still on their way; the mark then fails on the dead connection. The new leader starts at the first
+     * unmarked row, so rows may reach the topic twice, which consumers drop through their ledger. A key's order holds
+     * for the first copy of each event, which is the one consumers apply: every relay sends a key's rows in outbox
+     * order, and sends a row only after each earlier row was acknowledged (marked) or sent by itself ahead of it. The
+     * same was true of a transaction that died mid-pass under the former transaction-scoped lock.
+     */
+    private int relay(SqlConnection session) {
+        List<Pending> rows = repository.unpublished(session, batchSize).await().atMost(sendTimeout);
         if (rows.isEmpty()) {
             return 0;
         }
@@ -187,14 +318,14 @@ public class OutboxRelay {
                 done.add(rows.get(i).position());
             } catch (ExecutionException | TimeoutException e) {
                 // Keep order: nothing after the first failure is marked, the next pass re-sends it.
-                markFailed(tx, rows.get(i).position(), e);
+                markFailed(session, rows.get(i).position(), e);
                 break;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
         }
-        repository.markPublished(tx, done).await().atMost(sendTimeout);
+        repository.markPublished(session, done).await().atMost(sendTimeout);
         published.addAndGet(done.size());
         return done.size();
     }
@@ -215,9 +346,9 @@ public class OutboxRelay {
         }
     }
 
-    private void markFailed(SqlConnection tx, long position, Exception e) {
+    private void markFailed(SqlConnection session, long position, Exception e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
-        repository.markFailed(tx, position, cause.getClass().getSimpleName() + ": " + cause.getMessage())
+        repository.markFailed(session, position, cause.getClass().getSimpleName() + ": " + cause.getMessage())
                 .await().atMost(sendTimeout);
         LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());
     }
@@ -234,7 +365,7 @@ public class OutboxRelay {
         long requestTimeoutMs = Math.max(1, Math.min(sendTimeout.toMillis() - LINGER_MS, 15_000));
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(requestTimeoutMs));
         // send() itself waits for topic metadata; without this bound a pass with the broker down would block the
-        // default minute per row while it holds its transaction and the relay lock.
+        // default minute per row while it holds the relay lock.
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(sendTimeout.toMillis()));
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "outbox-relay");
         return props;

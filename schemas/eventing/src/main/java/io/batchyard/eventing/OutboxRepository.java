@@ -10,13 +10,20 @@ import java.util.UUID;
 
 /**
  * The outbox table. Business transactions insert rows through their Hibernate Reactive session; the relay reads and
- * marks them on a connection of its own, in a transaction that holds the relay lock.
+ * marks them with single statements (no transaction) on the connection that holds the relay lock and listens for
+ * commits.
  */
 @ApplicationScoped
 public class OutboxRepository {
 
-    /** Transaction-scoped advisory lock: one relay per database at a time, so replicas never reorder a key's events. */
+    /**
+     * Session-level advisory lock: one relay per database at a time, so replicas never reorder a key's events. Held by
+     * the leading relay's connection for as long as it leads; PostgreSQL releases it when that connection ends.
+     */
     private static final long RELAY_LOCK = 0x0B47C4_0B0BL;
+
+    /** The channel that the outbox trigger (migration V0_6) notifies when outbox rows commit. */
+    private static final String CHANNEL = "batchyard_outbox";
 
     /** A row waiting to be published. */
     record Pending(long position, UUID eventId, String topic, String key, String eventType, byte[] payload) {
@@ -26,14 +33,29 @@ public class OutboxRepository {
         return Transactions.current().chain(session -> session.persist(row));
     }
 
-    /** True when this transaction now holds the relay lock; false while another relay holds it. */
-    Uni<Boolean> tryRelayLock(SqlConnection tx) {
-        return tx.preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(RELAY_LOCK))
+    /** True when this session now holds the relay lock; false while another session holds it. */
+    Uni<Boolean> tryRelayLock(SqlConnection session) {
+        return session.preparedQuery("SELECT pg_try_advisory_lock($1)").execute(Tuple.of(RELAY_LOCK))
                 .map(rows -> rows.iterator().next().getBoolean(0));
     }
 
-    Uni<List<Pending>> unpublished(SqlConnection tx, int limit) {
-        return tx.preparedQuery("""
+    /** Has this session's connection receive a notification whenever outbox rows commit. */
+    Uni<Void> listen(SqlConnection session) {
+        return session.query("LISTEN " + CHANNEL).execute().replaceWithVoid();
+    }
+
+    /**
+     * Undoes {@link #tryRelayLock} and {@link #listen} on a session that lives on: the relay's connection comes from the
+     * pool and goes back to it, where it must not keep the lock.
+     */
+    Uni<Void> resign(SqlConnection session) {
+        return session.query("UNLISTEN " + CHANNEL).execute()
+                .chain(() -> session.preparedQuery("SELECT pg_advisory_unlock($1)").execute(Tuple.of(RELAY_LOCK)))
+                .replaceWithVoid();
+    }
+
+    Uni<List<Pending>> unpublished(SqlConnection session, int limit) {
+        return session.preparedQuery("""
                         SELECT position, event_id, topic, record_key, event_type, payload
                         FROM outbox_event WHERE published_at IS NULL ORDER BY position LIMIT $1""")
                 .execute(Tuple.of(limit))
@@ -45,19 +67,19 @@ public class OutboxRepository {
                 });
     }
 
-    Uni<Void> markPublished(SqlConnection tx, List<Long> positions) {
+    Uni<Void> markPublished(SqlConnection session, List<Long> positions) {
         if (positions.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return tx.preparedQuery("""
+        return session.preparedQuery("""
                         UPDATE outbox_event SET published_at = now(), attempts = attempts + 1
                         WHERE position = ANY($1)""")
                 .execute(Tuple.of(positions.toArray(Long[]::new)))
                 .replaceWithVoid();
     }
 
-    Uni<Void> markFailed(SqlConnection tx, long position, String error) {
-        return tx.preparedQuery("UPDATE outbox_event SET attempts = attempts + 1, last_error = $1 WHERE position = $2")
+    Uni<Void> markFailed(SqlConnection session, long position, String error) {
+        return session.preparedQuery("UPDATE outbox_event SET attempts = attempts + 1, last_error = $1 WHERE position = $2")
                 .execute(Tuple.of(error, position))
                 .replaceWithVoid();
     }

@@ -25,7 +25,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
 import io.vertx.mutiny.core.Vertx;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
@@ -38,7 +42,9 @@ import io.vertx.sqlclient.PoolOptions;
  */
 final class EventingFixture {
 
-    private static final String MIGRATION = "/db/eventing/V0_1__eventing_outbox_and_ledger.sql";
+    /** The module's migrations, in order. */
+    static final List<String> MIGRATIONS = List.of("/db/eventing/V0_1__eventing_outbox_and_ledger.sql",
+            "/db/eventing/V0_6__outbox_notify.sql");
 
     private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Vertx VERTX = Vertx.vertx();
@@ -63,12 +69,16 @@ final class EventingFixture {
                 .setPassword(db.password());
         Pool pool = Pool.newInstance(PgBuilder.pool().with(new PoolOptions().setMaxSize(8)).connectingTo(options)
                 .using(VERTX.getDelegate()).build());
-        try (InputStream in = EventingFixture.class.getResourceAsStream(MIGRATION)) {
-            pool.query(new String(in.readAllBytes(), StandardCharsets.UTF_8)).execute().await().atMost(DB_TIMEOUT);
+        MIGRATIONS.forEach(migration -> pool.query(resource(migration)).execute().await().atMost(DB_TIMEOUT));
+        return pool;
+    }
+
+    static String resource(String path) {
+        try (InputStream in = EventingFixture.class.getResourceAsStream(path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return pool;
     }
 
     /** A relay over {@code pool} with its own producer configuration; the test drives {@code relayOnce()}. */
@@ -86,13 +96,25 @@ final class EventingFixture {
         return relay;
     }
 
+    /**
+     * A relay whose own loop runs (woken by commits, polling every {@code pollInterval} as a fallback), the way the
+     * service runs it.
+     */
+    static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), bootstrap, true, pollInterval, 500,
+                Duration.ofSeconds(5));
+        relay.startRelaying();
+        return relay;
+    }
+
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
         return new OutboxRelay(pool, new OutboxRepository(), bootstrap, true, Duration.ofMillis(50), 500, sendTimeout);
     }
 
+    /** Stops the relay's loop if it runs, gives its lock back and closes its producer. */
     static void close(OutboxRelay relay) {
-        if (relay != null && relay.producer != null) {
-            relay.producer.close(Duration.ofSeconds(5));
+        if (relay != null) {
+            relay.close();
         }
     }
 
@@ -115,13 +137,33 @@ final class EventingFixture {
      * column for column; that {@link Outbox} writes it in the caller's transaction is checked by the Quarkus tests).
      */
     static void append(Pool pool, String topic, ProcessDeleted event) {
-        pool.preparedQuery("""
+        insert(pool, topic, event).await().atMost(DB_TIMEOUT);
+    }
+
+    /** Appends one event in a transaction that then rolls back, as a business transaction that fails would. */
+    static void appendAndRollBack(Pool pool, String topic, ProcessDeleted event) {
+        pool.withTransaction(tx -> insert(tx, topic, event)
+                        .chain(() -> Uni.createFrom().failure(new IllegalStateException("the change failed"))))
+                .onFailure(IllegalStateException.class).recoverWithNull()
+                .await().atMost(DB_TIMEOUT);
+    }
+
+    private static Uni<RowSet<Row>> insert(SqlClient client, String topic, ProcessDeleted event) {
+        return client.preparedQuery("""
                         INSERT INTO outbox_event (event_id, topic, record_key, event_type, payload)
                         VALUES ($1, $2, $3, $4, $5)""")
                 .execute(Tuple.tuple(List.of(Events.eventId(event), topic, String.valueOf(event.getParentProcessId()),
                         EventCatalog.eventType(event.getClass()),
-                        io.vertx.core.buffer.Buffer.buffer(EventCodec.encode(event)))))
-                .await().atMost(DB_TIMEOUT);
+                        io.vertx.core.buffer.Buffer.buffer(EventCodec.encode(event)))));
+    }
+
+    /** Ends the PostgreSQL session with backend {@code pid}, as a crash, a failover or an administrator would. */
+    static void terminateBackend(Pool pool, int pid) {
+        boolean ended = pool.preparedQuery("SELECT pg_terminate_backend($1)").execute(Tuple.of(pid))
+                .await().atMost(DB_TIMEOUT).iterator().next().getBoolean(0);
+        if (!ended) {
+            throw new IllegalStateException("no PostgreSQL backend " + pid);
+        }
     }
 
     static List<OutboxRow> outbox(Pool pool) {

@@ -1,6 +1,7 @@
 package io.batchyard.eventing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.batchyard.eventing.EventingFixture.OutboxRow;
 import io.batchyard.eventing.EventingFixture.Published;
@@ -10,14 +11,20 @@ import io.batchyard.schemas.Events;
 import io.batchyard.teststack.Infrastructure;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -51,20 +58,9 @@ class OutboxRelayTest {
         String topic = EventingFixture.freshTopic(bootstrap, "lock");
         CountDownLatch sending = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        // Hold the relay inside its pass (and so inside its lock) until the test lets go.
         OutboxRelay holder = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT,
-                config -> new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()) {
-                    @Override
-                    public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
-                        // Hold the relay inside its transaction (and so inside its lock) until the test lets go.
-                        sending.countDown();
-                        try {
-                            release.await(60, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return super.send(record);
-                    }
-                }));
+                holding(() -> true, sending, release)));
         OutboxRelay other = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
         for (int i = 0; i < 3; i++) {
             EventingFixture.append(db, topic, EventingFixture.event(7));
@@ -115,6 +111,66 @@ class OutboxRelayTest {
     }
 
     @Test
+    void whenTheLeadersConnectionDiesMidPassTheStandbyTakesOverAndEveryRowGoesOutInOrder() throws Exception {
+        String topic = EventingFixture.freshTopic(bootstrap, "takeover");
+        AtomicBoolean hold = new AtomicBoolean();
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        // While held, the pass has read its rows and not marked them: the test ends its connection there.
+        OutboxRelay leader = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT,
+                holding(hold::get, sending, release)));
+        for (int i = 0; i < 10; i++) {
+            EventingFixture.append(db, topic, EventingFixture.event(i % 3));
+        }
+        assertThat(leader.relayOnce()).isEqualTo(10);
+
+        // The standby runs its own loop and tries to take the lock every 200 ms; the leader keeps it between passes.
+        OutboxRelay standby = track(EventingFixture.running(db, bootstrap, Duration.ofMillis(200)));
+        for (int i = 0; i < 10; i++) {
+            EventingFixture.append(db, topic, EventingFixture.event(i % 3));
+        }
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                .until(() -> standby.publishedCount() == 0 && standby.leaderPid() == 0);
+        assertThat(unpublished()).isEqualTo(10);
+
+        hold.set(true);
+        CompletableFuture<Integer> pass = CompletableFuture.supplyAsync(leader::relayOnce);
+        assertThat(sending.await(30, TimeUnit.SECONDS)).as("the leader's pass reached the broker").isTrue();
+        int leaderPid = leader.leaderPid();
+        EventingFixture.terminateBackend(db, leaderPid);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> unpublished() == 0);
+        assertThat(standby.publishedCount()).as("the standby published the pass the leader lost").isEqualTo(10);
+        assertThat(standby.leaderPid()).isNotZero().isNotEqualTo(leaderPid);
+
+        // The lost pass still sends its records (duplicates) but cannot mark them: its connection is gone.
+        release.countDown();
+        assertThat(pass).failsWithin(Duration.ofSeconds(60));
+        hold.set(false);
+        assertThat(leader.leaderPid()).isZero();
+        assertThat(leader.relayOnce()).as("the former leader while the standby leads").isZero();
+        for (int i = 0; i < 5; i++) {
+            EventingFixture.append(db, topic, EventingFixture.event(i % 3));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> unpublished() == 0);
+        assertThat(standby.publishedCount()).isEqualTo(15);
+        assertThat(leader.publishedCount()).isEqualTo(10);
+
+        List<OutboxRow> outbox = EventingFixture.outbox(db);
+        assertThat(outbox).hasSize(25).allMatch(OutboxRow::published);
+        List<Published> published = EventingFixture.readTopic(bootstrap, topic);
+        assertThat(published.stream().map(Published::eventId).distinct())
+                .containsExactlyInAnyOrderElementsOf(outbox.stream().map(OutboxRow::eventId).toList());
+        // Consumers apply each event at its first delivery: in outbox order for every key.
+        Map<String, List<UUID>> firstDeliveries = new LinkedHashMap<>();
+        EventingFixture.publishedByKey(published)
+                .forEach((key, ids) -> firstDeliveries.put(key, ids.stream().distinct().toList()));
+        assertThat(firstDeliveries).isEqualTo(EventingFixture.byKey(outbox));
+        System.out.printf("[eventing] after the takeover: %d rows, %d records on the topic%n", outbox.size(),
+                published.size());
+    }
+
+    @Test
     void aRowThatCannotBePublishedHoldsBackTheRowsBehindItUntilItIsFixed() {
         String topic = EventingFixture.freshTopic(bootstrap, "blocked");
         OutboxRelay relay = track(EventingFixture.relay(db, bootstrap, SEND_TIMEOUT));
@@ -153,6 +209,25 @@ class OutboxRelayTest {
         // Nothing behind the failing row reached the topic before it, nor twice: every key reads in outbox order.
         assertThat(EventingFixture.publishedByKey(EventingFixture.readTopic(bootstrap, topic)))
                 .isEqualTo(EventingFixture.byKey(outbox));
+    }
+
+    /** A producer whose sends, while {@code hold} says so, count {@code sending} down and wait for {@code release}. */
+    private static Function<Properties, Producer<String, byte[]>> holding(BooleanSupplier hold, CountDownLatch sending,
+                                                                         CountDownLatch release) {
+        return config -> new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()) {
+            @Override
+            public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+                if (hold.getAsBoolean()) {
+                    sending.countDown();
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return super.send(record);
+            }
+        };
     }
 
     private OutboxRelay track(OutboxRelay relay) {

@@ -6,10 +6,6 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -22,7 +18,6 @@ import java.util.function.Supplier;
 @ApplicationScoped
 class TransactionFixture {
 
-    private static final String MIGRATION = "/db/eventing/V0_1__eventing_outbox_and_ledger.sql";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Pool pool;
@@ -37,18 +32,14 @@ class TransactionFixture {
         if (migrated) {
             return;
         }
-        try (InputStream in = TransactionFixture.class.getResourceAsStream(MIGRATION)) {
-            String migration = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            boolean present = pool.query("SELECT to_regclass('outbox_event') IS NOT NULL").execute()
-                    .await().atMost(TIMEOUT).iterator().next().getBoolean(0);
-            if (!present) {
-                pool.query(migration).execute().await().atMost(TIMEOUT);
-            }
-            pool.query("CREATE TABLE IF NOT EXISTS test_effect (consumer TEXT NOT NULL, event_id UUID NOT NULL)")
-                    .execute().await().atMost(TIMEOUT);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        boolean present = pool.query("SELECT to_regclass('outbox_event') IS NOT NULL").execute()
+                .await().atMost(TIMEOUT).iterator().next().getBoolean(0);
+        if (!present) {
+            EventingFixture.MIGRATIONS.forEach(migration ->
+                    pool.query(EventingFixture.resource(migration)).execute().await().atMost(TIMEOUT));
         }
+        pool.query("CREATE TABLE IF NOT EXISTS test_effect (consumer TEXT NOT NULL, event_id UUID NOT NULL)")
+                .execute().await().atMost(TIMEOUT);
         migrated = true;
     }
 
