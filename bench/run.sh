@@ -31,6 +31,19 @@ if command -v pgbench >/dev/null; then
     || su postgres -c "psql -p $PG_PORT -qtAc 'CREATE DATABASE batchyard_pgbench OWNER batchyard'"
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -i -q batchyard_pgbench >/dev/null 2>&1
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T 30 batchyard_pgbench 2>/dev/null | tee bench/results/pgbench.txt | grep -E "tps|latency average"
+  PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' bench/results/pgbench.txt | head -1)
 else
-  echo "[bench] pgbench not installed (Debian: postgresql-contrib / postgresql-client): skipped"
+  echo "[bench] pgbench not installed (Debian: postgresql-contrib / postgresql-client): no ratio"
 fi
+
+# One machine-readable line: the benchmark's figures, pgbench's and their ratio.
+METRICS=$(sed -n 's/^METRICS //p' bench/results/lifecycle.txt)
+[ -n "$METRICS" ] || { echo "[bench] the benchmark printed no METRICS line" >&2; exit 1; }
+TRANSITIONS=$(sed -n 's/.*transitions_per_s=\([0-9.]*\).*/\1/p' <<<"$METRICS")
+TPS=${PGBENCH_TPS:-0}
+RATIO=$(awk -v t="$TRANSITIONS" -v p="$TPS" 'BEGIN { if (p > 0) printf "%.3f", t / p; else print "n/a" }')
+FANOUT=${METRICS#transitions_per_s=* }
+RESULT="RESULT transitions_per_s=$TRANSITIONS pgbench_tps=$(printf '%.0f' "$TPS") ratio=$RATIO $FANOUT"
+echo "$RESULT" | tee bench/results/result.txt
+# Missing or duplicated fan-outs are failures, whatever the speed.
+grep -qE 'fanouts=([0-9]+)/\1 duplicates=0$' <<<"$RESULT" || { echo "[bench] fan-outs missing or duplicated" >&2; exit 2; }

