@@ -4,16 +4,6 @@
 # Starts the stack with deploy/local/run.sh (no demo) unless it is already up; leaves it running.
 #   bench/compaction.sh [--objects 10000] [--records 40] [--partitions 20] [--clients 4] [--warmup 2000]
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-source deploy/local/common.sh
-mkdir -p bench/results
-
-BATCHYARD_NO_DEMO=1 deploy/local/run.sh
-./mvnw -B -q -Pbench -pl bench -am package -DskipTests
-# The benchmark registers processes and tables (developer) and drives them (operator).
-BATCHYARD_TOKEN=$(deploy/local/token.sh bench developer,operator)
-export BATCHYARD_TOKEN
-echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
-java -Xmx1g -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.CompactionBenchmark \
+source "$(dirname "$0")/prepare.sh"
+java -Xmx1g -cp "$BENCH_CP" io.batchyard.bench.CompactionBenchmark \
   --queue "http://127.0.0.1:$QUEUE_PORT" --store "$COMPACTION_ROOT" "$@" | tee bench/results/compaction.txt

@@ -3,20 +3,10 @@
 #   bench/run.sh [chains] [lifecycles-per-chain]     (defaults 8 x 25)
 # Starts the stack with deploy/local/run.sh (no demo) unless it is already up; leaves it running.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
-source deploy/local/common.sh
+source "$(dirname "$0")/prepare.sh"
 CHAINS=${1:-8}
 LIFECYCLES=${2:-25}
-mkdir -p bench/results
-
-BATCHYARD_NO_DEMO=1 deploy/local/run.sh
-./mvnw -B -q -Pbench -pl bench -am package -DskipTests
-# The benchmark registers processes and tables (developer) and drives them (operator).
-BATCHYARD_TOKEN=$(deploy/local/token.sh bench developer,operator)
-export BATCHYARD_TOKEN
-echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
-java -cp "bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*" io.batchyard.bench.LifecycleBenchmark \
+java -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
   --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
   --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
   --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee bench/results/lifecycle.txt

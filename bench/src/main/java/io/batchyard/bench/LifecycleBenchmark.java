@@ -112,6 +112,10 @@ public final class LifecycleBenchmark {
         System.out.printf(java.util.Locale.ROOT, "METRICS transitions_per_s=%.1f fanout_p50_ms=%.1f fanout_p99_ms=%.1f"
                         + " fanouts=%d/%d duplicates=%d%n", lifecyclesPerS * TRANSITIONS_PER_LIFECYCLE,
                 pct(sorted, 0.50), pct(sorted, 0.99), sorted.size(), total, duplicates.get());
+        List<Long> initJobs = new ArrayList<>(INIT_JOB_NANOS);
+        Collections.sort(initJobs);
+        System.out.printf(java.util.Locale.ROOT, "INITJOB calls=%d p50_ms=%.1f p99_ms=%.1f%n", initJobs.size(),
+                pct(initJobs, 0.50), pct(initJobs, 0.99));
         if (sorted.size() < total) {
             System.out.println("[bench] WARNING: some BatchEnqueued events were not observed within 60 s");
         }
@@ -157,6 +161,8 @@ public final class LifecycleBenchmark {
     }
 
     private static final int TRANSITIONS_PER_LIFECYCLE = 8;
+    /** How long each InitJob took to answer: the call whose cost must not grow with the database's history. */
+    private static final java.util.Queue<Long> INIT_JOB_NANOS = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private static double pct(List<Long> sorted, double p) {
         if (sorted.isEmpty()) {
@@ -223,7 +229,9 @@ public final class LifecycleBenchmark {
         }
 
         long runOnce(Http http, String execution, String marking) {
+            long asked = System.nanoTime();
             JsonNode init = http.expect(200, "POST", execution + "/jobs/" + upstream + "/init", Map.of("maxBatch", 1));
+            INIT_JOB_NANOS.add(System.nanoTime() - asked);
             for (long step : steps) {
                 http.expect(200, "POST", execution + "/steps/" + step + "/init", null);
                 http.expect(200, "POST", execution + "/steps/" + step + "/halt", null);

@@ -10,10 +10,10 @@ import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.e2e.RegistryFixtures.Job;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.ChildProcesses;
 import io.batchyard.teststack.ConnectionTerminator;
-import io.batchyard.teststack.DeadLetters;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventProbe.Received;
 import io.batchyard.teststack.RestartableKafka;
@@ -74,9 +74,8 @@ class FaultEndToEndTest {
     private static List<Long> consumers;
     private static EventProbe batches;
     private static EventProbe lifecycle;
+    private static FanOutChecks fanOuts;
 
-    private record Job(long parent, long step) {
-    }
 
     /** A run of a job: its id and the target batch its HaltJob fans out. */
     private record Run(Job job, long id, long targetBatch) {
@@ -100,6 +99,7 @@ class FaultEndToEndTest {
                 consumers.size(), Duration.between(setup, Instant.now()).toMillis());
         batches = EventProbe.on(kafka.bootstrapServers(), Topics.QUEUE_BATCHES);
         lifecycle = EventProbe.on(kafka.bootstrapServers(), Topics.EXECUTION_LIFECYCLE);
+        fanOuts = new FanOutChecks(batches, consumers, kafka.bootstrapServers(), FaultEndToEndTest::queue, WAIT);
     }
 
     @AfterAll
@@ -146,7 +146,7 @@ class FaultEndToEndTest {
                 last - killed.toEpochMilli());
         assertExactlyOnce(runs);
         assertNoRunStuck(runs);
-        assertNoDeadLetters();
+        fanOuts.assertNoDeadLetters();
     }
 
     @Test
@@ -201,7 +201,7 @@ class FaultEndToEndTest {
         }
         assertExactlyOnce(all);
         assertNoRunStuck(all);
-        assertNoDeadLetters();
+        fanOuts.assertNoDeadLetters();
     }
 
     @Test
@@ -242,7 +242,7 @@ class FaultEndToEndTest {
                 Duration.between(up, Instant.now()).toMillis());
         assertExactlyOnce(runs);
         assertNoRunStuck(runs);
-        assertNoDeadLetters();
+        fanOuts.assertNoDeadLetters();
     }
 
     /**
@@ -270,7 +270,7 @@ class FaultEndToEndTest {
         assertThat(terminated).isPositive();
         assertExactlyOnce(runs);
         assertNoRunStuck(runs);
-        assertNoDeadLetters();
+        fanOuts.assertNoDeadLetters();
     }
 
     // ---- driving the lifecycle -------------------------------------------------------------------------------------
@@ -371,70 +371,20 @@ class FaultEndToEndTest {
 
     /** Waits until at least {@code count} of the runs' fan-outs were published; returns every one read so far. */
     private static List<Received<BatchEnqueued>> awaitFanOuts(Collection<Run> runs, int count) {
-        Set<Long> targets = runs.stream().map(Run::targetBatch).collect(Collectors.toSet());
-        Instant deadline = Instant.now().plus(WAIT);
-        Instant nextDeadLetterCheck = Instant.now().plusSeconds(5);
-        while (true) {
-            List<Received<BatchEnqueued>> seen = batches.received(BatchEnqueued.class,
-                    e -> targets.contains(e.getSourceBatchId()));
-            long distinct = seen.stream().map(r -> fanOut(r.event())).distinct().count();
-            if (distinct >= count) {
-                return seen;
-            }
-            assertThat(Instant.now()).as(() -> distinct + " of " + count + " fan-outs delivered").isBefore(deadline);
-            if (Instant.now().isAfter(nextDeadLetterCheck)) {
-                // A dead-lettered event is never applied: its fan-outs will not come, so say why now.
-                List<String> deadLetters = DeadLetters.readAll(kafka.bootstrapServers()).stream()
-                        .map(DeadLetters.Letter::describe).toList();
-                assertThat(deadLetters).as(distinct + " of " + count + " fan-outs delivered; dead-lettered").isEmpty();
-                nextDeadLetterCheck = Instant.now().plusSeconds(5);
-            }
-            batches.poll(Duration.ofMillis(200));
-        }
+        return fanOuts.await(targets(runs), count);
     }
 
-    /**
-     * Every HaltJob's fan-out arrived exactly once: one event (one event id; a re-sent copy of the same event is
-     * at-least-once delivery, not a duplicate) and one queue row per downstream step, and nothing else for the runs.
-     */
     private static void assertExactlyOnce(Collection<Run> runs) {
-        Set<Long> targets = runs.stream().map(Run::targetBatch).collect(Collectors.toSet());
-        Set<String> expected = runs.stream()
-                .flatMap(run -> consumers.stream().map(c -> run.targetBatch() + "->" + c)).collect(Collectors.toSet());
-        List<BatchEnqueued> events = batches.all(BatchEnqueued.class, e -> targets.contains(e.getSourceBatchId()),
-                Duration.ofSeconds(1));
-        Map<String, Set<String>> idsByFanOut = events.stream().collect(Collectors.groupingBy(FaultEndToEndTest::fanOut,
-                Collectors.mapping(e -> e.getHeader().getEventId(), Collectors.toSet())));
-        assertThat(idsByFanOut.keySet()).as("fan-outs delivered").isEqualTo(expected);
-        assertThat(idsByFanOut.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey))
-                .as("fan-outs published as more than one event").isEmpty();
-        int copies = events.size() - idsByFanOut.size();
+        int copies = fanOuts.assertExactlyOnce(targets(runs));
         if (copies > 0) {
             System.out.printf("[faults]   (%d re-sent copies of already published events, dropped by consumers' "
                     + "ledgers)%n", copies);
         }
-        for (long consumer : consumers) {
-            List<Long> rows = queue().queryParam("processId", consumer).queryParam("limit", 500).get("/queue").then()
-                    .statusCode(200).extract().jsonPath().getList("items.sourceBatchId", Long.class);
-            assertThat(rows.stream().filter(targets::contains).toList()).as("queue rows of step " + consumer)
-                    .doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(targets);
-        }
     }
 
-    /** Every run ended in SUCCESS, and none of their parents is left with a running run. */
     private static void assertNoRunStuck(Collection<Run> runs) {
-        for (Run run : runs) {
-            assertThat(runState(run.id())).as("run " + run.id()).isEqualTo("SUCCESS");
-        }
-        for (long parent : runs.stream().map(r -> r.job().parent()).collect(Collectors.toSet())) {
-            assertThat(execution().queryParam("processId", parent).queryParam("state", 2).get("/runs").then()
-                    .statusCode(200).extract().jsonPath().getInt("total")).as("running runs of " + parent).isZero();
-        }
-    }
-
-    private static void assertNoDeadLetters() {
-        assertThat(DeadLetters.readAll(kafka.bootstrapServers()).stream().map(DeadLetters.Letter::describe))
-                .as("dead-lettered records").isEmpty();
+        FanOutChecks.assertRunsEnded(FaultEndToEndTest::execution, runs.stream().map(Run::id).toList(),
+                runs.stream().map(r -> r.job().parent()).collect(Collectors.toSet()));
     }
 
     /** Distinct event ids of the lifecycle events read so far that match. */
@@ -444,19 +394,14 @@ class FaultEndToEndTest {
                 .collect(Collectors.toSet());
     }
 
-    private static String fanOut(BatchEnqueued e) {
-        return e.getSourceBatchId() + "->" + e.getConsumerProcessId();
+    private static Set<Long> targets(Collection<Run> runs) {
+        return runs.stream().map(Run::targetBatch).collect(Collectors.toSet());
     }
 
     // ---- fixtures --------------------------------------------------------------------------------------------------
 
-    /** A parent with one step; the step consumes the batches of {@code enqueuers}. */
     private static Job job(long app, List<Long> enqueuers) {
-        long parent = RegistryFixtures.createProcess(stack, app, null, List.of());
-        long step = RegistryFixtures.createProcess(stack, app, parent, enqueuers);
-        RegistryFixtures.link(stack, parent, step);
-        RegistryFixtures.link(stack, step, parent);
-        return new Job(parent, step);
+        return RegistryFixtures.job(stack, app, enqueuers);
     }
 
     /** Independent calls (other jobs, other runs) made four at a time; results in input order. */

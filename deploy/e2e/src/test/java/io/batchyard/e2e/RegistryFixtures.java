@@ -29,6 +29,19 @@ final class RegistryFixtures {
                 .then().statusCode(201).extract().jsonPath().getLong("id");
     }
 
+    /** A parent with one step, linked both ways. */
+    record Job(long parent, long step) {
+    }
+
+    /** A parent with one step; the step consumes the batches of {@code enqueuers}. */
+    static Job job(Stack stack, long app, List<Long> enqueuers) {
+        long parent = createProcess(stack, app, null, List.of());
+        long step = createProcess(stack, app, parent, enqueuers);
+        link(stack, parent, step);
+        link(stack, step, parent);
+        return new Job(parent, step);
+    }
+
     static void link(Stack stack, long process, long next) {
         given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
                 .body(Map.of("nextProcessIds", List.of(next))).patch("/processes/" + process).then().statusCode(200);

@@ -39,6 +39,11 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     static ServiceProcess start(String module, Map<String, String> env) {
+        return start(module, module, env);
+    }
+
+    /** @param name names the log file, so that replicas of one module log apart */
+    static ServiceProcess start(String module, String name, Map<String, String> env) {
         Path jar = Path.of("..", "..", module, "target", "quarkus-app", "quarkus-run.jar").toAbsolutePath().normalize();
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package the services first (./mvnw -B verify does)");
@@ -48,7 +53,7 @@ final class ServiceProcess implements AutoCloseable {
             String java = ProcessHandle.current().info().command().orElse("java");
             ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
                     List.of(java, "-Xmx384m", "-XX:+UseSerialGC", URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
-                    logDir.resolve(module + ".log"));
+                    logDir.resolve(name + ".log"));
             service.launch();
             return service;
         } catch (IOException e) {

@@ -22,6 +22,9 @@ final class Stack implements AutoCloseable {
     final ServiceProcess execution;
     /** Only started when a test asks for it, so the other end-to-end tests do not pay for a fourth JVM. */
     final ServiceProcess lineage;
+    /** Second replicas of execution-service and queue-service on the same database and broker, when asked for. */
+    final ServiceProcess executionReplica;
+    final ServiceProcess queueReplica;
 
     Stack() {
         this(false);
@@ -52,6 +55,19 @@ final class Stack implements AutoCloseable {
 
     private Stack(boolean withLineage, String kafka, String databasePrefix, Identity identity,
                   Map<String, String> registryEnv, Map<String, String> executionEnv) {
+        this(withLineage, false, kafka, databasePrefix, identity, registryEnv, executionEnv);
+    }
+
+    /**
+     * A stack with two replicas of execution-service and of queue-service (separate JVMs, one database each, one
+     * broker): each execution replica claims batches through its own queue replica.
+     */
+    static Stack withReplicas(String kafka, String databasePrefix) {
+        return new Stack(false, true, kafka, databasePrefix, Identity.get(), Map.of(), Map.of());
+    }
+
+    private Stack(boolean withLineage, boolean replicas, String kafka, String databasePrefix, Identity identity,
+                  Map<String, String> registryEnv, Map<String, String> executionEnv) {
         this.kafka = kafka != null ? kafka : infra.kafkaBootstrapServers();
         this.databasePrefix = databasePrefix;
         this.identity = identity;
@@ -64,6 +80,14 @@ final class Stack implements AutoCloseable {
         executionExtra.putAll(executionEnv);
         execution = ServiceProcess.start("execution-service", env("execution", executionExtra));
         lineage = withLineage ? ServiceProcess.start("lineage-service", env("lineage", Map.of())) : null;
+        queueReplica = replicas ? ServiceProcess.start("queue-service", "queue-service-2", env("queue", Map.of()))
+                : null;
+        Map<String, String> replicaExtra = new HashMap<>(executionExtra);
+        if (replicas) {
+            replicaExtra.put("BATCHYARD_QUEUE_URL", queueReplica.url());
+        }
+        executionReplica = replicas ? ServiceProcess.start("execution-service", "execution-service-2",
+                env("execution", replicaExtra)) : null;
     }
 
     String kafka() {
@@ -97,6 +121,12 @@ final class Stack implements AutoCloseable {
     public void close() {
         if (lineage != null) {
             lineage.close();
+        }
+        if (executionReplica != null) {
+            executionReplica.close();
+        }
+        if (queueReplica != null) {
+            queueReplica.close();
         }
         execution.close();
         queue.close();

@@ -1,0 +1,14 @@
+# Sourced by the benchmark scripts: starts the local stack (deploy/local/run.sh, no demo) unless it is already up,
+# builds the benchmark clients, and exports a bearer token with the roles they need (developer registers processes
+# and tables, operator drives them).
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+source deploy/local/common.sh
+mkdir -p bench/results
+
+BATCHYARD_NO_DEMO=1 deploy/local/run.sh
+./mvnw -B -q -Pbench -pl bench -am package -DskipTests
+BATCHYARD_TOKEN=$(deploy/local/token.sh bench developer,operator)
+export BATCHYARD_TOKEN
+echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
+BENCH_CP="bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*"
