@@ -1,5 +1,8 @@
 package io.batchyard.execution.command;
 
+import io.batchyard.audit.AuditEntry;
+import io.batchyard.eventing.Actor;
+import java.util.concurrent.atomic.AtomicReference;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.consumer.FailureClassifier;
@@ -52,9 +55,16 @@ public class CommandConsumer {
         }
         // A refused identity is answered like any other refusal. A transient failure (queue-service unavailable, the
         // identity provider unreachable) is not the command's fault: the processor retries it.
-        return authorization.check(token).chain(identity -> commands.apply(command, Caller.of(identity)))
+        AtomicReference<String> subject = new AtomicReference<>(AuditEntry.ANONYMOUS);
+        return authorization.check(token).chain(identity -> {
+                    Caller caller = Caller.of(identity);
+                    subject.set(caller.name());
+                    // The command's events carry who sent it.
+                    Actor.set(caller.name());
+                    return commands.apply(command, caller);
+                })
                 .onFailure(refused -> refused instanceof ApiException
                         && !FailureClassifier.isTransient(refused))
-                .recoverWithUni(refused -> commands.reject(command, (ApiException) refused));
+                .recoverWithUni(refused -> commands.reject(command, (ApiException) refused, subject.get()));
     }
 }

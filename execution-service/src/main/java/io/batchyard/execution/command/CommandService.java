@@ -1,5 +1,8 @@
 package io.batchyard.execution.command;
 
+import io.batchyard.audit.AuditEntry;
+import io.batchyard.audit.AuditService;
+import java.util.function.Supplier;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.Outbox;
@@ -25,36 +28,49 @@ public class CommandService {
     private final LifecycleService lifecycle;
     private final ProcessedEventLedger ledger;
     private final Outbox outbox;
+    private final AuditService audit;
 
-    public CommandService(LifecycleService lifecycle, ProcessedEventLedger ledger, Outbox outbox) {
+    public CommandService(LifecycleService lifecycle, ProcessedEventLedger ledger, Outbox outbox,
+                          AuditService audit) {
         this.lifecycle = lifecycle;
         this.ledger = ledger;
         this.outbox = outbox;
+        this.audit = audit;
     }
 
     /** Runs one command once; false for a duplicate delivery. A refusal fails it and rolls its ledger row back. */
     @WithTransaction
     public Uni<Boolean> apply(LifecycleCommand c, Caller caller) {
         String correlation = Events.headerOf(c).getEventId();
-        return ledger.once(CONSUMER, c, () -> switch (c.getCommand()) {
+        Supplier<Uni<?>> effect = () -> switch (c.getCommand()) {
             case INIT_JOB -> lifecycle.initJob(caller, c.getProcessId(), c.getMaxBatch(), correlation);
             case INIT_STEP -> lifecycle.initStep(caller, c.getProcessId(), correlation);
             case HALT_STEP -> lifecycle.haltStep(caller, c.getProcessId(), correlation);
             case TERM_STEP -> lifecycle.termStep(caller, c.getProcessId(), correlation);
             case HALT_JOB -> lifecycle.haltJob(caller, c.getProcessId(), c.getBatchMarking(), correlation);
             case TERM_JOB -> lifecycle.termJob(caller, c.getProcessId(), correlation);
-        });
+        };
+        // Audited with the effect and the ledger row: a redelivered command is neither applied nor audited twice.
+        return ledger.once(CONSUMER, c, () -> effect.get().call(() -> audit.recordInTransaction(
+                entry(c, caller.name(), "ACCEPTED", null, correlation))));
     }
 
     /** Answers a refused command with {@code CommandRejected}, once; false for a duplicate delivery. */
     @WithTransaction
-    public Uni<Boolean> reject(LifecycleCommand c, ApiException refused) {
+    public Uni<Boolean> reject(LifecycleCommand c, ApiException refused, String subject) {
         String correlation = Events.headerOf(c).getEventId();
-        return ledger.once(CONSUMER, c, () -> outbox.append(Topics.EXECUTION_REJECTIONS, c.getProcessId(),
+        return ledger.once(CONSUMER, c, () -> audit.recordInTransaction(
+                entry(c, subject, "REJECTED", refused.code(), correlation)).chain(() -> outbox.append(Topics.EXECUTION_REJECTIONS, c.getProcessId(),
                 CommandRejected.newBuilder()
                         .setHeader(Events.header("execution-service", null, correlation))
                         .setCommand(c.getCommand()).setProcessId(c.getProcessId())
                         .setCode(refused.code()).setMessage(refused.title() + ": " + refused.getMessage())
-                        .build()));
+                        .build())));
+    }
+
+    private static AuditEntry entry(LifecycleCommand c, String subject, String outcome, Integer code,
+                                    String correlation) {
+        return AuditEntry.of(subject, AuditEntry.Channel.COMMAND, c.getCommand().name(), c.getProcessId(), outcome,
+                code, correlation);
     }
 }

@@ -41,8 +41,13 @@ public class HttpEdge {
 
     private static final List<String> OPEN_PATHS = List.of("/q/health", "/q/openapi", "/q/metrics");
 
-    /** Before Quarkus' own body-size check (order -2) and every other route. */
-    static final int ORDER = Integer.MIN_VALUE;
+    /**
+     * Before Quarkus' own body-size check (order -2) and every other route but one: the audit trail's
+     * ({@link #BEFORE_EDGE}), which must see the requests refused here too.
+     */
+    static final int ORDER = Integer.MIN_VALUE + 1;
+    /** The order of a route that must run before this screen. */
+    public static final int BEFORE_EDGE = Integer.MIN_VALUE;
 
     private final int maxUriLength;
     private final long maxBodySize;
@@ -106,7 +111,7 @@ public class HttpEdge {
     }
 
     /** What anyone may call: health, the OpenAPI document and metrics. */
-    static boolean isOpen(String path) {
+    public static boolean isOpen(String path) {
         for (String open : OPEN_PATHS) {
             if (path.equals(open) || path.startsWith(open + "/")) {
                 return true;

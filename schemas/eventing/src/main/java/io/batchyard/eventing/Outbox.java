@@ -3,6 +3,7 @@ package io.batchyard.eventing;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
 import io.batchyard.schemas.Events;
+import io.batchyard.events.EventHeader;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Objects;
@@ -24,6 +25,10 @@ public class Outbox {
 
     public Uni<Void> append(String topic, Object key, SpecificRecord event) {
         Objects.requireNonNull(event, "event");
+        EventHeader header = Events.headerOf(event);
+        if (header.getActor() == null) {
+            header.setActor(Actor.current());
+        }
         OutboxEvent row = new OutboxEvent(Events.eventId(event), topic, String.valueOf(key),
                 EventCatalog.eventType(event.getClass()), EventCodec.encode(event));
         return repository.insert(row);

@@ -1,5 +1,8 @@
 package io.batchyard.eventing.consumer;
 
+import io.batchyard.eventing.Actor;
+import io.batchyard.events.EventHeader;
+import org.apache.avro.specific.SpecificRecord;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -84,6 +87,11 @@ public class RecordProcessor {
         if (payload == null) {
             return deadLetter(consumer, message, where, new FailureClassifier.Classification(FailureKind.INVALID,
                     "undecodable record", null), null);
+        }
+        if (payload instanceof SpecificRecord record && !record.getSchema().getFields().isEmpty()
+                && record.get(0) instanceof EventHeader header) {
+            // What the event leads to is done for whoever caused the event.
+            Actor.set(header.getActor());
         }
         Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where, effect,
                 Vertx.currentContext());

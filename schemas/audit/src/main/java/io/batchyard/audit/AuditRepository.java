@@ -1,0 +1,69 @@
+package io.batchyard.audit;
+
+import io.batchyard.eventing.persistence.Columns;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.hibernate.reactive.mutiny.Mutiny;
+
+/** The audit trail's table; every method joins the caller's session. */
+@ApplicationScoped
+public class AuditRepository {
+
+    private static final String WHERE = """
+            (CAST(:subject AS text) IS NULL OR subject = CAST(:subject AS text))
+            AND (CAST(:processId AS bigint) IS NULL OR process_id = CAST(:processId AS bigint))
+            AND (CAST(:from AS timestamptz) IS NULL OR occurred_at >= CAST(:from AS timestamptz))
+            AND (CAST(:to AS timestamptz) IS NULL OR occurred_at < CAST(:to AS timestamptz))""";
+
+    Uni<Void> insert(AuditEntry e) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        INSERT INTO audit_entry (subject, channel, action, process_id, outcome, problem_code,
+                          correlation_id)
+                        VALUES (:subject, :channel, :action, CAST(:processId AS bigint), :outcome,
+                          CAST(:code AS int), CAST(:correlation AS text))""")
+                .setParameter("subject", e.subject())
+                .setParameter("channel", e.channel().name())
+                .setParameter("action", e.action())
+                .setParameter("processId", e.processId())
+                .setParameter("outcome", e.outcome())
+                .setParameter("code", e.problemCode())
+                .setParameter("correlation", e.correlationId())
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    /** Newest first. */
+    Uni<List<AuditEntry>> list(AuditFilter f, int limit, int offset) {
+        return Panache.getSession().chain(s -> bind(s.createNativeQuery("""
+                        SELECT audit_id, occurred_at, subject, channel, action, process_id, outcome, problem_code,
+                          correlation_id
+                        FROM audit_entry WHERE """ + WHERE + """
+
+                        ORDER BY occurred_at DESC, audit_id DESC LIMIT :limit OFFSET :offset""", Object[].class), f)
+                .setParameter("limit", limit)
+                .setParameter("offset", offset)
+                .getResultList())
+                .map(rows -> rows.stream().map(AuditRepository::map).toList());
+    }
+
+    Uni<Long> count(AuditFilter f) {
+        return Panache.getSession().chain(s -> bind(s.createNativeQuery(
+                        "SELECT count(*) FROM audit_entry WHERE " + WHERE, Long.class), f).getSingleResult());
+    }
+
+    private static <T> Mutiny.SelectionQuery<T> bind(Mutiny.SelectionQuery<T> q, AuditFilter f) {
+        return q.setParameter("subject", f.subject())
+                .setParameter("processId", f.processId())
+                .setParameter("from", f.from() == null ? null : OffsetDateTime.ofInstant(f.from(), ZoneOffset.UTC))
+                .setParameter("to", f.to() == null ? null : OffsetDateTime.ofInstant(f.to(), ZoneOffset.UTC));
+    }
+
+    private static AuditEntry map(Object[] r) {
+        return new AuditEntry(Columns.toLong(r[0]), Columns.time(r[1]).toInstant(), Columns.string(r[2]),
+                AuditEntry.Channel.valueOf(Columns.string(r[3])), Columns.string(r[4]), Columns.longOrNull(r[5]),
+                Columns.string(r[6]), Columns.intOrNull(r[7]), Columns.string(r[8]));
+    }
+}
