@@ -21,10 +21,10 @@ import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.specific.SpecificData;
@@ -44,10 +44,21 @@ public final class EventCatalog {
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
             QueryRegistered.class, LineageParsed.class);
 
-    private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = EVENT_TYPES.stream()
-            .collect(Collectors.toUnmodifiableMap(EventCatalog::fingerprint, Function.identity()));
+    /** Today's fingerprint of each type, and the fingerprint it had in each released version of the contract. */
+    private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = fingerprints();
 
     private EventCatalog() {
+    }
+
+    private static Map<Long, Class<? extends SpecificRecord>> fingerprints() {
+        Map<Long, Class<? extends SpecificRecord>> all = new HashMap<>();
+        for (Class<? extends SpecificRecord> type : EVENT_TYPES) {
+            all.put(fingerprint(type), type);
+            for (Schema released : ReleasedSchemas.of(SpecificData.get().getSchema(type).getFullName())) {
+                all.put(SchemaNormalization.parsingFingerprint64(released), type);
+            }
+        }
+        return Map.copyOf(all);
     }
 
     public static Optional<Class<? extends SpecificRecord>> byFingerprint(long fingerprint) {

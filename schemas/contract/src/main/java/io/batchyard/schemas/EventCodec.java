@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
 import org.apache.avro.message.BadHeaderException;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -48,8 +49,7 @@ public final class EventCodec {
     }
 
     public static <T extends SpecificRecord> T decode(byte[] bytes, Class<T> type) {
-        BinaryMessageDecoder<SpecificRecord> decoder = DECODERS.computeIfAbsent(type,
-                t -> new BinaryMessageDecoder<>(modelFor(t), SpecificData.get().getSchema(t)));
+        BinaryMessageDecoder<SpecificRecord> decoder = DECODERS.computeIfAbsent(type, EventCodec::decoderFor);
         try {
             return type.cast(decoder.decode(bytes));
         } catch (BadHeaderException e) {
@@ -57,6 +57,17 @@ public final class EventCodec {
         } catch (IOException | RuntimeException e) {
             throw new UnknownEventException("cannot decode " + type.getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Reads today's records and those written with any released version of the type's schema, resolved to today's
+     * class (a field added since then takes its default): producers built from an older release keep being read.
+     */
+    private static BinaryMessageDecoder<SpecificRecord> decoderFor(Class<?> type) {
+        Schema current = SpecificData.get().getSchema(type);
+        BinaryMessageDecoder<SpecificRecord> decoder = new BinaryMessageDecoder<>(modelFor(type), current);
+        ReleasedSchemas.of(current.getFullName()).forEach(decoder::addSchema);
+        return decoder;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.batchyard.schemas.compat;
 
+import io.batchyard.schemas.ReleasedSchemas;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -91,37 +92,15 @@ public final class ContractCompatibility {
      * because a failed parse may leave a half-defined record behind in its parser.
      */
     public static Map<String, Schema> parse(Path folder) {
-        List<Path> pending;
+        Map<String, String> texts = new TreeMap<>();
         try (Stream<Path> files = Files.walk(folder)) {
-            pending = new ArrayList<>(files.filter(f -> f.toString().endsWith(".avsc")).sorted().toList());
+            for (Path file : files.filter(f -> f.toString().endsWith(".avsc")).sorted().toList()) {
+                texts.put(folder.relativize(file).toString(), Files.readString(file));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Map<String, Schema> known = new LinkedHashMap<>();
-        Map<String, Schema> topLevel = new TreeMap<>();
-        while (!pending.isEmpty()) {
-            Map<Path, String> failures = new LinkedHashMap<>();
-            int before = pending.size();
-            for (Path file : List.copyOf(pending)) {
-                Schema.Parser parser = new Schema.Parser();
-                parser.addTypes(known.values());
-                try {
-                    Schema schema = parser.parse(file.toFile());
-                    topLevel.put(schema.getFullName(), schema);
-                    known.putAll(parser.getTypes());
-                    pending.remove(file);
-                } catch (AvroRuntimeException e) {
-                    // Avro 1.12 reports an unknown name as AvroTypeException; any other error stays in the report.
-                    failures.put(file, e.getMessage());
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-            if (pending.size() == before) {
-                throw new IllegalStateException("cannot parse schemas under " + folder + ": " + failures);
-            }
-        }
-        return topLevel;
+        return ReleasedSchemas.parse(texts);
     }
 
     private static void compare(String name, String version, Direction direction, Schema reader, Schema writer,
