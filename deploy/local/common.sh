@@ -16,6 +16,10 @@ QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
 # The OpenID Connect provider (Keycloak) whose tokens the services trust, when run.sh can start one.
 KEYCLOAK_PORT=${BATCHYARD_KEYCLOAK_PORT:-8180}
+# The schema registry every record goes through (Apicurio Registry; its Confluent-compatible API for Kafka tools).
+SCHEMA_REGISTRY_PORT=${BATCHYARD_SCHEMA_REGISTRY_PORT:-8085}
+SCHEMA_REGISTRY_URL=http://$HOST:$SCHEMA_REGISTRY_PORT
+SCHEMA_REGISTRY_MANAGEMENT_PORT=${BATCHYARD_SCHEMA_REGISTRY_MANAGEMENT_PORT:-9085}
 COMPACTION_ROOT=${BATCHYARD_COMPACTION_STORE_ROOT:-$WORK/compaction}
 SERVICES=(registry-service queue-service execution-service lineage-service)
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
@@ -75,7 +79,9 @@ alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 # The services' databases, and the administrator's psql on the PostgreSQL they live in (a superuser over TCP, else
 # the postgres OS user over the socket).
-DATABASES=(batchyard_registry batchyard_execution batchyard_queue batchyard_lineage)
+# batchyard_schemas keeps the schema registry's subjects: their ids are in every record on the topics, so they must
+# outlive a restart of the registry.
+DATABASES=(batchyard_registry batchyard_execution batchyard_queue batchyard_lineage batchyard_schemas)
 psql_admin() {
   if psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -tAc "SELECT 1" >/dev/null 2>&1; then
     psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"

@@ -65,7 +65,7 @@ say "  A=$A stand-alone (steps $A1 extract -> {$A2 clean eu, $A3 clean us} -> $A
 await_known "$A4"; await_known "$B1"; await_known "$C1"
 
 CP=$(test_stack_classpath)
-java -cp "$CP" io.batchyard.teststack.EventTail \
+BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL java -cp "$CP" io.batchyard.teststack.EventTail \
   "$HOST:$KAFKA_PORT" 60 batchyard.execution.lifecycle batchyard.queue.batches >"$OUT/events.log" 2>"$OUT/events.err" &
 TAIL=$!
 for _ in $(seq 1 50); do grep -q listening "$OUT/events.log" 2>/dev/null && break; sleep 0.2; done

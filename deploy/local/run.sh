@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the whole Batchyard system locally: a real Kafka broker (KRaft, jars from Maven Central), PostgreSQL (the one
 # on 127.0.0.1:5432, or an embedded one), the token issuer the services trust (Keycloak from Maven Central on a JDK
-# 21+, else a local signing key), every service, then the demo pipeline. Idempotent; stop with stop.sh.
+# 21+, else a local signing key), the schema registry (Apicurio, on a JDK 21+), every service, then the demo pipeline.
+# Idempotent; stop with stop.sh.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 mkdir -p "$WORK/logs" "$WORK/pids"
@@ -229,6 +230,41 @@ configure_identity() {
   fi
 }
 
+# ---------- schema registry ----------
+# Apicurio Registry, from the distribution the build unpacked (deploy/test-stack/target, Maven Central's
+# io.apicurio:apicurio-registry-app:<version>:tar.gz:all), on a JDK 21+, its subjects kept in PostgreSQL.
+start_schema_registry() {
+  local dist=$ROOT/deploy/test-stack/target/apicurio-registry log=$WORK/logs/schema-registry.log
+  if alive "$WORK/pids/schema-registry.pid"; then say "schema registry already running (pid $(cat "$WORK/pids/schema-registry.pid"))"; return; fi
+  [ -f "$dist/quarkus-run.jar" ] || die "the schema registry's distribution is missing from $dist: build first (unset BATCHYARD_SKIP_BUILD)"
+  [ -n "${KEYCLOAK_JAVA_HOME:-}" ] || find_keycloak_java
+  [ -n "$KEYCLOAK_JAVA_HOME" ] || die "the schema registry (Apicurio Registry 3) needs a JDK 21+ and none was found: $KEYCLOAK_JAVA_SEEN (set BATCHYARD_KEYCLOAK_JAVA_HOME)"
+  require_free "$SCHEMA_REGISTRY_PORT" "the schema registry" BATCHYARD_SCHEMA_REGISTRY_PORT
+  require_free "$SCHEMA_REGISTRY_MANAGEMENT_PORT" "the schema registry's health and metrics" BATCHYARD_SCHEMA_REGISTRY_MANAGEMENT_PORT
+  say "starting the schema registry (Apicurio Registry) on $BIND_HOST:$SCHEMA_REGISTRY_PORT with the JDK in $KEYCLOAK_JAVA_HOME"
+  log_start "$log" schema-registry
+  QUARKUS_HTTP_HOST=$BIND_HOST QUARKUS_HTTP_PORT=$SCHEMA_REGISTRY_PORT \
+  QUARKUS_MANAGEMENT_HOST=$BIND_HOST QUARKUS_MANAGEMENT_PORT=$SCHEMA_REGISTRY_MANAGEMENT_PORT \
+  APICURIO_STORAGE_KIND=sql APICURIO_STORAGE_SQL_KIND=postgresql \
+  APICURIO_DATASOURCE_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_schemas" \
+  APICURIO_DATASOURCE_USERNAME=batchyard APICURIO_DATASOURCE_PASSWORD=$PG_PASSWORD \
+  APICURIO_DATASOURCE_JDBC_INITIAL_SIZE=2 APICURIO_DATASOURCE_JDBC_MIN_SIZE=2 APICURIO_DATASOURCE_JDBC_MAX_SIZE=10 \
+    nohup "$KEYCLOAK_JAVA_HOME/bin/java" -Xms64m -Xmx${BATCHYARD_SCHEMA_REGISTRY_HEAP:-384m} -XX:ActiveProcessorCount=2 \
+      -jar "$dist/quarkus-run.jar" >>"$log" 2>&1 &
+  echo $! >"$WORK/pids/schema-registry.pid"
+  for _ in $(seq 1 240); do
+    curl -fsS -o /dev/null "$SCHEMA_REGISTRY_URL/apis/registry/v3/system/info" 2>/dev/null && break
+    alive "$WORK/pids/schema-registry.pid" || { tail -40 "$log"; die "the schema registry exited"; }
+    sleep 0.5
+  done
+  curl -fsS -o /dev/null "$SCHEMA_REGISTRY_URL/apis/registry/v3/system/info" || { tail -40 "$log"; die "the schema registry did not start in 120 s"; }
+  # Every subject is held to FULL_TRANSITIVE: each version reads, and is read by, every other one. Set through the
+  # Confluent-compatible API, which every registry (Confluent, Apicurio, Karapace, Redpanda) answers.
+  step schema-registry-rule "setting the registry's compatibility level" curl -fsS -X PUT \
+    -H 'Content-Type: application/vnd.schemaregistry.v1+json' -d '{"compatibility":"FULL_TRANSITIVE"}' \
+    "$SCHEMA_REGISTRY_URL/apis/ccompat/v7/config"
+}
+
 # ---------- services ----------
 start_service() {
   local svc=$1 port; port=$(port_of "$svc")
@@ -244,6 +280,7 @@ start_service() {
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_USERNAME=batchyard QUARKUS_DATASOURCE_PASSWORD=$PG_PASSWORD \
   QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT BATCHYARD_QUEUE_URL=http://$HOST:$QUEUE_PORT \
+  BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL \
   BATCHYARD_COMPACTION_STORE_ROOT=$COMPACTION_ROOT \
   BATCHYARD_RUNNER_SCRIPT_DIR=${BATCHYARD_RUNNER_SCRIPT_DIR:-$ROOT/deploy/local/demo-scripts} \
   BATCHYARD_SECRETS_KEY=$SECRETS_KEY BATCHYARD_GRAPHVIZ_DOT=${BATCHYARD_GRAPHVIZ_DOT:-dot} \
@@ -264,6 +301,7 @@ await_service() {
 start_kafka
 start_postgres
 configure_identity
+start_schema_registry
 if [ -n "${BATCHYARD_SECRETS_KEY:-}" ]; then SECRETS_KEY=$BATCHYARD_SECRETS_KEY
 else
   [ -s "$WORK/secrets.key" ] || { (umask 077; head -c 32 /dev/urandom | base64 >"$WORK/secrets.key"); }
@@ -279,6 +317,8 @@ for svc in "${SERVICES[@]}"; do
   printf '  %-18s %-24s %-36s %s\n' "$svc" "http://$HOST:$p" "http://$HOST:$p/q/openapi" "$WORK/logs/$svc.log"
 done
 say "Kafka: $HOST:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
+say "schema registry: $SCHEMA_REGISTRY_URL (Confluent-compatible API $SCHEMA_REGISTRY_URL/apis/ccompat/v7; log $WORK/logs/schema-registry.log)"
+say "decoded lifecycle events:  kcat -C -b $HOST:$KAFKA_PORT -t batchyard.execution.lifecycle -s value=avro -r $SCHEMA_REGISTRY_URL/apis/ccompat/v7 -e"
 if [ "$IDENTITY_MODE" = keycloak ]; then
   say "Keycloak: $KEYCLOAK_URL (realm batchyard; admin console $KEYCLOAK_URL/admin, user admin, password in $WORK/keycloak/admin.password; log $WORK/logs/keycloak.log)"
 else

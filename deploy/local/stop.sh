@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stops what run.sh started (services, Keycloak, Kafka, an embedded PostgreSQL; never the system PostgreSQL).
-# --purge also deletes local data (Kafka log, embedded PostgreSQL data, logs, the generated secrets key, the compaction
+# --purge also deletes local data (Kafka log, the schema registry's database, embedded PostgreSQL data, logs, the generated secrets key, the compaction
 # store, Keycloak with its users and generated credentials, the signing key) and, when the stack used an existing
 # PostgreSQL, drops the services' databases there: the databases refer to files in the store, so keeping one without the other would leave a stack that points at objects it no longer has.
 set -euo pipefail
@@ -20,6 +20,7 @@ stop() {
   rm -f "$pidfile"
 }
 for svc in execution-service queue-service registry-service lineage-service; do stop "$svc"; done
+stop schema-registry
 stop keycloak
 stop kafka
 embedded=false

@@ -129,7 +129,8 @@ public final class LifecycleBenchmark {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         try (KafkaConsumer<String, SpecificRecord> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new EventDeserializer())) {
+                EventDeserializer.forRegistry(
+                        System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085")))) {
             consumer.subscribe(List.of(Topics.QUEUE_BATCHES));
             while (consumer.assignment().isEmpty()) {
                 consumer.poll(Duration.ofMillis(100));

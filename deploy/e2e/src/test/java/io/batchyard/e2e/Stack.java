@@ -107,6 +107,7 @@ final class Stack implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
+        env.put("BATCHYARD_SCHEMA_REGISTRY_URL", infra.schemaRegistryUrl());
         identity.serviceConfig().forEach((key, value) -> env.put(envName(key), value));
         identity.serviceIdentityConfig(database).forEach((key, value) -> env.put(envName(key), value));
         return env;

@@ -35,6 +35,7 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         config.put("quarkus.datasource.devservices.enabled", "false");
         config.put("kafka.bootstrap.servers", infra.kafkaBootstrapServers());
         config.put("quarkus.kafka.devservices.enabled", "false");
+        config.put("batchyard.schema-registry.url", infra.schemaRegistryUrl());
         // The services trust the test issuer; every test call carries a token from it (SignedInByDefault).
         config.putAll(Identity.get().serviceConfig());
         config.putAll(Identity.get().serviceIdentityConfig(database));

@@ -1,6 +1,6 @@
 package io.batchyard.teststack;
 
-import io.batchyard.schemas.EventCodec;
+import io.batchyard.schemas.kafka.EventDeserializer;
 import io.batchyard.schemas.Events;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -56,6 +56,9 @@ public final class DeadLetters {
         }
     }
 
+    private static final EventDeserializer DECODER =
+            EventDeserializer.forRegistry(Infrastructure.get().schemaRegistryUrl());
+
     private DeadLetters() {
     }
 
@@ -83,14 +86,14 @@ public final class DeadLetters {
             for (Header h : r.headers()) {
                 headers.put(h.key(), h.value() == null ? "" : new String(h.value(), StandardCharsets.UTF_8));
             }
-            letters.add(new Letter(r.topic(), r.partition(), r.offset(), headers, r.value(), decode(r.value())));
+            letters.add(new Letter(r.topic(), r.partition(), r.offset(), headers, r.value(), decode(r)));
         }
         return letters;
     }
 
-    private static SpecificRecord decode(byte[] value) {
+    private static SpecificRecord decode(ConsumerRecord<byte[], byte[]> r) {
         try {
-            return value == null ? null : EventCodec.decode(value);
+            return r.value() == null ? null : DECODER.deserialize(r.topic(), r.headers(), r.value());
         } catch (RuntimeException undecodable) {
             return null;
         }

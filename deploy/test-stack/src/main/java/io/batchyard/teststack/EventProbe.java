@@ -36,7 +36,8 @@ public final class EventProbe implements AutoCloseable {
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "probe-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        consumer = new KafkaConsumer<>(props, new StringDeserializer(), new EventDeserializer());
+        consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                EventDeserializer.forRegistry(Infrastructure.get().schemaRegistryUrl()));
         List<TopicPartition> partitions = List.of();
         Instant deadline = Instant.now().plusSeconds(30);
         while (partitions.isEmpty() && Instant.now().isBefore(deadline)) {

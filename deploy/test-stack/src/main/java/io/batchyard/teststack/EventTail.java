@@ -36,14 +36,16 @@ public final class EventTail {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
             consumer.subscribe(List.of(args).subList(2, args.length));
-            EventDeserializer decoder = new EventDeserializer();
+            // The registry the local stack runs (deploy/local/run.sh exports its URL).
+            String registry = System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085");
+            EventDeserializer decoder = EventDeserializer.forRegistry(registry);
             System.out.println("[events] listening on " + String.join(", ", List.of(args).subList(2, args.length)));
             System.out.flush();
             while (System.currentTimeMillis() < deadline) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     String text;
                     try {
-                        SpecificRecord event = decoder.deserialize(r.topic(), r.value());
+                        SpecificRecord event = decoder.deserialize(r.topic(), r.headers(), r.value());
                         text = event.getClass().getSimpleName() + " " + compact(event);
                     } catch (RuntimeException e) {
                         text = "(undecodable: " + e.getMessage() + ")";

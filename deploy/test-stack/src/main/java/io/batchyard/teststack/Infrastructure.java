@@ -26,7 +26,8 @@ import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
- * Where PostgreSQL and Kafka come from, decided once per JVM, for each of the two independently:
+ * Where PostgreSQL, Kafka and the schema registry come from, decided once per JVM, for each independently (the
+ * registry's own order is in {@link SchemaRegistryServer}):
  * <ol>
  *   <li>URLs given in the environment ({@code BATCHYARD_TEST_PG_URL} with {@code BATCHYARD_TEST_PG_USER} /
  *       {@code BATCHYARD_TEST_PG_PASSWORD}; {@code BATCHYARD_TEST_KAFKA_BOOTSTRAP});</li>
@@ -63,15 +64,17 @@ public final class Infrastructure {
     private final String pgUser;
     private final String pgPassword;
     private final String kafkaBootstrap;
+    private final String schemaRegistryUrl;
     private final String description;
     private final Map<String, Database> databases = new ConcurrentHashMap<>();
 
     private Infrastructure(String adminJdbcUrl, String pgUser, String pgPassword, String kafkaBootstrap,
-                           String description) {
+                           String schemaRegistryUrl, String description) {
         this.adminJdbcUrl = adminJdbcUrl;
         this.pgUser = pgUser;
         this.pgPassword = pgPassword;
         this.kafkaBootstrap = kafkaBootstrap;
+        this.schemaRegistryUrl = schemaRegistryUrl;
         this.description = description;
     }
 
@@ -91,6 +94,11 @@ public final class Infrastructure {
 
     public String kafkaBootstrapServers() {
         return kafkaBootstrap;
+    }
+
+    /** The schema registry's base URL ({@code http://host:port}); its APIs live under {@code /apis/}. */
+    public String schemaRegistryUrl() {
+        return schemaRegistryUrl;
     }
 
     public String description() {
@@ -153,9 +161,10 @@ public final class Infrastructure {
         String[] pg = postgres(docker);
         String[] kafka = kafka(docker);
         createTopics(kafka[0], Topics.ALL);
-        String description = "PostgreSQL: " + pg[3] + "; Kafka: " + kafka[1];
+        String[] registry = SchemaRegistryServer.start(docker);
+        String description = "PostgreSQL: " + pg[3] + "; Kafka: " + kafka[1] + "; schema registry: " + registry[1];
         System.out.println("[batchyard-test-stack] " + description);
-        return new Infrastructure(pg[0], pg[1], pg[2], kafka[0], description);
+        return new Infrastructure(pg[0], pg[1], pg[2], kafka[0], registry[0], description);
     }
 
     /** @return admin JDBC URL, user, password, description */
@@ -284,7 +293,8 @@ public final class Infrastructure {
             return false;
         }
         boolean needed = isBlank(System.getenv("BATCHYARD_TEST_PG_URL"))
-                || isBlank(System.getenv("BATCHYARD_TEST_KAFKA_BOOTSTRAP"));
+                || isBlank(System.getenv("BATCHYARD_TEST_KAFKA_BOOTSTRAP"))
+                || isBlank(System.getenv("BATCHYARD_TEST_SCHEMA_REGISTRY_URL"));
         if (!needed) {
             return false;
         }

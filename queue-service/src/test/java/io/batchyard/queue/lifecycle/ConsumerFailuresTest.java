@@ -143,7 +143,7 @@ class ConsumerFailuresTest {
                 return letters.size() == 2;
             });
             DeadLetters.Letter undecodable = letters.stream().filter(l -> l.event() == null).findFirst().orElseThrow();
-            assertThat(undecodable.header("dead-letter-reason")).isEqualTo("not an Avro single-object encoded record");
+            assertThat(undecodable.header("dead-letter-reason")).isEqualTo("neither a registry record nor a single-object encoded one");
             DeadLetters.Letter integrity = letters.stream().filter(l -> l.event() != null).findFirst().orElseThrow();
             assertThat(integrity.header("dead-letter-classification")).isEqualTo("invalid");
             assertThat(integrity.header("dead-letter-reason")).isNotBlank();

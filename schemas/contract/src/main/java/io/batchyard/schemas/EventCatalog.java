@@ -20,18 +20,17 @@ import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.specific.SpecificData;
 
 /**
- * Every event type of the contract. Listed explicitly (no classpath scanning) so that a decoder can map the
- * writer-schema fingerprint of a single-object-encoded record to its generated class.
+ * Every event type of the contract. Listed explicitly (no classpath scanning) so that a decoder can map a record's
+ * writer schema (or its {@code event-type} header) to the generated class it is read into.
  */
 public final class EventCatalog {
 
@@ -44,25 +43,27 @@ public final class EventCatalog {
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
             QueryRegistered.class, LineageParsed.class);
 
-    /** Today's fingerprint of each type, and the fingerprint it had in each released version of the contract. */
-    private static final Map<Long, Class<? extends SpecificRecord>> BY_FINGERPRINT = fingerprints();
+    private static final Map<String, Class<? extends SpecificRecord>> BY_NAME = new HashMap<>();
+    private static final Map<String, Class<? extends SpecificRecord>> BY_FULL_NAME = new HashMap<>();
+
+    static {
+        for (Class<? extends SpecificRecord> type : EVENT_TYPES) {
+            BY_NAME.put(eventType(type), type);
+            BY_FULL_NAME.put(SpecificData.get().getSchema(type).getFullName(), type);
+        }
+    }
 
     private EventCatalog() {
     }
 
-    private static Map<Long, Class<? extends SpecificRecord>> fingerprints() {
-        Map<Long, Class<? extends SpecificRecord>> all = new HashMap<>();
-        for (Class<? extends SpecificRecord> type : EVENT_TYPES) {
-            all.put(fingerprint(type), type);
-            for (Schema released : ReleasedSchemas.of(SpecificData.get().getSchema(type).getFullName())) {
-                all.put(SchemaNormalization.parsingFingerprint64(released), type);
-            }
-        }
-        return Map.copyOf(all);
+    /** The type an {@code event-type} header names, e.g. {@code JobHalted}. */
+    public static Optional<Class<? extends SpecificRecord>> byName(String eventType) {
+        return Optional.ofNullable(BY_NAME.get(eventType));
     }
 
-    public static Optional<Class<? extends SpecificRecord>> byFingerprint(long fingerprint) {
-        return Optional.ofNullable(BY_FINGERPRINT.get(fingerprint));
+    /** The type a schema's full name names, e.g. {@code io.batchyard.events.execution.JobHalted}. */
+    public static Optional<Class<? extends SpecificRecord>> byFullName(String fullName) {
+        return Optional.ofNullable(BY_FULL_NAME.get(fullName));
     }
 
     /** CRC-64-AVRO fingerprint of the parsing canonical form, as used by single-object encoding. */

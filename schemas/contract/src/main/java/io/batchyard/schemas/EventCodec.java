@@ -13,8 +13,11 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Avro single-object encoding ({@code C3 01}, 8-byte schema fingerprint, binary body) for every catalogued event.
- * No schema registry is needed: the fingerprint names the writer schema.
+ * Avro's single-object encoding ({@code C3 01}, 8-byte schema fingerprint, binary body), done by Avro's own message
+ * encoder and decoder. It is the form in which the outbox stores an event until the relay publishes it (the relay
+ * then writes it in the registry's wire format), and the form records had on the topics before the registry.
+ * The fingerprint names the writer schema among today's and the released ones, so a row or record written by an
+ * older release is still read.
  */
 public final class EventCodec {
 
@@ -37,15 +40,9 @@ public final class EventCodec {
         }
     }
 
-    /** Decodes any catalogued event; throws {@link UnknownEventException} for bytes it cannot name. */
-    public static SpecificRecord decode(byte[] bytes) {
-        if (bytes == null || bytes.length < 10 || bytes[0] != (byte) 0xC3 || bytes[1] != (byte) 0x01) {
-            throw new UnknownEventException("not an Avro single-object encoded record");
-        }
-        long fingerprint = ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
-        Class<? extends SpecificRecord> type = EventCatalog.byFingerprint(fingerprint)
-                .orElseThrow(() -> new UnknownEventException("unknown schema fingerprint " + Long.toHexString(fingerprint)));
-        return decode(bytes, type);
+    /** Whether {@code bytes} begin as Avro's single-object encoding does ({@code C3 01}). */
+    public static boolean isSingleObject(byte[] bytes) {
+        return bytes != null && bytes.length > 10 && bytes[0] == (byte) 0xC3 && bytes[1] == (byte) 0x01;
     }
 
     public static <T extends SpecificRecord> T decode(byte[] bytes, Class<T> type) {
@@ -75,7 +72,7 @@ public final class EventCodec {
      * class's shared model falls back to the thread context loader, which on a Kafka consumer thread inside a
      * Quarkus test is the wrong one (ClassCastException between loaders).
      */
-    static SpecificData modelFor(Class<?> type) {
+    public static SpecificData modelFor(Class<?> type) {
         SpecificData model = new SpecificData(type.getClassLoader());
         SpecificData.getForClass(type).getConversions().forEach(model::addLogicalTypeConversion);
         return model;

@@ -23,19 +23,19 @@ import org.junit.jupiter.api.Test;
 class EventCodecTest {
 
     @Test
-    void roundTripsAnEventThroughKafkaSerdeWithItsTypeHeader() {
+    void theDeserializerReadsRecordsOfReleasesBeforeTheRegistryByTheirTypeHeader() {
         JobHalted halted = JobHalted.newBuilder()
                 .setHeader(Events.header("test", 7L, null))
                 .setProcessId(123).setInstanceExecId(7).setTargetBatchId(44)
                 .setBatchMarking("2014-12-16,EOD@2014-12-16")
                 .build();
+        byte[] bytes = EventCodec.encode(halted);
+        assertThat(EventCodec.isSingleObject(bytes)).isTrue();
         RecordHeaders headers = new RecordHeaders();
-        byte[] bytes = new EventSerializer().serialize("t", headers, halted);
+        headers.add(EventSerializer.EVENT_TYPE_HEADER, "JobHalted".getBytes(StandardCharsets.UTF_8));
 
-        assertThat(bytes[0]).isEqualTo((byte) 0xC3);
-        assertThat(bytes[1]).isEqualTo((byte) 0x01);
-        assertThat(new String(headers.lastHeader("event-type").value(), StandardCharsets.UTF_8)).isEqualTo("JobHalted");
-        SpecificRecord decoded = new EventDeserializer().deserialize("t", bytes);
+        SpecificRecord decoded = new EventDeserializer().deserialize("t", headers, bytes);
+
         assertThat(decoded).isInstanceOf(JobHalted.class).isEqualTo(halted);
         assertThat(Events.eventId(decoded).toString()).isEqualTo(halted.getHeader().getEventId());
     }
@@ -48,19 +48,31 @@ class EventCodecTest {
                 .setParentProcessId(10).setChangedProcessIds(List.of(10L, 11L))
                 .setParent(parent).setSteps(List.of(definition(11, 10L)))
                 .build();
-        ProcessRegistered decoded = (ProcessRegistered) EventCodec.decode(EventCodec.encode(registered));
+        ProcessRegistered decoded = EventCodec.decode(EventCodec.encode(registered), ProcessRegistered.class);
         assertThat(decoded).isEqualTo(registered);
         assertThat(decoded.getSteps().get(0).getProperties()).extracting(p -> p.getValue()).containsExactly("run.sh");
     }
 
     @Test
     void rejectsForeignBytesInsteadOfGuessing() {
-        assertThatThrownBy(() -> EventCodec.decode("{\"json\":true}".getBytes(StandardCharsets.UTF_8)))
+        EventDeserializer deserializer = new EventDeserializer();
+        RecordHeaders typed = new RecordHeaders();
+        typed.add(EventSerializer.EVENT_TYPE_HEADER, "JobHalted".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> deserializer.deserialize("t", typed, "{\"json\":true}".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(EventCodec.UnknownEventException.class);
         byte[] unknownFingerprint = {(byte) 0xC3, 0x01, 1, 2, 3, 4, 5, 6, 7, 8, 0};
-        assertThatThrownBy(() -> EventCodec.decode(unknownFingerprint))
+        assertThatThrownBy(() -> deserializer.deserialize("t", typed, unknownFingerprint))
                 .isInstanceOf(EventCodec.UnknownEventException.class)
                 .hasMessageContaining("fingerprint");
+        byte[] halted = EventCodec.encode(JobHalted.newBuilder().setHeader(Events.header("test", 7L, null))
+                .setProcessId(1).setInstanceExecId(1).setTargetBatchId(1).setBatchMarking(null).build());
+        assertThatThrownBy(() -> deserializer.deserialize("t", new RecordHeaders(), halted))
+                .isInstanceOf(EventCodec.UnknownEventException.class)
+                .hasMessageContaining("event-type");
+        byte[] framed = {0, 0, 0, 0, 7, 2, 4, 6};
+        assertThatThrownBy(() -> deserializer.deserialize("t", typed, framed))
+                .isInstanceOf(EventCodec.UnknownEventException.class)
+                .hasMessageContaining("no schema registry");
     }
 
     @Test

@@ -5,13 +5,16 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import io.batchyard.eventing.OutboxRepository.Pending;
+import io.batchyard.schemas.EventCatalog;
+import io.batchyard.schemas.EventCodec;
+import io.batchyard.schemas.kafka.EventSerializer;
+import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgConnection;
@@ -51,6 +54,11 @@ import org.jboss.logging.Logger;
  *
  * <p>No transaction is open across a broker round trip: a pass reads the next rows with one statement, sends them,
  * waits for the acks and marks the acknowledged rows with one more statement.
+ *
+ * <p>Rows keep the event as Avro single-object bytes, which name their writer schema; the relay writes each in the
+ * schema registry's wire format ({@link EventSerializer}), so a row written before an upgrade is published in
+ * today's form. A registry that cannot be reached fails the row like a broker that cannot: it and the rows behind
+ * it wait for the next pass.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -63,6 +71,7 @@ public class OutboxRelay {
     private final Pool pool;
     private final OutboxRepository repository;
     private final String bootstrapServers;
+    private final String schemaRegistryUrl;
     private final boolean enabled;
     private final Duration pollInterval;
     private final int batchSize;
@@ -76,6 +85,7 @@ public class OutboxRelay {
 
     public OutboxRelay(Pool pool, OutboxRepository repository,
                        @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+                       @ConfigProperty(name = "batchyard.schema-registry.url") String schemaRegistryUrl,
                        @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
                        @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT1S") Duration pollInterval,
                        @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500") int batchSize,
@@ -83,6 +93,7 @@ public class OutboxRelay {
         this.pool = pool;
         this.repository = repository;
         this.bootstrapServers = bootstrapServers;
+        this.schemaRegistryUrl = schemaRegistryUrl;
         this.enabled = enabled;
         this.pollInterval = pollInterval;
         this.batchSize = batchSize;
@@ -90,6 +101,7 @@ public class OutboxRelay {
     }
     /** Package-visible so that tests can drive {@link #relayOnce()} with a producer of their own. */
     volatile Producer<String, byte[]> producer;
+    private volatile EventSerializer serializer;
     private volatile Thread worker;
     private volatile boolean running;
 
@@ -135,6 +147,9 @@ public class OutboxRelay {
         }
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
+        }
+        if (serializer != null) {
+            serializer.close();
         }
     }
 
@@ -299,10 +314,14 @@ public class OutboxRelay {
         }
         List<Future<RecordMetadata>> sends = new ArrayList<>(rows.size());
         for (Pending row : rows) {
-            ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), row.payload());
-            record.headers().add(new RecordHeader("event-type", row.eventType().getBytes(StandardCharsets.UTF_8)));
-            record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
-            Future<RecordMetadata> send = producer.send(record);
+            Future<RecordMetadata> send;
+            try {
+                send = producer.send(toRecord(row));
+            } catch (RuntimeException e) {
+                // The registry could not be reached or refused the schema: nothing behind this row may go first.
+                markFailed(session, row.position(), e);
+                break;
+            }
             sends.add(send);
             if (refused(send)) {
                 // Refused before it left (no metadata, too large): sending the rows behind it would put them on
@@ -311,7 +330,7 @@ public class OutboxRelay {
             }
         }
         producer.flush();
-        List<Long> done = new ArrayList<>(rows.size());
+        List<Long> done = new ArrayList<>(sends.size());
         for (int i = 0; i < sends.size(); i++) {
             try {
                 sends.get(i).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -328,6 +347,19 @@ public class OutboxRelay {
         repository.markPublished(session, done).await().atMost(sendTimeout);
         published.addAndGet(done.size());
         return done.size();
+    }
+
+    /** The row as a Kafka record: the event in the registry's wire format, with its type and id as headers. */
+    private ProducerRecord<String, byte[]> toRecord(Pending row) {
+        Class<? extends SpecificRecord> type = EventCatalog.byName(row.eventType())
+                .orElseThrow(() -> new IllegalStateException("outbox row of unknown event type " + row.eventType()));
+        if (serializer == null) {
+            serializer = EventSerializer.forRegistry(schemaRegistryUrl);
+        }
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), null);
+        record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
+        byte[] value = serializer.serialize(row.topic(), record.headers(), EventCodec.decode(row.payload(), type));
+        return new ProducerRecord<>(row.topic(), null, row.key(), value, record.headers());
     }
 
     /** A send the producer failed at once, before the record was queued for the broker. */
@@ -347,7 +379,7 @@ public class OutboxRelay {
     }
 
     private void markFailed(SqlConnection session, long position, Exception e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
+        Throwable cause = e instanceof RuntimeException || e.getCause() == null ? e : e.getCause();
         repository.markFailed(session, position, cause.getClass().getSimpleName() + ": " + cause.getMessage())
                 .await().atMost(sendTimeout);
         LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());

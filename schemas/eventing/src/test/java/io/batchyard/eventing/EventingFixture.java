@@ -101,14 +101,16 @@ final class EventingFixture {
      * service runs it.
      */
     static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), bootstrap, true, pollInterval, 500,
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), bootstrap,
+                Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
                 Duration.ofSeconds(5));
         relay.startRelaying();
         return relay;
     }
 
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
-        return new OutboxRelay(pool, new OutboxRepository(), bootstrap, true, Duration.ofMillis(50), 500, sendTimeout);
+        return new OutboxRelay(pool, new OutboxRepository(), bootstrap,
+                Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout);
     }
 
     /** Stops the relay's loop if it runs, gives its lock back and closes its producer. */

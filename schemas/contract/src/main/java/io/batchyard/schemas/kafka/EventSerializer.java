@@ -1,28 +1,57 @@
 package io.batchyard.schemas.kafka;
 
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.batchyard.schemas.EventCatalog;
-import io.batchyard.schemas.EventCodec;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
-/** Kafka serializer for any Batchyard event; also sets the {@code event-type} header for non-Avro readers. */
+/**
+ * Kafka serializer for any Batchyard event, through the schema registry ({@link RegistrySerdeConfig} says how); also
+ * sets the {@code event-type} header so that readers without Avro can route on it.
+ */
 public class EventSerializer implements Serializer<SpecificRecord> {
 
     public static final String EVENT_TYPE_HEADER = "event-type";
 
+    private final AvroKafkaSerializer<SpecificRecord> registry = new AvroKafkaSerializer<>();
+
+    public EventSerializer() {
+    }
+
+    /** A serializer ready for use against the registry at {@code registryBaseUrl}. */
+    public static EventSerializer forRegistry(String registryBaseUrl) {
+        EventSerializer serializer = new EventSerializer();
+        serializer.configure(RegistrySerdeConfig.forRegistry(registryBaseUrl), false);
+        return serializer;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        registry.configure(RegistrySerdeConfig.withDefaults(configs), isKey);
+    }
+
     @Override
     public byte[] serialize(String topic, SpecificRecord event) {
-        return event == null ? null : EventCodec.encode(event);
+        return event == null ? null : registry.serialize(topic, event);
     }
 
     @Override
     public byte[] serialize(String topic, Headers headers, SpecificRecord event) {
-        if (event != null && headers != null) {
+        if (event == null) {
+            return null;
+        }
+        if (headers != null) {
             headers.remove(EVENT_TYPE_HEADER);
             headers.add(EVENT_TYPE_HEADER, EventCatalog.eventType(event.getClass()).getBytes(StandardCharsets.UTF_8));
         }
-        return serialize(topic, event);
+        return registry.serialize(topic, headers, event);
+    }
+
+    @Override
+    public void close() {
+        registry.close();
     }
 }

@@ -57,7 +57,7 @@ class ReleasedRecordsTest {
         }
         byte[] bytes = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), released).encode(event).array();
 
-        Object decoded = EventCodec.decode(bytes);
+        Object decoded = EventCodec.decode(bytes, BatchEnqueued.class);
         assertThat(decoded).isInstanceOf(BatchEnqueued.class);
         BatchEnqueued e = (BatchEnqueued) decoded;
         assertThat(e.getHeader().getEventId()).isEqualTo("6f1c1d7e-0000-4000-8000-000000000001");

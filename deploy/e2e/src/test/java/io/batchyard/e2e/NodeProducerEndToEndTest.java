@@ -1,0 +1,125 @@
+package io.batchyard.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.batchyard.e2e.RegistryFixtures.Job;
+import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.identity.Identity;
+import io.restassured.http.ContentType;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A producer outside the JVM (examples/node-producer: Node.js, kafkajs and the Confluent-compatible registry
+ * client, no Batchyard code) runs a registered job with an operator's token: INIT_JOB and HALT_JOB reach
+ * execution-service through the schema registry, the job starts and halts, and its batch fans out to the job
+ * downstream. The example's consumer then prints that BatchEnqueued decoded through the registry alone.
+ */
+class NodeProducerEndToEndTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final Path EXAMPLE = Path.of("..", "..", "examples", "node-producer").toAbsolutePath().normalize();
+
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = new Stack();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void aNodeJsProducerRunsAJobThroughTheRegistryAndItsBatchFansOut() throws Exception {
+        if (!onPath("node") || !onPath("npm")) {
+            System.out.println("[skip] node/npm are not installed: the Node.js producer is not run");
+            return;
+        }
+        run(List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(), Duration.ofMinutes(5));
+
+        // The job's own identity owns the application, so its operator role may run the application's jobs.
+        String token = Identity.get().token("node-job", "developer", "operator");
+        long app = given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .header("Authorization", "Bearer " + token)
+                .body(Map.of("name", "node-" + System.nanoTime(), "description", "node producer", "owner", "e2e"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+        Job upstream = RegistryFixtures.job(stack, app, List.of());
+        Job downstream = RegistryFixtures.job(stack, app, List.of(upstream.parent()));
+        RegistryFixtures.awaitKnown(stack, upstream.step(), upstream.parent(), WAIT);
+        RegistryFixtures.awaitKnown(stack, downstream.step(), downstream.parent(), WAIT);
+
+        try (EventProbe lifecycle = EventProbe.on(stack.kafka(), Topics.EXECUTION_LIFECYCLE);
+             EventProbe batches = EventProbe.on(stack.kafka(), Topics.QUEUE_BATCHES);
+             EventProbe rejections = EventProbe.on(stack.kafka(), Topics.EXECUTION_REJECTIONS)) {
+            String out = run(List.of("node", "produce.js", String.valueOf(upstream.parent()), "2024-09-01"),
+                    Map.of("BATCHYARD_TOKEN", token), Duration.ofSeconds(60));
+            assertThat(out).contains("sent INIT_JOB").contains("sent HALT_JOB");
+
+            lifecycle.await(JobStarted.class, e -> e.getProcessId() == upstream.parent(), WAIT);
+            JobHalted halted = lifecycle.await(JobHalted.class, e -> e.getProcessId() == upstream.parent(), WAIT)
+                    .event();
+            assertThat(halted.getBatchMarking()).isEqualTo("2024-09-01");
+            assertThat(halted.getHeader().getActor()).isEqualTo("node-job");
+            BatchEnqueued enqueued = batches.await(BatchEnqueued.class,
+                    e -> e.getConsumerProcessId() == downstream.step(), WAIT).event();
+            assertThat(enqueued.getSourceBatchId()).isEqualTo(halted.getTargetBatchId());
+            assertThat(rejections.all(CommandRejected.class, r -> r.getProcessId() == upstream.parent(),
+                    Duration.ofSeconds(1))).isEmpty();
+        }
+
+        // Any tool that speaks the registry's API reads the topic: the example's consumer decodes the fan-out.
+        String decoded = run(List.of("node", "consume.js", Topics.QUEUE_BATCHES, "8"), Map.of(), Duration.ofSeconds(60));
+        assertThat(decoded.lines().filter(l -> l.contains("\"type\":\"BatchEnqueued\""))
+                .filter(l -> l.contains("\"consumerProcessId\":" + downstream.step())))
+                .as(decoded).isNotEmpty();
+    }
+
+    /** Runs a command in the example's folder against the stack; returns its output, failing on a non-zero exit. */
+    private static String run(List<String> command, Map<String, String> env, Duration timeout)
+            throws IOException, InterruptedException {
+        File log = Files.createTempFile("node-producer", ".log").toFile();
+        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(EXAMPLE.toFile())
+                .redirectErrorStream(true).redirectOutput(log);
+        pb.environment().put("KAFKA_BOOTSTRAP", stack.kafka());
+        pb.environment().put("SCHEMA_REGISTRY_URL", stack.infra.schemaRegistryUrl());
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        boolean ended = p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
+        String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
+        System.out.println("[node] " + String.join(" ", command) + "\n" + out);
+        assertThat(ended).as(command + " did not end within " + timeout + ":\n" + out).isTrue();
+        assertThat(p.exitValue()).as(command + ":\n" + out).isZero();
+        return out;
+    }
+
+    private static boolean onPath(String command) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

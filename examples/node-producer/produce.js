@@ -1,0 +1,66 @@
+'use strict';
+// Runs a job from outside the JVM: sends INIT_JOB and then HALT_JOB for a registered process as LifecycleCommand
+// records on batchyard.execution.commands, in the schema registry's wire format, with the caller's bearer token.
+//
+//   BATCHYARD_TOKEN=<access token> node produce.js <processId> [batchMarking]
+//
+// Settings (environment): KAFKA_BOOTSTRAP (127.0.0.1:9092), SCHEMA_REGISTRY_URL (http://127.0.0.1:8085, the
+// registry's base URL; its Confluent-compatible API is used), BATCHYARD_TOKEN (an operator's token; required).
+const crypto = require('crypto');
+const { Kafka, logLevel } = require('kafkajs');
+const { SchemaRegistry, SchemaType } = require('@kafkajs/confluent-schema-registry');
+const { schema, subject } = require('./contract');
+
+const TOPIC = 'batchyard.execution.commands';
+
+async function main() {
+  const [processIdArg, batchMarking] = process.argv.slice(2);
+  const processId = Number(processIdArg);
+  if (!Number.isSafeInteger(processId) || processId <= 0) {
+    console.error('usage: BATCHYARD_TOKEN=<token> node produce.js <processId> [batchMarking]');
+    process.exit(2);
+  }
+  const token = process.env.BATCHYARD_TOKEN;
+  if (!token) {
+    console.error('BATCHYARD_TOKEN is required: commands without an identity are refused');
+    process.exit(2);
+  }
+  const registryUrl = (process.env.SCHEMA_REGISTRY_URL || 'http://127.0.0.1:8085').replace(/\/$/, '');
+  const registry = new SchemaRegistry({ host: `${registryUrl}/apis/ccompat/v7` });
+  const avro = schema('execution/LifecycleCommand.avsc');
+  // Registering an unchanged schema returns its existing id; a changed one must pass the subject's compatibility rule.
+  const { id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(avro) },
+    { subject: subject(TOPIC, avro) });
+
+  const kafka = new Kafka({ clientId: 'batchyard-node-producer', brokers: (process.env.KAFKA_BOOTSTRAP || '127.0.0.1:9092').split(','),
+    logLevel: logLevel.WARN });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    for (const command of ['INIT_JOB', 'HALT_JOB']) {
+      const eventId = crypto.randomUUID();
+      const value = await registry.encode(id, {
+        header: { eventId, occurredAt: Date.now(), producer: 'node-producer', schemaVersion: 1,
+          instanceExecId: null, correlationId: null, actor: null },
+        command,
+        processId,
+        maxBatch: null,
+        batchMarking: command === 'HALT_JOB' && batchMarking ? batchMarking : null,
+      });
+      // Same key for both: one partition, so INIT_JOB is applied before HALT_JOB.
+      await producer.send({ topic: TOPIC, acks: -1, messages: [{ key: String(processId), value, headers: {
+        authorization: `Bearer ${token}`,
+        'event-type': 'LifecycleCommand',
+        'event-id': Buffer.from(eventId.replace(/-/g, ''), 'hex'),
+      } }] });
+      console.log(`sent ${command} for process ${processId} (event ${eventId}, schema id ${id})`);
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+main().catch((e) => {
+  console.error(`node-producer: ${e.message}`);
+  process.exit(1);
+});
