@@ -5,7 +5,8 @@
 //   BATCHYARD_TOKEN=<access token> node produce.js <processId> [batchMarking]
 //
 // Settings (environment): KAFKA_BOOTSTRAP (127.0.0.1:9092), SCHEMA_REGISTRY_URL (http://127.0.0.1:8085, the
-// registry's base URL; its Confluent-compatible API is used), BATCHYARD_TOKEN (an operator's token; required).
+// registry's base URL; its Confluent-compatible API is used), BATCHYARD_TOKEN (an operator's token; required),
+// TRACEPARENT (optional W3C traceparent: the events the commands lead to are published in that trace).
 const crypto = require('crypto');
 const { Kafka, logLevel } = require('kafkajs');
 const { SchemaRegistry, SchemaType } = require('@kafkajs/confluent-schema-registry');
@@ -52,6 +53,7 @@ async function main() {
         authorization: `Bearer ${token}`,
         'event-type': 'LifecycleCommand',
         'event-id': Buffer.from(eventId.replace(/-/g, ''), 'hex'),
+        ...(process.env.TRACEPARENT ? { traceparent: process.env.TRACEPARENT } : {}),
       } }] });
       console.log(`sent ${command} for process ${processId} (event ${eventId}, schema id ${id})`);
     }

@@ -8,7 +8,15 @@ import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.schemas.Topics;
+import io.batchyard.schemas.TraceParent;
+import io.batchyard.schemas.kafka.EventDeserializer;
+import io.batchyard.teststack.TopicContents;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -73,8 +81,9 @@ class NodeProducerEndToEndTest {
         try (EventProbe lifecycle = EventProbe.on(stack.kafka(), Topics.EXECUTION_LIFECYCLE);
              EventProbe batches = EventProbe.on(stack.kafka(), Topics.QUEUE_BATCHES);
              EventProbe rejections = EventProbe.on(stack.kafka(), Topics.EXECUTION_REJECTIONS)) {
+            TraceParent trace = TraceParent.root();
             String out = run(List.of("node", "produce.js", String.valueOf(upstream.parent()), "2024-09-01"),
-                    Map.of("BATCHYARD_TOKEN", token), Duration.ofSeconds(60));
+                    Map.of("BATCHYARD_TOKEN", token, "TRACEPARENT", trace.toString()), Duration.ofSeconds(60));
             assertThat(out).contains("sent INIT_JOB").contains("sent HALT_JOB");
 
             lifecycle.await(JobStarted.class, e -> e.getProcessId() == upstream.parent(), WAIT);
@@ -87,6 +96,10 @@ class NodeProducerEndToEndTest {
             assertThat(enqueued.getSourceBatchId()).isEqualTo(halted.getTargetBatchId());
             assertThat(rejections.all(CommandRejected.class, r -> r.getProcessId() == upstream.parent(),
                     Duration.ofSeconds(1))).isEmpty();
+
+            // The producer's trace runs through execution-service's events and on through queue-service's fan-out.
+            assertThat(traceOf(Topics.EXECUTION_LIFECYCLE, halted)).isEqualTo(trace.traceId());
+            assertThat(traceOf(Topics.QUEUE_BATCHES, enqueued)).isEqualTo(trace.traceId());
         }
 
         // Any tool that speaks the registry's API reads the topic: the example's consumer decodes the fan-out.
@@ -94,6 +107,23 @@ class NodeProducerEndToEndTest {
         assertThat(decoded.lines().filter(l -> l.contains("\"type\":\"BatchEnqueued\""))
                 .filter(l -> l.contains("\"consumerProcessId\":" + downstream.step())))
                 .as(decoded).isNotEmpty();
+    }
+
+    /** The trace id of the record that carries {@code event} on {@code topic}, from its traceparent header. */
+    private static String traceOf(String topic, SpecificRecord event) {
+        String id = Events.eventId(event).toString();
+        try (EventDeserializer decoder = EventDeserializer.forRegistry(stack.infra.schemaRegistryUrl())) {
+            for (ConsumerRecord<byte[], byte[]> r : TopicContents.read(stack.kafka(), topic::equals,
+                    Duration.ofSeconds(10), Duration.ofSeconds(30))) {
+                SpecificRecord read = decoder.deserialize(r.topic(), r.headers(), r.value());
+                if (read != null && id.equals(Events.eventId(read).toString())) {
+                    Header header = r.headers().lastHeader(RecordHeaders.TRACEPARENT);
+                    assertThat(header).as("traceparent of " + event.getClass().getSimpleName()).isNotNull();
+                    return TraceParent.parse(new String(header.value(), StandardCharsets.UTF_8)).orElseThrow().traceId();
+                }
+            }
+        }
+        throw new AssertionError(event.getClass().getSimpleName() + " " + id + " not found on " + topic);
     }
 
     /** Runs a command in the example's folder against the stack; returns its output, failing on a non-zero exit. */

@@ -9,6 +9,13 @@ public final class RecordHeaders {
      */
     public static final String AUTHORIZATION = "authorization";
 
+    /**
+     * W3C Trace Context of the record ({@link TraceParent}): the trace of the call, command or event that led to it,
+     * with a span of its own. Every record the services publish carries one; a producer's command may carry one, and
+     * what follows from it continues that trace.
+     */
+    public static final String TRACEPARENT = "traceparent";
+
     private RecordHeaders() {
     }
 }

@@ -30,7 +30,7 @@ public class Outbox {
             header.setActor(Actor.current());
         }
         OutboxEvent row = new OutboxEvent(Events.eventId(event), topic, String.valueOf(key),
-                EventCatalog.eventType(event.getClass()), EventCodec.encode(event));
+                EventCatalog.eventType(event.getClass()), EventCodec.encode(event), Trace.nextSpan().toString());
         return repository.insert(row);
     }
 }

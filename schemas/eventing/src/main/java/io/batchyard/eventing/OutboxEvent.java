@@ -37,10 +37,15 @@ public class OutboxEvent {
     @Column(name = "payload", nullable = false, updatable = false)
     public byte[] payload;
 
+    /** The W3C traceparent the record is published with. */
+    @Column(name = "traceparent", updatable = false)
+    public String traceparent;
+
     protected OutboxEvent() {
     }
 
-    OutboxEvent(UUID eventId, String topic, String recordKey, String eventType, byte[] payload) {
+    OutboxEvent(UUID eventId, String topic, String recordKey, String eventType, byte[] payload, String traceparent) {
+        this.traceparent = traceparent;
         this.eventId = eventId;
         this.topic = topic;
         this.recordKey = recordKey;

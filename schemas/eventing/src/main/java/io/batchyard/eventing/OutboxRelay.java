@@ -13,6 +13,9 @@ import java.util.UUID;
 import io.batchyard.eventing.OutboxRepository.Pending;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
+import io.batchyard.schemas.RecordHeaders;
+import io.batchyard.schemas.TraceParent;
+import java.nio.charset.StandardCharsets;
 import io.batchyard.schemas.kafka.EventSerializer;
 import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -358,6 +361,8 @@ public class OutboxRelay {
         }
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), null);
         record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
+        String traceparent = row.traceparent() != null ? row.traceparent() : TraceParent.root().toString();
+        record.headers().add(new RecordHeader(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8)));
         byte[] value = serializer.serialize(row.topic(), record.headers(), EventCodec.decode(row.payload(), type));
         return new ProducerRecord<>(row.topic(), null, row.key(), value, record.headers());
     }

@@ -26,7 +26,8 @@ public class OutboxRepository {
     private static final String CHANNEL = "batchyard_outbox";
 
     /** A row waiting to be published. */
-    record Pending(long position, UUID eventId, String topic, String key, String eventType, byte[] payload) {
+    record Pending(long position, UUID eventId, String topic, String key, String eventType, byte[] payload,
+                   String traceparent) {
     }
 
     Uni<Void> insert(OutboxEvent row) {
@@ -56,13 +57,13 @@ public class OutboxRepository {
 
     Uni<List<Pending>> unpublished(SqlConnection session, int limit) {
         return session.preparedQuery("""
-                        SELECT position, event_id, topic, record_key, event_type, payload
+                        SELECT position, event_id, topic, record_key, event_type, payload, traceparent
                         FROM outbox_event WHERE published_at IS NULL ORDER BY position LIMIT $1""")
                 .execute(Tuple.of(limit))
                 .map(rows -> {
                     List<Pending> pending = new ArrayList<>(rows.size());
                     rows.forEach(r -> pending.add(new Pending(r.getLong(0), r.getUUID(1), r.getString(2), r.getString(3),
-                            r.getString(4), r.getBuffer(5).getBytes())));
+                            r.getString(4), r.getBuffer(5).getBytes(), r.getString(6))));
                     return pending;
                 });
     }

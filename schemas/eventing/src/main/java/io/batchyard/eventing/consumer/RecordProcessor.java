@@ -1,6 +1,8 @@
 package io.batchyard.eventing.consumer;
 
 import io.batchyard.eventing.Actor;
+import io.batchyard.eventing.Trace;
+import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.events.EventHeader;
 import org.apache.avro.specific.SpecificRecord;
 import io.quarkus.runtime.ShutdownEvent;
@@ -93,6 +95,10 @@ public class RecordProcessor {
             // What the event leads to is done for whoever caused the event.
             Actor.set(header.getActor());
         }
+        // What the record leads to continues its trace.
+        message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(kafka -> kafka.getHeaders().lastHeader(RecordHeaders.TRACEPARENT))
+                .ifPresent(h -> Trace.continueFrom(new String(h.value(), StandardCharsets.UTF_8)));
         Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where, effect,
                 Vertx.currentContext());
         retry.backoff = Math.max(1, initialBackoff.toMillis());
