@@ -44,7 +44,7 @@ final class EventingFixture {
 
     /** The module's migrations, in order. */
     static final List<String> MIGRATIONS = List.of("/db/eventing/V0_1__eventing_outbox_and_ledger.sql",
-            "/db/eventing/V0_6__outbox_notify.sql");
+            "/db/eventing/V0_6__outbox_notify.sql", "/db/eventing/V0_8__outbox_traceparent.sql");
 
     private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Vertx VERTX = Vertx.vertx();
