@@ -21,7 +21,6 @@ import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgConnection;
-import io.vertx.sqlclient.ClosedConnectionException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -234,9 +233,12 @@ public class OutboxRelay {
         try {
             return relay(session);
         } catch (RuntimeException e) {
-            if (closed(e)) {
-                // The close handler normally notices first; this covers a connection that died before it was set.
-                leader.compareAndSet(session, null);
+            // Only the database statements of a pass throw (a broker or registry failure marks the row instead). The
+            // connection may be dead without its close handler having fired: a connection PostgreSQL terminated can
+            // answer "Connection is not active now" forever. So the lead is given up and the connection returned
+            // either way; the next pass takes the lock afresh on a working connection, or finds another relay leads.
+            if (leader.compareAndSet(session, null)) {
+                release(session);
             }
             throw e;
         }
@@ -289,15 +291,6 @@ public class OutboxRelay {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static boolean closed(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClosedConnectionException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
