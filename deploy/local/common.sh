@@ -14,6 +14,9 @@ REGISTRY_PORT=${BATCHYARD_REGISTRY_PORT:-8081}
 EXECUTION_PORT=${BATCHYARD_EXECUTION_PORT:-8082}
 QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
+# The operations page (dashboard), a reader of the topics.
+DASHBOARD_PORT=${BATCHYARD_DASHBOARD_PORT:-8086}
+DASHBOARD_URL=http://$HOST:$DASHBOARD_PORT/
 # The OpenID Connect provider (Keycloak) whose tokens the services trust, when run.sh can start one.
 KEYCLOAK_PORT=${BATCHYARD_KEYCLOAK_PORT:-8180}
 # The schema registry every record goes through (Apicurio Registry; its Confluent-compatible API for Kafka tools).
@@ -68,7 +71,7 @@ log_start() { mkdir -p "$(dirname "$1")"; printf '\n==== %s: starting %s\n' "$(d
 port_of() {
   case $1 in
     registry-service) echo "$REGISTRY_PORT" ;; execution-service) echo "$EXECUTION_PORT" ;;
-    queue-service) echo "$QUEUE_PORT" ;; lineage-service) echo "$LINEAGE_PORT" ;;
+    queue-service) echo "$QUEUE_PORT" ;; lineage-service) echo "$LINEAGE_PORT" ;; dashboard) echo "$DASHBOARD_PORT" ;;
   esac
 }
 

@@ -148,3 +148,9 @@ for x in e[:3]: print('      ' + x['url'])"
 
 kill "$TAIL" "$SHOW" 2>/dev/null || true
 say "demo done; events in $OUT/events.log"
+# The dashboard read the same topics: what it shows now, as the JSON its page draws (the operator's token; viewer is enough).
+curl -fsS -H "Authorization: Bearer $OPS" "${DASHBOARD_URL}api/snapshot" | python3 -c "
+import json,sys; s=json.load(sys.stdin)
+print('[batchyard] dashboard: %d finished runs, %d running, %d queues (%s), %d events in its flow' % (len(s['finished']), len(s['running']),
+      len(s['queues']), ', '.join('process %d: %d queued' % (q['consumerProcessId'], q['queued']) for q in s['queues']), len(s['flow'])))"
+say "watch it live: $DASHBOARD_URL (dashboard: runs, queues, the event flow; send the bearer token with the page)"

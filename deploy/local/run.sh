@@ -287,6 +287,18 @@ start_service() {
     env "${identity[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -Dvertx.disableURIValidation=true -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
   echo $! >"$WORK/pids/$svc.pid"
 }
+# The dashboard: no database, it reads the topics through the schema registry and trusts the same token issuer.
+start_dashboard() {
+  local jar=$ROOT/dashboard/target/quarkus-app/quarkus-run.jar
+  [ -f "$jar" ] || { say "WARNING: $jar missing, the dashboard not started"; return; }
+  if alive "$WORK/pids/dashboard.pid"; then say "dashboard already running"; return; fi
+  require_free "$DASHBOARD_PORT" "the dashboard" BATCHYARD_DASHBOARD_PORT
+  log_start "$WORK/logs/dashboard.log" dashboard
+  QUARKUS_HTTP_PORT=$DASHBOARD_PORT QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT \
+  BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL \
+    env "${IDENTITY_ENV[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >>"$WORK/logs/dashboard.log" 2>&1 &
+  echo $! >"$WORK/pids/dashboard.pid"
+}
 await_service() {
   local svc=$1 port; port=$(port_of "$svc")
   [ -f "$WORK/pids/$svc.pid" ] || return 0
@@ -308,7 +320,8 @@ else
   SECRETS_KEY=$(cat "$WORK/secrets.key")
 fi
 for svc in "${SERVICES[@]}"; do start_service "$svc"; done
-for svc in "${SERVICES[@]}"; do await_service "$svc"; done
+start_dashboard
+for svc in "${SERVICES[@]}" dashboard; do await_service "$svc"; done
 
 say "Batchyard is up:"
 printf '  %-18s %-24s %-36s %s\n' service url openapi log
@@ -325,6 +338,7 @@ else
   say "tokens: signed with $WORK/signing-key/private.pem (issuer $SIGNING_ISSUER); no OpenID Connect provider"
 fi
 say "every call needs a token:  curl -H \"Authorization: Bearer \$(deploy/local/token.sh ana viewer)\" http://$HOST:$REGISTRY_PORT/processes"
+say "dashboard: $DASHBOARD_URL (viewer role and above; the page takes the same bearer token as the API, log $WORK/logs/dashboard.log)"
 say "stop everything with deploy/local/stop.sh"
 
 if [ "${BATCHYARD_NO_DEMO:-0}" != 1 ]; then

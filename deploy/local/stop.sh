@@ -19,7 +19,7 @@ stop() {
   fi
   rm -f "$pidfile"
 }
-for svc in execution-service queue-service registry-service lineage-service; do stop "$svc"; done
+for svc in dashboard execution-service queue-service registry-service lineage-service; do stop "$svc"; done
 stop schema-registry
 stop keycloak
 stop kafka

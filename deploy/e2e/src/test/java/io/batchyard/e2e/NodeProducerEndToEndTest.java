@@ -20,16 +20,12 @@ import org.apache.kafka.common.header.Header;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +57,7 @@ class NodeProducerEndToEndTest {
 
     @Test
     void aNodeJsProducerRunsAJobThroughTheRegistryAndItsBatchFansOut() throws Exception {
-        if (!onPath("node") || !onPath("npm")) {
+        if (!ExternalCommands.onPath("node") || !ExternalCommands.onPath("npm")) {
             System.out.println("[skip] node/npm are not installed: the Node.js producer is not run");
             return;
         }
@@ -126,30 +122,12 @@ class NodeProducerEndToEndTest {
         throw new AssertionError(event.getClass().getSimpleName() + " " + id + " not found on " + topic);
     }
 
-    /** Runs a command in the example's folder against the stack; returns its output, failing on a non-zero exit. */
+    /** Runs a command in the example's folder against the stack's broker and registry. */
     private static String run(List<String> command, Map<String, String> env, Duration timeout)
             throws IOException, InterruptedException {
-        File log = Files.createTempFile("node-producer", ".log").toFile();
-        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(EXAMPLE.toFile())
-                .redirectErrorStream(true).redirectOutput(log);
-        pb.environment().put("KAFKA_BOOTSTRAP", stack.kafka());
-        pb.environment().put("SCHEMA_REGISTRY_URL", stack.infra.schemaRegistryUrl());
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        boolean ended = p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
-        String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
-        System.out.println("[node] " + String.join(" ", command) + "\n" + out);
-        assertThat(ended).as(command + " did not end within " + timeout + ":\n" + out).isTrue();
-        assertThat(p.exitValue()).as(command + ":\n" + out).isZero();
-        return out;
-    }
-
-    private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("KAFKA_BOOTSTRAP", stack.kafka());
+        all.put("SCHEMA_REGISTRY_URL", stack.infra.schemaRegistryUrl());
+        return ExternalCommands.run(EXAMPLE, command, all, timeout);
     }
 }

@@ -113,6 +113,15 @@ final class Stack implements AutoCloseable {
         return env;
     }
 
+    /** The dashboard as its own process: a reader of this stack's topics that trusts the same token issuer. */
+    ServiceProcess startDashboard() {
+        Map<String, String> env = new HashMap<>();
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
+        env.put("BATCHYARD_SCHEMA_REGISTRY_URL", infra.schemaRegistryUrl());
+        identity.serviceConfig().forEach((key, value) -> env.put(envName(key), value));
+        return ServiceProcess.start("dashboard", env);
+    }
+
     /** The environment variable Quarkus reads a property from. */
     private static String envName(String property) {
         return property.toUpperCase().replaceAll("[^A-Z0-9]", "_");

@@ -1,0 +1,220 @@
+package io.batchyard.dashboard.view;
+
+import io.batchyard.events.EventHeader;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.events.queue.BatchesArchived;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What the page shows, folded from the lifecycle and queue events in the order they arrive. Bounded: at most
+ * {@link #MAX_RUNNING} runs in progress, {@link #MAX_FINISHED} finished runs, {@link #MAX_FLOW} feed lines, and
+ * {@link #MAX_QUEUED} queued batches per consuming process are kept; the oldest go first. Everything here can be
+ * rebuilt by reading the topics again, so nothing is lost when the dashboard restarts.
+ */
+public final class DashboardView {
+
+    public static final int MAX_RUNNING = 500;
+    public static final int MAX_FINISHED = 50;
+    public static final int MAX_FLOW = 200;
+    public static final int MAX_QUEUED = 1_000;
+    /** A queue with this many batches and none ever consumed stands out as only growing. */
+    public static final int GROWING_AFTER = 3;
+    private static final int MAX_HALTS_REMEMBERED = 5_000;
+
+    public record Step(long subProcessId, long subInstanceExecId, String state, Instant startedAt, Instant endedAt) {
+    }
+
+    public record Run(long processId, long instanceExecId, long targetBatchId, String state, Instant startedAt,
+                      Instant endedAt, Long durationMs, String actor, List<Step> steps) {
+    }
+
+    public record Queue(long consumerProcessId, int queued, Instant oldestEnqueuedAt, Long lastFanOutMs,
+                        long enqueuedTotal, long consumedTotal, boolean onlyGrowing) {
+    }
+
+    public record FlowLine(Instant at, String type, long processId, String text) {
+    }
+
+    public record Snapshot(long version, List<Run> running, List<Run> finished, List<Queue> queues, List<FlowLine> flow) {
+    }
+
+    private static final class RunState {
+        final long processId;
+        final long instanceExecId;
+        final long targetBatchId;
+        final Instant startedAt;
+        final String actor;
+        final Map<Long, Step> steps = new LinkedHashMap<>();
+        String state = "running";
+        Instant endedAt;
+
+        RunState(long processId, long instanceExecId, long targetBatchId, Instant startedAt, String actor) {
+            this.processId = processId;
+            this.instanceExecId = instanceExecId;
+            this.targetBatchId = targetBatchId;
+            this.startedAt = startedAt;
+            this.actor = actor;
+        }
+
+        Run toRun() {
+            Long duration = endedAt == null ? null : Duration.between(startedAt, endedAt).toMillis();
+            return new Run(processId, instanceExecId, targetBatchId, state, startedAt, endedAt, duration, actor,
+                    List.copyOf(steps.values()));
+        }
+    }
+
+    private static final class QueueState {
+        final Map<Long, Instant> batches = new LinkedHashMap<>();
+        Long lastFanOutMs;
+        long enqueued;
+        long consumed;
+    }
+
+    private final Map<Long, RunState> running = new LinkedHashMap<>();
+    private final Deque<Run> finished = new ArrayDeque<>();
+    private final Map<Long, QueueState> queues = new LinkedHashMap<>();
+    private final Deque<FlowLine> flow = new ArrayDeque<>();
+    /** When each recent batch was halted (its JobHalted), for the fan-out latency of the BatchEnqueued that follow. */
+    private final Map<Long, Instant> haltedAt = new LinkedHashMap<>();
+    /** Which parent each step belongs to, learnt from StepStarted: an archive names the parent, a queue the step. */
+    private final Map<Long, Long> parentOfStep = new LinkedHashMap<>();
+    private long version;
+
+    /** Folds one event in; events of other types change nothing. */
+    public synchronized void apply(SpecificRecord event) {
+        if (event instanceof JobStarted e) {
+            RunState run = new RunState(e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId(),
+                    at(e.getHeader()), e.getHeader().getActor());
+            running.put(e.getInstanceExecId(), run);
+            trim(running, MAX_RUNNING);
+            line(e.getHeader(), "JobStarted", e.getProcessId(), "run " + e.getInstanceExecId() + " of batch "
+                    + e.getTargetBatchId() + (e.getRetry() ? " (retry)" : ""));
+        } else if (event instanceof StepStarted e) {
+            parentOfStep.put(e.getSubProcessId(), e.getParentProcessId());
+            step(e.getParentInstanceExecId(), new Step(e.getSubProcessId(), e.getSubInstanceExecId(), "running",
+                    at(e.getHeader()), null));
+            line(e.getHeader(), "StepStarted", e.getSubProcessId(), "step of run " + e.getParentInstanceExecId());
+        } else if (event instanceof StepHalted e) {
+            endStep(e.getParentInstanceExecId(), e.getSubInstanceExecId(), "halted", at(e.getHeader()));
+            line(e.getHeader(), "StepHalted", e.getSubProcessId(), "step of run " + e.getParentInstanceExecId());
+        } else if (event instanceof StepFailed e) {
+            endStep(e.getParentInstanceExecId(), e.getSubInstanceExecId(), "failed", at(e.getHeader()));
+            line(e.getHeader(), "StepFailed", e.getSubProcessId(), "step of run " + e.getParentInstanceExecId());
+        } else if (event instanceof JobHalted e) {
+            finish(e.getInstanceExecId(), "halted", at(e.getHeader()));
+            haltedAt.put(e.getTargetBatchId(), at(e.getHeader()));
+            trim(haltedAt, MAX_HALTS_REMEMBERED);
+            line(e.getHeader(), "JobHalted", e.getProcessId(), "run " + e.getInstanceExecId() + " halted, batch "
+                    + e.getTargetBatchId() + (e.getBatchMarking() == null ? "" : " marked " + e.getBatchMarking()));
+        } else if (event instanceof JobFailed e) {
+            finish(e.getInstanceExecId(), "failed", at(e.getHeader()));
+            line(e.getHeader(), "JobFailed", e.getProcessId(), "run " + e.getInstanceExecId() + " failed");
+        } else if (event instanceof BatchEnqueued e) {
+            QueueState q = queues.computeIfAbsent(e.getConsumerProcessId(), id -> new QueueState());
+            q.batches.put(e.getSourceBatchId(), at(e.getHeader()));
+            trim(q.batches, MAX_QUEUED);
+            q.enqueued++;
+            Instant halted = haltedAt.get(e.getSourceBatchId());
+            if (halted != null) {
+                q.lastFanOutMs = Math.max(0, Duration.between(halted, at(e.getHeader())).toMillis());
+            }
+            line(e.getHeader(), "BatchEnqueued", e.getConsumerProcessId(), "batch " + e.getSourceBatchId()
+                    + " from process " + e.getSourceProcessId() + " queued");
+        } else if (event instanceof BatchesArchived e) {
+            for (Map.Entry<Long, QueueState> q : queues.entrySet()) {
+                Long parent = parentOfStep.get(q.getKey());
+                if (parent != null && parent == e.getParentProcessId()) {
+                    for (Long batch : e.getSourceBatchIds()) {
+                        if (q.getValue().batches.remove(batch) != null) {
+                            q.getValue().consumed++;
+                        }
+                    }
+                }
+            }
+            line(e.getHeader(), "BatchesArchived", e.getParentProcessId(), "consumed " + e.getSourceBatchIds());
+        } else {
+            return;
+        }
+        version++;
+    }
+
+    /** Changes so far: a page that saw this version has nothing new to draw. */
+    public synchronized long version() {
+        return version;
+    }
+
+    public synchronized Snapshot snapshot() {
+        List<Run> now = running.values().stream().map(RunState::toRun)
+                .sorted(Comparator.comparing(Run::startedAt).reversed()).toList();
+        List<Queue> queueList = new ArrayList<>();
+        queues.forEach((consumer, q) -> {
+            Instant oldest = q.batches.values().stream().min(Comparator.naturalOrder()).orElse(null);
+            queueList.add(new Queue(consumer, q.batches.size(), oldest, q.lastFanOutMs, q.enqueued, q.consumed,
+                    q.consumed == 0 && q.batches.size() >= GROWING_AFTER));
+        });
+        return new Snapshot(version, now, List.copyOf(finished), queueList, List.copyOf(flow));
+    }
+
+    private void step(long parentInstanceExecId, Step step) {
+        RunState run = running.get(parentInstanceExecId);
+        if (run != null) {
+            run.steps.put(step.subInstanceExecId(), step);
+        }
+    }
+
+    private void endStep(long parentInstanceExecId, long subInstanceExecId, String state, Instant at) {
+        RunState run = running.get(parentInstanceExecId);
+        Step started = run == null ? null : run.steps.get(subInstanceExecId);
+        if (started != null) {
+            run.steps.put(subInstanceExecId, new Step(started.subProcessId(), subInstanceExecId, state,
+                    started.startedAt(), at));
+        }
+    }
+
+    private void finish(long instanceExecId, String state, Instant at) {
+        RunState run = running.remove(instanceExecId);
+        if (run == null) {
+            return;
+        }
+        run.state = state;
+        run.endedAt = at;
+        finished.addFirst(run.toRun());
+        while (finished.size() > MAX_FINISHED) {
+            finished.removeLast();
+        }
+    }
+
+    private void line(EventHeader header, String type, long processId, String text) {
+        flow.addFirst(new FlowLine(at(header), type, processId, text));
+        while (flow.size() > MAX_FLOW) {
+            flow.removeLast();
+        }
+    }
+
+    private static Instant at(EventHeader header) {
+        return header.getOccurredAt();
+    }
+
+    private static <K, V> void trim(Map<K, V> map, int max) {
+        var it = map.keySet().iterator();
+        while (map.size() > max && it.hasNext()) {
+            it.next();
+            it.remove();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.batchyard.dashboard.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.batchyard.events.EventHeader;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.events.queue.BatchEnqueued;
+import io.batchyard.events.queue.BatchesArchived;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class DashboardViewTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+    private final DashboardView view = new DashboardView();
+
+    @Test
+    void aRunIsShownWithItsStepsWhileItRunsAndAmongTheFinishedAfter() {
+        view.apply(JobStarted.newBuilder().setHeader(h(0, "ana")).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100).setTargetBatchMarking("m").setLastRecoverableSpId(null).setRetry(false).build());
+        view.apply(StepStarted.newBuilder().setHeader(h(1, null)).setParentProcessId(10).setSubProcessId(11)
+                .setSubInstanceExecId(2).setParentInstanceExecId(1).setTargetBatchId(100L).build());
+        var running = view.snapshot().running();
+        assertThat(running).singleElement().satisfies(r -> {
+            assertThat(r.state()).isEqualTo("running");
+            assertThat(r.steps()).extracting(DashboardView.Step::state).containsExactly("running");
+        });
+        view.apply(StepHalted.newBuilder().setHeader(h(2, null)).setParentProcessId(10).setSubProcessId(11)
+                .setSubInstanceExecId(2).setParentInstanceExecId(1).setTargetBatchId(100L).build());
+        view.apply(JobHalted.newBuilder().setHeader(h(3, null)).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100).setBatchMarking("m").build());
+
+        var snapshot = view.snapshot();
+        assertThat(snapshot.running()).isEmpty();
+        assertThat(snapshot.finished()).singleElement().satisfies(r -> {
+            assertThat(r.state()).isEqualTo("halted");
+            assertThat(r.durationMs()).isEqualTo(3_000);
+            assertThat(r.actor()).isEqualTo("ana");
+            assertThat(r.steps()).extracting(DashboardView.Step::state).containsExactly("halted");
+        });
+        assertThat(snapshot.flow()).extracting(DashboardView.FlowLine::type)
+                .containsExactly("JobHalted", "StepHalted", "StepStarted", "JobStarted");
+    }
+
+    @Test
+    void aQueueCountsItsBatchesTheFanOutLatencyAndStandsOutWhenItOnlyGrows() {
+        view.apply(JobHalted.newBuilder().setHeader(h(0, null)).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100).setBatchMarking(null).build());
+        for (long batch = 100; batch < 103; batch++) {
+            view.apply(BatchEnqueued.newBuilder().setHeader(h(batch == 100 ? 0.25 : 5, null)).setQueueId(batch)
+                    .setSourceBatchId(batch).setSourceProcessId(10L).setConsumerProcessId(21).setBatchMarking(null).build());
+        }
+        DashboardView.Queue queue = view.snapshot().queues().get(0);
+        assertThat(queue.queued()).isEqualTo(3);
+        assertThat(queue.lastFanOutMs()).isEqualTo(250);
+        assertThat(queue.onlyGrowing()).isTrue();
+
+        view.apply(StepStarted.newBuilder().setHeader(h(6, null)).setParentProcessId(20).setSubProcessId(21)
+                .setSubInstanceExecId(8).setParentInstanceExecId(7).setTargetBatchId(null).build());
+        view.apply(BatchesArchived.newBuilder().setHeader(h(7, null)).setParentProcessId(20).setTargetBatchId(200)
+                .setSourceBatchIds(List.of(100L, 101L)).build());
+        queue = view.snapshot().queues().get(0);
+        assertThat(queue.queued()).isEqualTo(1);
+        assertThat(queue.consumedTotal()).isEqualTo(2);
+        assertThat(queue.onlyGrowing()).isFalse();
+    }
+
+    @Test
+    void aFailedRunIsFinishedAsFailedAndTheViewStaysBounded() {
+        for (long i = 0; i < DashboardView.MAX_RUNNING + 20; i++) {
+            view.apply(JobStarted.newBuilder().setHeader(h(i, null)).setProcessId(10).setInstanceExecId(i)
+                    .setTargetBatchId(i).setTargetBatchMarking("m").setLastRecoverableSpId(null).setRetry(false).build());
+        }
+        view.apply(JobFailed.newBuilder().setHeader(h(1_000, null)).setProcessId(10)
+                .setInstanceExecId(DashboardView.MAX_RUNNING + 19).setTargetBatchId(null).build());
+        var snapshot = view.snapshot();
+        assertThat(snapshot.running()).hasSize(DashboardView.MAX_RUNNING - 1);
+        assertThat(snapshot.finished()).singleElement().extracting(DashboardView.Run::state).isEqualTo("failed");
+        assertThat(snapshot.flow()).hasSize(DashboardView.MAX_FLOW);
+        assertThat(snapshot.version()).isEqualTo(DashboardView.MAX_RUNNING + 21);
+    }
+
+    private static EventHeader h(double seconds, String actor) {
+        return EventHeader.newBuilder().setEventId(UUID.randomUUID().toString())
+                .setOccurredAt(T0.plusMillis((long) (seconds * 1000))).setProducer("test").setSchemaVersion(1)
+                .setInstanceExecId(null).setCorrelationId(null).setActor(actor).build();
+    }
+}
