@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.batchyard.e2e.RegistryFixtures.Chain;
 import io.batchyard.e2e.RegistryFixtures.Job;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -62,21 +63,17 @@ class DashboardEndToEndTest {
         long app = given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
                 .body(Map.of("name", "dash-" + System.nanoTime(), "description", "dashboard", "owner", "e2e"))
                 .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
-        Job upstream = RegistryFixtures.job(stack, app, List.of());
-        Job downstream = RegistryFixtures.job(stack, app, List.of(upstream.parent()));
-        RegistryFixtures.awaitKnown(stack, upstream.step(), upstream.parent(), WAIT);
-        RegistryFixtures.awaitKnown(stack, downstream.step(), downstream.parent(), WAIT);
+        Chain measured = RegistryFixtures.chain(stack, app, WAIT);
+        Job upstream = measured.upstream();
+        Job downstream = measured.downstream();
 
         // A first lifecycle with a fan-out, not measured: the first event of each type makes its producer register
         // the schema and its readers fetch it, a one-time cost of a fresh system that is not the page's latency.
-        Job warmUp = RegistryFixtures.job(stack, app, List.of());
-        Job warmDown = RegistryFixtures.job(stack, app, List.of(warmUp.parent()));
-        RegistryFixtures.awaitKnown(stack, warmUp.step(), warmUp.parent(), WAIT);
-        RegistryFixtures.awaitKnown(stack, warmDown.step(), warmDown.parent(), WAIT);
-        lifecycle(warmUp);
+        Chain warm = RegistryFixtures.chain(stack, app, WAIT);
+        lifecycle(warm.upstream());
         await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> given().baseUri(dashboard.url())
                 .get("/api/snapshot").then().statusCode(200).extract().jsonPath()
-                .getList("queues.consumerProcessId", Long.class).contains(warmDown.step()));
+                .getList("queues.consumerProcessId", Long.class).contains(warm.downstream().step()));
 
         // Without a token the page is refused like any other operation.
         given().noFilters().baseUri(dashboard.url()).get("/").then().statusCode(401);

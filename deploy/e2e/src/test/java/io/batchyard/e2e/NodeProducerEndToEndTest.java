@@ -69,10 +69,9 @@ class NodeProducerEndToEndTest {
                 .header("Authorization", "Bearer " + token)
                 .body(Map.of("name", "node-" + System.nanoTime(), "description", "node producer", "owner", "e2e"))
                 .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
-        Job upstream = RegistryFixtures.job(stack, app, List.of());
-        Job downstream = RegistryFixtures.job(stack, app, List.of(upstream.parent()));
-        RegistryFixtures.awaitKnown(stack, upstream.step(), upstream.parent(), WAIT);
-        RegistryFixtures.awaitKnown(stack, downstream.step(), downstream.parent(), WAIT);
+        RegistryFixtures.Chain chain = RegistryFixtures.chain(stack, app, WAIT);
+        Job upstream = chain.upstream();
+        Job downstream = chain.downstream();
 
         try (EventProbe lifecycle = EventProbe.on(stack.kafka(), Topics.EXECUTION_LIFECYCLE);
              EventProbe batches = EventProbe.on(stack.kafka(), Topics.QUEUE_BATCHES);

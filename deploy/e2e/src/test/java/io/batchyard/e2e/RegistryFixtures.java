@@ -42,6 +42,22 @@ final class RegistryFixtures {
         return new Job(parent, step);
     }
 
+    /** A job and a job downstream of it. */
+    record Chain(Job upstream, Job downstream) {
+    }
+
+    /**
+     * A job and a job whose step consumes its batches, both known to execution-service and queue-service, so that a
+     * lifecycle of {@code upstream} fans out to {@code downstream} at once.
+     */
+    static Chain chain(Stack stack, long app, Duration wait) {
+        Job upstream = job(stack, app, List.of());
+        Job downstream = job(stack, app, List.of(upstream.parent()));
+        awaitKnown(stack, upstream.step(), upstream.parent(), wait);
+        awaitKnown(stack, downstream.step(), downstream.parent(), wait);
+        return new Chain(upstream, downstream);
+    }
+
     static void link(Stack stack, long process, long next) {
         given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
                 .body(Map.of("nextProcessIds", List.of(next))).patch("/processes/" + process).then().statusCode(200);

@@ -102,24 +102,27 @@ final class Stack implements AutoCloseable {
     private Map<String, String> env(String database, Map<String, String> extra) {
         Infrastructure.Database db = database(database);
         Map<String, String> env = new HashMap<>(extra);
+        env.putAll(topicsEnv());
         env.put("QUARKUS_DATASOURCE_JDBC_URL", db.jdbcUrl());
         env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.reactiveUrl());
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
+        identity.serviceIdentityConfig(database).forEach((key, value) -> env.put(envName(key), value));
+        return env;
+    }
+
+    /** What every process of the stack needs: the broker, the schema registry and the token issuer to trust. */
+    private Map<String, String> topicsEnv() {
+        Map<String, String> env = new HashMap<>();
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
         env.put("BATCHYARD_SCHEMA_REGISTRY_URL", infra.schemaRegistryUrl());
         identity.serviceConfig().forEach((key, value) -> env.put(envName(key), value));
-        identity.serviceIdentityConfig(database).forEach((key, value) -> env.put(envName(key), value));
         return env;
     }
 
     /** The dashboard as its own process: a reader of this stack's topics that trusts the same token issuer. */
     ServiceProcess startDashboard() {
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka);
-        env.put("BATCHYARD_SCHEMA_REGISTRY_URL", infra.schemaRegistryUrl());
-        identity.serviceConfig().forEach((key, value) -> env.put(envName(key), value));
-        return ServiceProcess.start("dashboard", env);
+        return ServiceProcess.start("dashboard", topicsEnv());
     }
 
     /** The environment variable Quarkus reads a property from. */

@@ -15,6 +15,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -46,9 +47,9 @@ public final class EventPublisher implements AutoCloseable {
 
     /** Sends a contract event with this {@code authorization} header value, or none when it is null. */
     public void publishAs(String authorization, String topic, Object key, SpecificRecord event) {
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, String.valueOf(key), null);
-        byte[] value = serializer.serialize(topic, record.headers(), event);
-        send(new ProducerRecord<>(topic, null, record.key(), value, record.headers()), authorization);
+        Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+        byte[] value = serializer.serialize(topic, headers, event);
+        send(new ProducerRecord<>(topic, null, String.valueOf(key), value, headers), authorization);
     }
 
     /**

@@ -33,6 +33,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -352,12 +353,12 @@ public class OutboxRelay {
         if (serializer == null) {
             serializer = EventSerializer.forRegistry(schemaRegistryUrl);
         }
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(), null);
-        record.headers().add(new RecordHeader("event-id", uuidBytes(row.eventId())));
+        Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add(new RecordHeader("event-id", uuidBytes(row.eventId())));
         String traceparent = row.traceparent() != null ? row.traceparent() : TraceParent.root().toString();
-        record.headers().add(new RecordHeader(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8)));
-        byte[] value = serializer.serialize(row.topic(), record.headers(), EventCodec.decode(row.payload(), type));
-        return new ProducerRecord<>(row.topic(), null, row.key(), value, record.headers());
+        headers.add(new RecordHeader(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8)));
+        byte[] value = serializer.serialize(row.topic(), headers, EventCodec.decode(row.payload(), type));
+        return new ProducerRecord<>(row.topic(), null, row.key(), value, headers);
     }
 
     /** A send the producer failed at once, before the record was queued for the broker. */
