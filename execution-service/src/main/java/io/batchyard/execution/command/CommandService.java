@@ -9,6 +9,7 @@ import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
@@ -48,7 +49,8 @@ public class CommandService {
             case HALT_STEP -> lifecycle.haltStep(caller, c.getProcessId(), correlation);
             case TERM_STEP -> lifecycle.termStep(caller, c.getProcessId(), correlation);
             case HALT_JOB -> lifecycle.haltJob(caller, c.getProcessId(), c.getBatchMarking(), correlation);
-            case TERM_JOB -> lifecycle.termJob(caller, c.getProcessId(), correlation);
+            case TERM_JOB -> lifecycle.termJob(caller, c.getProcessId(),
+                    new FailureReason(c.getErrorCode(), c.getErrorText()), correlation);
         };
         // Audited with the effect and the ledger row: a redelivered command is neither applied nor audited twice.
         return ledger.once(CONSUMER, c, () -> effect.get().call(() -> audit.recordInTransaction(

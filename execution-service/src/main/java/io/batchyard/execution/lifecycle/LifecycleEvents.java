@@ -44,11 +44,13 @@ public class LifecycleEvents {
                 .build());
     }
 
+    /** The reason is read from the run as stored, so the event says exactly what {@code GET /runs/{id}} says. */
     Uni<Void> jobFailed(Run run, String correlation) {
         return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobFailed.newBuilder()
                 .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
                 .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
                 .setTargetBatchId(run.targetBatchId())
+                .setErrorCode(run.failureCode()).setErrorText(run.failureText())
                 .build());
     }
 

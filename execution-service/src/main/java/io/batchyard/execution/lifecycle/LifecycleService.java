@@ -23,6 +23,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -196,9 +197,16 @@ public class LifecycleService {
                 }));
     }
 
+    /**
+     * TermJob; {@code reason} (code and text, either may be null; null means {@link FailureReason#NONE}) is stored
+     * on the failed run and carried by {@code JobFailed}. A text that could not be stored is refused (code 1) before
+     * anything is read, like a REST body that fails validation.
+     */
     @WithTransaction
-    public Uni<Run> termJob(Caller caller, long pid, String correlation) {
-        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
+    public Uni<Run> termJob(Caller caller, long pid, FailureReason reason, String correlation) {
+        FailureReason why = Objects.requireNonNullElse(reason, FailureReason.NONE);
+        return Uni.createFrom().item(why).invoke(FailureReason::requireStorable)
+                .chain(() -> definitions.lock(pid)).invoke(parent -> requireParent(parent, pid))
                 .call(parent -> mayExecute(caller, parent))
                 .chain(parent -> runs.latest(pid).chain(latest -> {
                     Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
@@ -207,16 +215,19 @@ public class LifecycleService {
                         if (stepsRunning) {
                             throw SUB_PROCESS_RUNNING.exception("sub process in running state");
                         }
-                        return runs.transition(run, ExecState.FAILED, null, "TermJob");
+                        return runs.fail(run, why, "TermJob");
                     }).call(failed -> events.jobFailed(failed, correlation));
                 }));
     }
 
     /**
      * Terminates what a runner that died left running under {@code pid}: every step's run, then the job's, so that
-     * the next InitJob resumes from the last recoverable step instead of being refused as already running.
+     * the next InitJob resumes from the last recoverable step instead of being refused as already running. The job's
+     * run records that its runner stopped, without a code: no command of it reported an exit.
      */
-    public Uni<Void> terminateOrphan(long pid, String correlation) {
+    public Uni<Void> terminateOrphan(long pid, String deadRunner, String correlation) {
+        FailureReason reason = FailureReason.truncated(null, "the runner that ran it (" + deadRunner
+                + ") stopped; its lease expired");
         return definitions.tree(pid).chain(tree -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ProcessDefinition step : tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of())) {
@@ -227,7 +238,7 @@ public class LifecycleService {
             return chain;
         }).chain(() -> runs.running(pid)).chain(running -> running.isEmpty()
                 ? Uni.createFrom().voidItem()
-                : termJob(RUNNER, pid, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
+                : termJob(RUNNER, pid, reason, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
                     LOG.warnf("could not terminate the orphaned run of %d: %s", pid, e.getMessage());
                     return null;
                 }));

@@ -22,7 +22,7 @@ public class RunRepository extends SqlRepository {
 
     private static final String COLUMNS = """
             instance_exec_id, process_id, parent_instance_exec_id, start_ts, end_ts, exec_state, target_batch_id,
-              batch_marking, retry, last_recoverable_sp_id, version""";
+              batch_marking, retry, last_recoverable_sp_id, version, failure_code, failure_text""";
     private static final String RUN = "SELECT " + COLUMNS + " FROM instance_exec";
     private static final String FILTER = " WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))"
             + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))";
@@ -62,6 +62,15 @@ public class RunRepository extends SqlRepository {
      * run's version; returns the run as stored afterwards.
      */
     public Uni<Run> transition(Run run, ExecState to, String marking, String cause) {
+        return transition(run, to, marking, FailureReason.NONE, cause);
+    }
+
+    /** Fails a run as {@link #transition} does, storing why (TermJob's code and text) with the same statement. */
+    public Uni<Run> fail(Run run, FailureReason reason, String cause) {
+        return transition(run, ExecState.FAILED, null, reason, cause);
+    }
+
+    private Uni<Run> transition(Run run, ExecState to, String marking, FailureReason reason, String cause) {
         if (!run.state().canBecome(to)) {
             return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("run " + run.instanceExecId()
                     + " cannot go from " + run.state() + " to " + to));
@@ -69,7 +78,8 @@ public class RunRepository extends SqlRepository {
         return row("""
                         WITH moved AS (
                           UPDATE instance_exec SET exec_state = :to, end_ts = now(), version = version + 1,
-                            batch_marking = COALESCE(CAST(:marking AS text), batch_marking)
+                            batch_marking = COALESCE(CAST(:marking AS text), batch_marking),
+                            failure_code = CAST(:fcode AS int), failure_text = CAST(:ftext AS text)
                           WHERE instance_exec_id = :id AND version = :version
                           RETURNING %1$s),
                         logged AS (
@@ -77,7 +87,8 @@ public class RunRepository extends SqlRepository {
                           SELECT instance_exec_id, :from, exec_state, :cause FROM moved)
                         SELECT %1$s FROM moved""".formatted(COLUMNS),
                 params("to", to.id).and("marking", marking).and("id", run.instanceExecId()).and("version", run.version())
-                        .and("from", run.state().id).and("cause", cause), RunRepository::run)
+                        .and("from", run.state().id).and("cause", cause).and("fcode", reason.code())
+                        .and("ftext", reason.text()), RunRepository::run)
                 .map(moved -> moved.orElseThrow(() -> ExecutionError.CONCURRENT_CHANGE.exception("run "
                         + run.instanceExecId() + " changed concurrently")));
     }
@@ -152,6 +163,6 @@ public class RunRepository extends SqlRepository {
     private static Run run(Object[] r) {
         return new Run(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), time(r[3]), time(r[4]),
                 ExecState.of(intOrNull(r[5])), longOrNull(r[6]), (String) r[7], (Boolean) r[8], longOrNull(r[9]),
-                intOrNull(r[10]));
+                intOrNull(r[10]), intOrNull(r[11]), (String) r[12]);
     }
 }

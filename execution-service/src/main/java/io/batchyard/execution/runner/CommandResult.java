@@ -2,11 +2,20 @@ package io.batchyard.execution.runner;
 
 import java.time.Duration;
 
-/** How one OS process ended, with its captured output (stdout and stderr also went to the process log). */
-public record CommandResult(int exitCode, boolean timedOut, String stdout, String stderr, Duration took) {
+/**
+ * How one OS process ended, with its captured output (stdout and stderr also went to the process log). {@code started}
+ * is false for a command that never ran, whose exit code means nothing.
+ */
+public record CommandResult(int exitCode, boolean timedOut, String stdout, String stderr, Duration took,
+                            boolean started) {
 
     public boolean succeeded() {
-        return !timedOut && exitCode == 0;
+        return started && !timedOut && exitCode == 0;
+    }
+
+    /** Whether the process ran and ended on its own, so that {@link #exitCode} is the one it returned. */
+    public boolean exited() {
+        return started && !timedOut;
     }
 
     public String describe() {
@@ -15,6 +24,6 @@ public record CommandResult(int exitCode, boolean timedOut, String stdout, Strin
 
     /** A command that never started (script not found, bad arguments): the reason stands in for stderr. */
     public static CommandResult notStarted(String reason) {
-        return new CommandResult(-1, false, "", reason, Duration.ZERO);
+        return new CommandResult(-1, false, "", reason, Duration.ZERO, false);
     }
 }

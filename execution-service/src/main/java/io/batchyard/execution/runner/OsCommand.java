@@ -102,7 +102,7 @@ public final class OsCommand {
         err.join(Duration.ofSeconds(5));
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         return new CommandResult(finished ? process.exitValue() : -1, !finished, out.text(), err.text(),
-                finished ? took : timeout);
+                finished ? took : timeout, true);
     }
 
     private static final class Reader extends Thread {

@@ -3,6 +3,7 @@ package io.batchyard.execution.runner;
 import io.batchyard.api.ApiException;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;
+import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.RunRepository;
 import io.batchyard.execution.recovery.LastRecoverableStep;
@@ -92,7 +93,7 @@ public class RunnerService {
                 dead.owner(), dead.buckets());
         return ledger.move(dead.processId(), dead.buckets(), State.RUNNING, State.INIT, null,
                         "runner " + dead.owner() + " lost its lease")
-                .chain(() -> lifecycle.terminateOrphan(dead.processId(), "runner:takeover"));
+                .chain(() -> lifecycle.terminateOrphan(dead.processId(), dead.owner(), "runner:takeover"));
     }
 
     /** Extends the lease; false when it was lost (taken over after expiry). */
@@ -121,13 +122,15 @@ public class RunnerService {
     }
 
     /**
-     * TermJob and the buckets FAILED with the reason, in one transaction. A run that already ended (e.g. terminated
-     * by an operator) still records the failure on its buckets; the answer is TermJob's refusal then, else empty.
+     * TermJob with {@code reason} (kept on the run) and the buckets FAILED with {@code message}, in one transaction. A
+     * run that already ended (e.g. terminated by an operator) still records the failure on its buckets; the answer is
+     * TermJob's refusal then, else empty.
      */
     @WithTransaction
-    public Uni<Optional<String>> fail(long processId, List<String> buckets, Long instanceExecId, String message) {
+    public Uni<Optional<String>> fail(long processId, List<String> buckets, Long instanceExecId, FailureReason reason,
+                                      String message) {
         Uni<Optional<String>> termed = instanceExecId == null ? Uni.createFrom().item(Optional.empty())
-                : lifecycle.termJob(LifecycleService.RUNNER, processId, null).map(run -> Optional.<String>empty())
+                : lifecycle.termJob(LifecycleService.RUNNER, processId, reason, null).map(run -> Optional.<String>empty())
                         .onFailure(ApiException.class).recoverWithItem(e -> Optional.of(e.getMessage()));
         return termed.call(() -> ledger.move(processId, buckets, State.RUNNING, State.FAILED, instanceExecId, message));
     }

@@ -4,6 +4,7 @@ import io.batchyard.api.ApiException;
 import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
+import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
@@ -48,8 +49,16 @@ public class WorkflowExecution {
                           Set<Long> skippedSteps) {
     }
 
-    /** A step's end: its output feeds its successors; a failure carries the reason. */
-    record StepResult(long stepId, boolean ok, String stdout, String stderr, String message) {
+    /**
+     * A step's end: its output feeds its successors; a failure carries the message (process log, bucket) and the
+     * reason TermJob records on the run (with the exit code when a command's exit explains the failure).
+     */
+    record StepResult(long stepId, boolean ok, String stdout, String stderr, String message, FailureReason reason) {
+
+        /** A failure no command's exit explains (a refusal, a bad definition): the run records the message alone. */
+        StepResult(long stepId, boolean ok, String stdout, String stderr, String message) {
+            this(stepId, ok, stdout, stderr, message, ok ? FailureReason.NONE : FailureReason.truncated(null, message));
+        }
     }
 
     private final LifecycleService lifecycle;
@@ -112,7 +121,8 @@ public class WorkflowExecution {
                 CommandResult r = hook(job.hooks().onInit(), pid, env, previous, bucketArgs, jobLog);
                 previous = new PipeEnv.Previous(r.stdout(), r.stderr());
                 if (!r.succeeded()) {
-                    failure = new StepResult(pid, false, r.stdout(), r.stderr(), "OnInit hook " + r.describe());
+                    failure = new StepResult(pid, false, r.stdout(), r.stderr(), "OnInit hook " + r.describe(),
+                            reasonOf("OnInit hook (" + job.hooks().onInit() + ")", r));
                 }
             }
             if (failure == null) {
@@ -161,7 +171,7 @@ public class WorkflowExecution {
         long pid = job.processId();
         jobLog.line("runner", "run " + ie + " failed: " + failure.message());
         // Already ended (e.g. terminated by an operator): the bucket still records the failure.
-        Blocking.await(() -> runner.fail(pid, buckets, ie, truncate(failure.message())))
+        Blocking.await(() -> runner.fail(pid, buckets, ie, failure.reason(), truncate(failure.message())))
                 .ifPresent(refusal -> jobLog.line("runner", "TermJob: " + refusal));
         if (job.hooks().onError() != null) {
             hook(job.hooks().onError(), pid, env, new PipeEnv.Previous(failure.stdout(), failure.stderr()), List.of(), jobLog);
@@ -172,7 +182,8 @@ public class WorkflowExecution {
     /** The bucket could not even start a run (bad definition, InitJob refused): FAILED with the reason. */
     private Outcome notStarted(RunnerJob job, List<String> buckets, String reason) {
         LOG.warnf("process %d, buckets %s not started: %s", job.processId(), buckets, reason);
-        Blocking.await(() -> runner.fail(job.processId(), buckets, null, truncate(reason)));
+        // No run was started, so there is no TermJob to give a reason to; the bucket keeps it.
+        Blocking.await(() -> runner.fail(job.processId(), buckets, null, FailureReason.NONE, truncate(reason)));
         if (job.hooks().onError() != null) {
             scripts.run(job.hooks().onError(), List.of(), PipeEnv.of(job.processId(), job.hooks().onError(),
                     new PipeEnv.Previous("", reason), scripts.spillThreshold(), spillDir()), HOOK_TIMEOUT,
@@ -297,7 +308,22 @@ public class WorkflowExecution {
             return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
         }
         return new StepResult(sid, ok, out.toString(), err.toString(),
-                ok ? null : "step " + sid + " (" + step.name() + ") failed: " + result.describe());
+                ok ? null : "step " + sid + " (" + step.name() + ") failed: " + result.describe(),
+                ok ? FailureReason.NONE : reasonOf("step " + sid + " (" + command.script() + ")", result));
+    }
+
+    /**
+     * What the run records about a command that failed: its exit code when it ran and exited; otherwise no code (a
+     * killed or never started command has none of its own) and why, e.g. the script was not found.
+     */
+    static FailureReason reasonOf(String what, CommandResult r) {
+        if (r.exited()) {
+            return FailureReason.truncated(r.exitCode(), what + " exited with code " + r.exitCode());
+        }
+        if (r.timedOut()) {
+            return FailureReason.truncated(null, what + " was " + r.describe());
+        }
+        return FailureReason.truncated(null, what + " could not be started: " + r.stderr().strip());
     }
 
     /** Loop values of a step, an empty list for no loop, or null when the loop script failed. */

@@ -4,9 +4,11 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.LifecycleCommand;
 import io.batchyard.execution.ExecutionTest;
@@ -87,6 +89,45 @@ class CommandTopicTest {
             lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
             given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1));
         }
+    }
+
+    @Test
+    void aTermJobCommandCarriesItsErrorCodeAndTextToTheRunAndJobFailed() {
+        long p = 500_000 + System.nanoTime() % 100_000, s1 = p + 1;
+        try (EventPublisher publisher = new EventPublisher(bootstrap);
+             EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
+             EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
+            ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
+            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, command(LifecycleCommandType.INIT_JOB, p, 1));
+            long ie = lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT).event().getInstanceExecId();
+
+            // a text the run could not hold is refused like an invalid REST body, and the run keeps running
+            LifecycleCommand tooLong = term(p, 7, "x".repeat(2001));
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, tooLong);
+            var rejected = rejections.await(CommandRejected.class,
+                    e -> tooLong.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
+            assertThat(rejected.event().getCode()).isEqualTo(1);
+            assertThat(rejected.event().getMessage()).contains("at most 2000 characters");
+            given().get("/runs/" + ie).then().body("run.state", equalTo("RUNNING"))
+                    .body("run.failureCode", nullValue()).body("run.failureText", nullValue());
+
+            LifecycleCommand termed = term(p, 137, "executor lost: container killed by YARN");
+            publisher.publish(Topics.EXECUTION_COMMANDS, p, termed);
+            var failed = lifecycle.await(JobFailed.class, e -> e.getInstanceExecId() == ie, WAIT);
+            assertThat(failed.event().getHeader().getCorrelationId()).isEqualTo(termed.getHeader().getEventId());
+            assertThat(failed.event().getErrorCode()).isEqualTo(137);
+            assertThat(failed.event().getErrorText()).isEqualTo("executor lost: container killed by YARN");
+            given().get("/runs/" + ie).then().body("run.state", equalTo("FAILED"))
+                    .body("run.failureCode", equalTo(137))
+                    .body("run.failureText", equalTo("executor lost: container killed by YARN"));
+        }
+    }
+
+    private static LifecycleCommand term(long pid, Integer errorCode, String errorText) {
+        return LifecycleCommand.newBuilder().setHeader(Events.header("spark-job", null, null))
+                .setCommand(LifecycleCommandType.TERM_JOB).setProcessId(pid).setErrorCode(errorCode)
+                .setErrorText(errorText).build();
     }
 
     private static void assertRejected(EventPublisher publisher, EventProbe rejections, String authorization, long pid,

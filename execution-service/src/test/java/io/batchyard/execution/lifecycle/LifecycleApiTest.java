@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -20,11 +21,13 @@ import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,6 +146,107 @@ class LifecycleApiTest {
         post("/jobs/" + p + "/halt").statusCode(200).body("state", equalTo("SUCCESS"));
         // after a success, the next run starts from the beginning
         assertThat(initJob(p, 1).statusCode(200).extract().jsonPath().getString("outputs.'last-recoverable-sp-id'")).isEmpty();
+    }
+
+    @Test
+    void termJobKeepsTheCallersCodeAndTextOnTheRunAndSendsThemWithJobFailed() {
+        long p = id(), s1 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
+            long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+            post("/steps/" + s1 + "/init").statusCode(200);
+            post("/steps/" + s1 + "/term").statusCode(200);
+            String text = "load into t1 failed: disk full on node-7 — retry after cleanup";
+            given().contentType(ContentType.JSON).body(Map.of("code", -42, "text", text)).post("/jobs/" + p + "/term")
+                    .then().statusCode(200).body("state", equalTo("FAILED"));
+
+            given().get("/runs/" + ie).then().statusCode(200).body("run.state", equalTo("FAILED"))
+                    .body("run.failureCode", equalTo(-42)).body("run.failureText", equalTo(text))
+                    .body("steps[0].state", equalTo("FAILED"))
+                    .body("steps[0].failureCode", nullValue()).body("steps[0].failureText", nullValue());
+            var failed = events.await(JobFailed.class, e -> e.getInstanceExecId() == ie, WAIT);
+            assertThat(failed.key()).isEqualTo(String.valueOf(p));
+            assertThat(failed.event().getErrorCode()).isEqualTo(-42);
+            assertThat(failed.event().getErrorText()).isEqualTo(text);
+        }
+        // the retry is a new run: the old run's reason stays with the old run
+        long retry = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+        given().get("/runs/" + retry).then().body("run.state", equalTo("RUNNING"))
+                .body("run.failureCode", nullValue()).body("run.failureText", nullValue());
+        // either half alone is a reason too
+        given().contentType(ContentType.JSON).body(Map.of("text", "cancelled by the operator"))
+                .post("/jobs/" + p + "/term").then().statusCode(200);
+        given().get("/runs/" + retry).then().body("run.failureCode", nullValue())
+                .body("run.failureText", equalTo("cancelled by the operator"));
+    }
+
+    @Test
+    void termJobWithoutAReasonWorksAsBeforeAndLeavesBothNull() {
+        long p = id(), s1 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        Map<String, UnaryOperator<RequestSpecification>> bodiless = new java.util.LinkedHashMap<>();
+        bodiless.put("no Content-Type, no body", r -> r);
+        bodiless.put("JSON declared, no body", r -> r.contentType(ContentType.JSON));
+        bodiless.put("an empty body", r -> r.contentType(ContentType.JSON).body(""));
+        bodiless.put("an empty object", r -> r.contentType(ContentType.JSON).body("{}"));
+        bodiless.put("both null", r -> r.contentType(ContentType.JSON).body("{\"code\": null, \"text\": null}"));
+        bodiless.put("text/plain, no body", r -> r.contentType(ContentType.TEXT));
+        bodiless.put("a form type, no body (curl -d '')", r -> r.contentType(ContentType.URLENC));
+        try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
+            for (var request : bodiless.entrySet()) {
+                long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+                var termed = request.getValue().apply(given()).post("/jobs/" + p + "/term");
+                assertThat(termed.statusCode()).as(request.getKey() + ": " + termed.asString()).isEqualTo(200);
+                termed.then().body("state", equalTo("FAILED")).body("instanceExecId", equalTo((int) ie));
+                given().get("/runs/" + ie).then().body("run.state", equalTo("FAILED"))
+                        .body("run.failureCode", nullValue()).body("run.failureText", nullValue());
+                var failed = events.await(JobFailed.class, e -> e.getInstanceExecId() == ie, WAIT);
+                assertThat(failed.event().getErrorCode()).isNull();
+                assertThat(failed.event().getErrorText()).isNull();
+            }
+        }
+    }
+
+    @Test
+    void aTermJobReasonThatCannotBeStoredIsRefusedAndTheRunKeepsRunning() {
+        long p = id(), s1 = id();
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+        String longest = "x".repeat(2000);
+
+        Map<String, Object> tooLong = Map.of("code", 1, "text", longest + "y");
+        given().contentType(ContentType.JSON).body(tooLong).post("/jobs/" + p + "/term").then().statusCode(400)
+                .contentType("application/problem+json").body("code", equalTo(1));
+        for (String bad : List.of("{\"code\": 1.5}", "{\"code\": \"3\"}", "{\"code\": 99999999999}",
+                "{\"text\": 12}", "{\"text\": \"a\\u0000b\"}", "[]", "{\"code\": 1} trailing")) {
+            var refused = given().contentType(ContentType.JSON).body(bad).post("/jobs/" + p + "/term");
+            assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+            assertThat(refused.contentType()).as(bad).startsWith("application/problem+json");
+            assertThat(refused.jsonPath().getInt("code")).as(bad).isEqualTo(1);
+        }
+        // a body must be JSON; only a bodiless call may declare anything
+        given().contentType(ContentType.TEXT).body("{\"code\": 3}").post("/jobs/" + p + "/term").then().statusCode(415)
+                .contentType("application/problem+json").body("code", equalTo(8));
+        given().get("/runs/" + ie).then().body("run.state", equalTo("RUNNING"))
+                .body("run.failureCode", nullValue()).body("run.failureText", nullValue());
+        given().get("/runs/" + ie + "/history").then().body("toState", equalTo(List.of(2)));
+
+        // exactly at the limit is stored whole
+        given().contentType(ContentType.JSON).body(Map.of("code", 1, "text", longest)).post("/jobs/" + p + "/term")
+                .then().statusCode(200);
+        given().get("/runs/" + ie).then().body("run.state", equalTo("FAILED")).body("run.failureText", equalTo(longest));
+    }
+
+    @Test
+    void theOpenApiDocumentDescribesTermJobsOptionalJsonBody() {
+        var body = given().get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath();
+        String op = "paths.'/jobs/{pid}/term'.post.requestBody";
+        assertThat(body.getBoolean(op + ".required")).isFalse();
+        assertThat(body.getMap(op + ".content")).containsOnlyKeys("application/json");
+        String ref = body.getString(op + ".content.'application/json'.schema.'$ref'");
+        String schema = "components.schemas." + ref.substring(ref.lastIndexOf('/') + 1);
+        assertThat(body.getMap(schema + ".properties")).containsOnlyKeys("code", "text");
+        assertThat(body.getInt(schema + ".properties.text.maxLength")).isEqualTo(2000);
     }
 
     @Test

@@ -2,6 +2,11 @@ package io.batchyard.execution.runner;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -94,7 +99,15 @@ class RunnerExecutionTest extends RunnerTestSupport {
             assertThat(failed.bucketState()).isEqualTo(State.FAILED);
             assertThat(failed.message()).contains("step " + s2).contains("exit code 3");
             lifecycle.await(StepFailed.class, e -> e.getSubProcessId() == s2, RunnerFixtures.WAIT);
-            lifecycle.await(JobFailed.class, e -> e.getInstanceExecId() == failed.instanceExecId(), RunnerFixtures.WAIT);
+            // TermJob records the failing step's exit code and what failed, on the run and on JobFailed
+            String reason = "step " + s2 + " (" + flaky + ") exited with code 3";
+            var jobFailed = lifecycle.await(JobFailed.class, e -> e.getInstanceExecId() == failed.instanceExecId(),
+                    RunnerFixtures.WAIT);
+            assertThat(jobFailed.event().getErrorCode()).isEqualTo(3);
+            assertThat(jobFailed.event().getErrorText()).isEqualTo(reason);
+            given().get("/runs/" + failed.instanceExecId()).then().statusCode(200)
+                    .body("run.failureCode", equalTo(3))
+                    .body("run.failureText", equalTo(reason));
             assertThat(f.lines("alert")).containsExactly("table t1 is locked");
             assertThat(f.lines("alert-jobs")).containsExactly(String.valueOf(p));
             assertThat(f.lines("runs")).containsExactly(String.valueOf(s1), String.valueOf(s2));
@@ -107,7 +120,7 @@ class RunnerExecutionTest extends RunnerTestSupport {
 
             Files.writeString(f.file("fixed"), "");
             given().post("/runner/processes/" + p + "/buckets/20240229/retry").then().statusCode(200).body("status",
-                    org.hamcrest.Matchers.equalTo("INIT"));
+                    equalTo("INIT"));
             WorkflowExecution.Outcome resumed = launcher.runOnce(p, NOW).outcome().orElseThrow();
             assertThat(resumed.bucketState()).as(resumed.message()).isEqualTo(State.COMPLETE);
             assertThat(resumed.skippedSteps()).containsExactly(s1);
@@ -116,6 +129,23 @@ class RunnerExecutionTest extends RunnerTestSupport {
             assertThat(f.lines("success")).first().isEqualTo("done ok");
             lifecycle.await(JobHalted.class, e -> e.getInstanceExecId() == resumed.instanceExecId(), RunnerFixtures.WAIT);
         }
+    }
+
+    @Test
+    void aStepWhoseScriptIsMissingFailsTheRunWithTheReasonAndNoCode() {
+        long p = RunnerFixtures.id(), s1 = RunnerFixtures.id();
+        f.register(ProcessTrees.parent(p).workflowType(2).next(s1)
+                .step(s1, s -> s.property("script", "run", "absent-" + p + ".sh").next(p)));
+        f.policy(p, Map.of());
+        f.bucket(p, "b1");
+        WorkflowExecution.Outcome outcome = launcher.runOnce(p, NOW).outcome().orElseThrow();
+        assertThat(outcome.bucketState()).isEqualTo(State.FAILED);
+        given().get("/runs/" + outcome.instanceExecId()).then().statusCode(200)
+                .body("run.state", equalTo("FAILED"))
+                .body("run.failureCode", nullValue())
+                .body("run.failureText", allOf(
+                        startsWith("step " + s1 + " (absent-" + p + ".sh) could not be started: "),
+                        containsString("not found")));
     }
 
     @Test
@@ -131,6 +161,11 @@ class RunnerExecutionTest extends RunnerTestSupport {
         assertThat((System.nanoTime() - t0) / 1_000_000_000).isLessThan(20);
         assertThat(outcome.bucketState()).isEqualTo(State.FAILED);
         assertThat(outcome.message()).contains("killed after its timeout of 1 s");
+        // killed, it returned no exit code of its own: the run says what happened, without a code
+        given().get("/runs/" + outcome.instanceExecId()).then()
+                .body("run.failureCode", nullValue())
+                .body("run.failureText", equalTo("step " + s1 + " (" + slow
+                        + ") was killed after its timeout of 1 s"));
         List<String> lines = given().get("/runs/" + outcome.instanceExecId() + "/log").then().statusCode(200)
                 .extract().jsonPath().getList("items.line");
         assertThat(lines).contains("starting").doesNotContain("never");

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.bucket.BucketStatus.State;
@@ -156,7 +157,8 @@ class RunnerPolicyTest extends RunnerTestSupport {
         f.bucket(p, "b1");
         // runner-dead claims, starts the run and step s1, then dies without a trace but its lease
         assertThat(launcher.claim(p, NOW, "runner-dead").claimed()).isPresent();
-        given().contentType(ContentType.JSON).body(Map.of()).post("/jobs/" + p + "/init").then().statusCode(200);
+        long dead = given().contentType(ContentType.JSON).body(Map.of()).post("/jobs/" + p + "/init").then()
+                .statusCode(200).extract().jsonPath().getLong("instanceExecId");
         given().contentType(ContentType.JSON).post("/steps/" + s1 + "/init").then().statusCode(200);
         assertThat(launcher.runOnce(p, NOW, "runner-live").plan().reasons()).extracting(Planner.Reason::code)
                 .containsExactly("ALREADY_RUNNING");
@@ -166,6 +168,10 @@ class RunnerPolicyTest extends RunnerTestSupport {
         assertThat(outcome.bucketState()).as(outcome.message()).isEqualTo(State.COMPLETE);
         assertThat(outcome.buckets()).containsExactly("b1");
         assertThat(f.lines("steps-" + p)).containsExactly(String.valueOf(s1), String.valueOf(s2));
+        // the dead runner's run failed without a code: none of its commands reported how it ended
+        given().get("/runs/" + dead).then().body("run.state", equalTo("FAILED"))
+                .body("run.failureCode", nullValue())
+                .body("run.failureText", equalTo("the runner that ran it (runner-dead) stopped; its lease expired"));
     }
 
     @Test

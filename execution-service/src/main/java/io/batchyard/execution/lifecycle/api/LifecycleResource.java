@@ -3,6 +3,7 @@ package io.batchyard.execution.lifecycle.api;
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
+import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.Run;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -20,6 +21,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** The lifecycle calls over REST; rejections are problem+json with the public code (101-114). */
@@ -34,6 +38,10 @@ public class LifecycleResource {
     }
 
     public record HaltJobRequest(@Size(max = 4000) String batchMarking) {
+    }
+
+    /** Why the run failed: any code the caller chooses (e.g. an exit code) and a text; both optional. */
+    public record TermJobRequest(Integer code, @Size(max = FailureReason.MAX_TEXT) String text) {
     }
 
     public record StepsHalted(List<Long> subProcessIds) {
@@ -104,10 +112,14 @@ public class LifecycleResource {
 
     @POST
     @Path("jobs/{pid}/term")
-    @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
-    @Operation(summary = "TermJob: the run failed; the next InitJob retries it")
-    public Uni<JobEnded> termJob(@PathParam("pid") long pid) {
-        return lifecycle.termJob(caller(), pid, null).map(JobEnded::of);
+    @Consumes(MediaType.WILDCARD) // without a body any (or no) Content-Type, as before it had one: TermJobRequestReader
+    @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = TermJobRequest.class)))
+    @Operation(summary = "TermJob: the run failed; the next InitJob retries it. The optional body says why (its code"
+            + " and text are kept on the run and sent with JobFailed)")
+    public Uni<JobEnded> termJob(@PathParam("pid") long pid, @Valid TermJobRequest request) {
+        FailureReason reason = request == null ? FailureReason.NONE : new FailureReason(request.code(), request.text());
+        return lifecycle.termJob(caller(), pid, reason, null).map(JobEnded::of);
     }
 
     static List<Long> parseIds(String ids) {
