@@ -151,6 +151,14 @@ say "demo done; events in $OUT/events.log"
 # The dashboard read the same topics: what it shows now, as the JSON its page draws (the operator's token; viewer is enough).
 curl -fsS -H "Authorization: Bearer $OPS" "${DASHBOARD_URL}api/snapshot" | python3 -c "
 import json,sys; s=json.load(sys.stdin)
-print('[batchyard] dashboard: %d finished runs, %d running, %d queues (%s), %d events in its flow' % (len(s['finished']), len(s['running']),
-      len(s['queues']), ', '.join('process %d: %d queued' % (q['consumerProcessId'], q['queued']) for q in s['queues']), len(s['flow'])))"
-say "watch it live: $DASHBOARD_URL (dashboard: runs, queues, the event flow; send the bearer token with the page)"
+print('[batchyard] dashboard: %d finished runs, %d running, %d queues (%s), %d events in its flow, %d jobs known' % (len(s['finished']), len(s['running']),
+      len(s['queues']), ', '.join('%s: %d queued' % (q['processName'] or q['consumerProcessId'], q['queued']) for q in s['queues']), len(s['flow']), len(s['parents'])))"
+# and what its compaction panel reads from queue-service, through the dashboard with the same token
+curl -fsS -H "Authorization: Bearer $OPS" "${DASHBOARD_URL}api/panels/compaction" | python3 -c "
+import json,sys; c=json.load(sys.stdin)
+print('[batchyard] dashboard compaction panel: %d partitions, %d merge jobs pending, %d dead' % (c['partitionsTotal'], c['pendingTotal'], c['deadTotal']))"
+if [ "$(sed -n 's/^IDENTITY_MODE=//p' "$WORK/identity.env" 2>/dev/null)" = keycloak ]; then
+  say "watch it live: $DASHBOARD_URL (dashboard: sign in as ops, password in $WORK/keycloak/ops.password)"
+else
+  say "watch it live: $DASHBOARD_URL (dashboard: send the bearer token with the page)"
+fi

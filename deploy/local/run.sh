@@ -165,7 +165,8 @@ start_keycloak() {
   # Generated once and kept: the bootstrap administrator only exists from the first start of Keycloak's database.
   (umask 077
    [ -s "$dir/admin.password" ] || openssl rand -hex 16 >"$dir/admin.password"
-   [ -s "$dir/execution.secret" ] || openssl rand -hex 24 >"$dir/execution.secret")
+   [ -s "$dir/execution.secret" ] || openssl rand -hex 24 >"$dir/execution.secret"
+   [ -s "$dir/dashboard.secret" ] || openssl rand -hex 24 >"$dir/dashboard.secret")
   if alive "$WORK/pids/keycloak.pid"; then say "Keycloak already running (pid $(cat "$WORK/pids/keycloak.pid"))"; return; fi
   require_free "$KEYCLOAK_PORT" "Keycloak" BATCHYARD_KEYCLOAK_PORT
   if [ ! -x "$dist/bin/kc.sh" ]; then
@@ -183,7 +184,8 @@ start_keycloak() {
   started=$(date +%s)
   JAVA_HOME=$KEYCLOAK_JAVA_HOME JAVA_OPTS_KC_HEAP="-Xms64m -Xmx${BATCHYARD_KEYCLOAK_HEAP:-512m} -XX:ActiveProcessorCount=2" \
   KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=$(cat "$dir/admin.password") \
-  BATCHYARD_EXECUTION_SECRET=$(cat "$dir/execution.secret") \
+  BATCHYARD_EXECUTION_SECRET=$(cat "$dir/execution.secret") BATCHYARD_DASHBOARD_SECRET=$(cat "$dir/dashboard.secret") \
+  BATCHYARD_DASHBOARD_URL=${DASHBOARD_URL%/} \
     nohup "$dist/bin/kc.sh" start-dev --http-host="$BIND_HOST" --http-port="$KEYCLOAK_PORT" --hostname="$KEYCLOAK_URL" \
       --import-realm >>"$log" 2>&1 &
   echo $! >"$WORK/pids/keycloak.pid"
@@ -209,11 +211,15 @@ ensure_signing_key() {
 # IDENTITY_ENV: what every service gets to verify tokens; SERVICE_IDENTITY_ENV: execution-service's own identity
 # towards queue-service's internal endpoint.
 configure_identity() {
+  DASHBOARD_SIGN_IN_ENV=()
   choose_identity
   say "identity: $IDENTITY_MODE mode: $IDENTITY_WHY"
   if [ "$IDENTITY_MODE" = keycloak ]; then
     start_keycloak
     IDENTITY_ENV=(QUARKUS_OIDC_AUTH_SERVER_URL="$KEYCLOAK_REALM_URL")
+    # the dashboard also signs people in through Keycloak (authorization code flow, client batchyard-dashboard)
+    DASHBOARD_SIGN_IN_ENV=(BATCHYARD_DASHBOARD_SIGN_IN=true QUARKUS_OIDC_APPLICATION_TYPE=hybrid
+      QUARKUS_OIDC_CLIENT_ID=batchyard-dashboard QUARKUS_OIDC_CREDENTIALS_SECRET="$(cat "$WORK/keycloak/dashboard.secret")")
     SERVICE_IDENTITY_ENV=(QUARKUS_OIDC_CLIENT_AUTH_SERVER_URL="$KEYCLOAK_REALM_URL"
       QUARKUS_OIDC_CLIENT_CLIENT_ID=batchyard-execution
       QUARKUS_OIDC_CLIENT_CREDENTIALS_SECRET="$(cat "$WORK/keycloak/execution.secret")")
@@ -287,7 +293,8 @@ start_service() {
     env "${identity[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -Dvertx.disableURIValidation=true -jar "$jar" >>"$WORK/logs/$svc.log" 2>&1 &
   echo $! >"$WORK/pids/$svc.pid"
 }
-# The dashboard: no database, it reads the topics through the schema registry and trusts the same token issuer.
+# The dashboard: no database, it reads the topics through the schema registry and trusts the same token issuer; its
+# runner, compaction and lineage panels read those services with the viewer's token.
 start_dashboard() {
   local jar=$ROOT/dashboard/target/quarkus-app/quarkus-run.jar
   [ -f "$jar" ] || { say "WARNING: $jar missing, the dashboard not started"; return; }
@@ -295,8 +302,9 @@ start_dashboard() {
   require_free "$DASHBOARD_PORT" "the dashboard" BATCHYARD_DASHBOARD_PORT
   log_start "$WORK/logs/dashboard.log" dashboard
   QUARKUS_HTTP_PORT=$DASHBOARD_PORT QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT \
-  BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL \
-    env "${IDENTITY_ENV[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >>"$WORK/logs/dashboard.log" 2>&1 &
+  BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL BATCHYARD_EXECUTION_URL=http://$HOST:$EXECUTION_PORT \
+  BATCHYARD_QUEUE_URL=http://$HOST:$QUEUE_PORT BATCHYARD_LINEAGE_URL=http://$HOST:$LINEAGE_PORT \
+    env "${IDENTITY_ENV[@]}" "${DASHBOARD_SIGN_IN_ENV[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} -jar "$jar" >>"$WORK/logs/dashboard.log" 2>&1 &
   echo $! >"$WORK/pids/dashboard.pid"
 }
 await_service() {
@@ -338,7 +346,14 @@ else
   say "tokens: signed with $WORK/signing-key/private.pem (issuer $SIGNING_ISSUER); no OpenID Connect provider"
 fi
 say "every call needs a token:  curl -H \"Authorization: Bearer \$(deploy/local/token.sh ana viewer)\" http://$HOST:$REGISTRY_PORT/processes"
-say "dashboard: $DASHBOARD_URL (viewer role and above; the page takes the same bearer token as the API, log $WORK/logs/dashboard.log)"
+if [ "$IDENTITY_MODE" = keycloak ]; then
+  # A person to sign in to the dashboard with, in the browser: an operator, password generated once and kept.
+  (umask 077; [ -s "$WORK/keycloak/ops.password" ] || openssl rand -hex 12 >"$WORK/keycloak/ops.password")
+  BATCHYARD_USER_PASSWORD=$(cat "$WORK/keycloak/ops.password") "$ROOT/deploy/local/token.sh" ops operator demo >/dev/null
+  say "dashboard: $DASHBOARD_URL (sign in as ops, password in $WORK/keycloak/ops.password; or send a bearer token; log $WORK/logs/dashboard.log)"
+else
+  say "dashboard: $DASHBOARD_URL (viewer role and above; the page takes the same bearer token as the API, log $WORK/logs/dashboard.log)"
+fi
 say "stop everything with deploy/local/stop.sh"
 
 if [ "${BATCHYARD_NO_DEMO:-0}" != 1 ]; then

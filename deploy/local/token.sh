@@ -4,8 +4,9 @@
 # Roles: viewer, operator, developer, admin, service ("-" or "" for none). With Keycloak, USER is created or updated
 # in realm batchyard to hold exactly these realm roles and groups (through the admin REST API, as the bootstrap
 # administrator), then signs in with a password grant on the public client batchyard-cli; the token expires after the
-# realm's access token lifespan (1 h). With a local signing key, the token is signed here and lasts
-# BATCHYARD_TOKEN_HOURS (default 12).
+# realm's access token lifespan (1 h); the user's password is new each time, or BATCHYARD_USER_PASSWORD when set (so a
+# person can also sign in with it in the browser, as run.sh arranges for the dashboard). With a local signing key, the
+# token is signed here and lasts BATCHYARD_TOKEN_HOURS (default 12).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# -ge 2 ] || die "usage: token.sh USER ROLE[,ROLE...] [GROUP[,GROUP...]]"
@@ -67,7 +68,7 @@ if found:
 else:
     _, headers = call("POST", base + "/users", profile, token=admin)
     uid = headers["Location"].rstrip("/").rsplit("/", 1)[1]
-password = secrets.token_urlsafe(24)
+password = os.environ.get("BATCHYARD_USER_PASSWORD") or secrets.token_urlsafe(24)
 call("PUT", base + "/users/%s/reset-password" % uid, {"type": "password", "value": password, "temporary": False}, token=admin)
 
 # Exactly the asked-for roles (the realm's default role stays: it grants nothing in Batchyard).

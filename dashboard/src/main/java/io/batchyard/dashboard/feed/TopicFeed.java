@@ -32,4 +32,20 @@ public class TopicFeed {
             view.apply(event);
         }
     }
+
+    /** The registry's processes and applications: names, applications and which parents are stand-alone. */
+    @Incoming("processes")
+    public void processes(SpecificRecord event) {
+        if (event != null) {
+            view.apply(event);
+        }
+    }
+
+    /** lineage-service's parse results: which tables each process's queries read and write. */
+    @Incoming("parsed")
+    public void parsed(SpecificRecord event) {
+        if (event != null) {
+            view.apply(event);
+        }
+    }
 }

@@ -39,19 +39,28 @@ public final class DashboardView {
     public record Step(long subProcessId, long subInstanceExecId, String state, Instant startedAt, Instant endedAt) {
     }
 
-    public record Run(long processId, long instanceExecId, long targetBatchId, String state, Instant startedAt,
-                      Instant endedAt, Long durationMs, String actor, List<Step> steps) {
+    /** A run; a failed one carries the code and text its TermJob gave (both null when it gave none). */
+    public record Run(long processId, String processName, Long applicationId, long instanceExecId, long targetBatchId,
+                      String state, Instant startedAt, Instant endedAt, Long durationMs, String actor, List<Step> steps,
+                      Integer errorCode, String errorText) {
     }
 
-    public record Queue(long consumerProcessId, int queued, Instant oldestEnqueuedAt, Long lastFanOutMs,
-                        long enqueuedTotal, long consumedTotal, boolean onlyGrowing) {
+    public record Queue(long consumerProcessId, String processName, Long applicationId, int queued,
+                        Instant oldestEnqueuedAt, Long lastFanOutMs, long enqueuedTotal, long consumedTotal,
+                        boolean onlyGrowing) {
     }
 
-    public record FlowLine(Instant at, String type, long processId, String text) {
+    /** One line of the live feed; the application is null while the registry's event for the process is unread. */
+    public record FlowLine(Instant at, String type, long processId, String processName, Long applicationId,
+                           String text) {
     }
 
-    public record Snapshot(long version, List<Run> running, List<Run> finished, List<Queue> queues, List<FlowLine> flow) {
+    public record Snapshot(long version, List<Run> running, List<Run> finished, List<Queue> queues, List<FlowLine> flow,
+                           List<Directory.Application> applications, List<Directory.Parent> parents) {
     }
+
+    /** Parents listed in a snapshot (the choices of the "why" and lineage panels): the newest ones. */
+    public static final int MAX_PARENTS_SHOWN = 500;
 
     private static final class RunState {
         final long processId;
@@ -62,6 +71,8 @@ public final class DashboardView {
         final Map<Long, Step> steps = new LinkedHashMap<>();
         String state = "running";
         Instant endedAt;
+        Integer errorCode;
+        String errorText;
 
         RunState(long processId, long instanceExecId, long targetBatchId, Instant startedAt, String actor) {
             this.processId = processId;
@@ -71,10 +82,11 @@ public final class DashboardView {
             this.actor = actor;
         }
 
-        Run toRun() {
+        Run toRun(Directory names) {
             Long duration = endedAt == null ? null : Duration.between(startedAt, endedAt).toMillis();
-            return new Run(processId, instanceExecId, targetBatchId, state, startedAt, endedAt, duration, actor,
-                    List.copyOf(steps.values()));
+            return new Run(processId, names.name(processId), names.applicationOf(processId), instanceExecId,
+                    targetBatchId, state, startedAt, endedAt, duration, actor, List.copyOf(steps.values()), errorCode,
+                    errorText);
         }
     }
 
@@ -85,8 +97,10 @@ public final class DashboardView {
         long consumed;
     }
 
+    private final Directory names = new Directory();
     private final Map<Long, RunState> running = new LinkedHashMap<>();
-    private final Deque<Run> finished = new ArrayDeque<>();
+    /** Finished runs as they ended; named when a snapshot is taken, so a name learnt later still shows. */
+    private final Deque<RunState> finished = new ArrayDeque<>();
     private final Map<Long, QueueState> queues = new LinkedHashMap<>();
     private final Deque<FlowLine> flow = new ArrayDeque<>();
     /** When each recent batch was halted (its JobHalted), for the fan-out latency of the BatchEnqueued that follow. */
@@ -97,7 +111,9 @@ public final class DashboardView {
 
     /** Folds one event in; events of other types change nothing. */
     public synchronized void apply(SpecificRecord event) {
-        if (event instanceof JobStarted e) {
+        if (names.apply(event)) {
+            // names, applications and tables: no line in the feed, but the page redraws with them
+        } else if (event instanceof JobStarted e) {
             RunState run = new RunState(e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId(),
                     at(e.getHeader()), e.getHeader().getActor());
             running.put(e.getInstanceExecId(), run);
@@ -116,14 +132,16 @@ public final class DashboardView {
             endStep(e.getParentInstanceExecId(), e.getSubInstanceExecId(), "failed", at(e.getHeader()));
             line(e.getHeader(), "StepFailed", e.getSubProcessId(), "step of run " + e.getParentInstanceExecId());
         } else if (event instanceof JobHalted e) {
-            finish(e.getInstanceExecId(), "halted", at(e.getHeader()));
+            finish(e.getInstanceExecId(), "halted", at(e.getHeader()), null, null);
             haltedAt.put(e.getTargetBatchId(), at(e.getHeader()));
             trim(haltedAt, MAX_HALTS_REMEMBERED);
             line(e.getHeader(), "JobHalted", e.getProcessId(), "run " + e.getInstanceExecId() + " halted, batch "
                     + e.getTargetBatchId() + (e.getBatchMarking() == null ? "" : " marked " + e.getBatchMarking()));
         } else if (event instanceof JobFailed e) {
-            finish(e.getInstanceExecId(), "failed", at(e.getHeader()));
-            line(e.getHeader(), "JobFailed", e.getProcessId(), "run " + e.getInstanceExecId() + " failed");
+            finish(e.getInstanceExecId(), "failed", at(e.getHeader()), e.getErrorCode(), e.getErrorText());
+            line(e.getHeader(), "JobFailed", e.getProcessId(), "run " + e.getInstanceExecId() + " failed"
+                    + (e.getErrorCode() == null ? "" : ", code " + e.getErrorCode())
+                    + (e.getErrorText() == null ? "" : ": " + e.getErrorText()));
         } else if (event instanceof BatchEnqueued e) {
             QueueState q = queues.computeIfAbsent(e.getConsumerProcessId(), id -> new QueueState());
             q.batches.put(e.getSourceBatchId(), at(e.getHeader()));
@@ -159,15 +177,19 @@ public final class DashboardView {
     }
 
     public synchronized Snapshot snapshot() {
-        List<Run> now = running.values().stream().map(RunState::toRun)
+        List<Run> now = running.values().stream().map(r -> r.toRun(names))
                 .sorted(Comparator.comparing(Run::startedAt).reversed()).toList();
         List<Queue> queueList = new ArrayList<>();
         queues.forEach((consumer, q) -> {
             Instant oldest = q.batches.values().stream().min(Comparator.naturalOrder()).orElse(null);
-            queueList.add(new Queue(consumer, q.batches.size(), oldest, q.lastFanOutMs, q.enqueued, q.consumed,
-                    q.consumed == 0 && q.batches.size() >= GROWING_AFTER));
+            queueList.add(new Queue(consumer, names.name(consumer), names.applicationOf(consumer), q.batches.size(),
+                    oldest, q.lastFanOutMs, q.enqueued, q.consumed, q.consumed == 0 && q.batches.size() >= GROWING_AFTER));
         });
-        return new Snapshot(version, now, List.copyOf(finished), queueList, List.copyOf(flow));
+        List<FlowLine> lines = flow.stream().map(l -> l.processName() != null ? l
+                : new FlowLine(l.at(), l.type(), l.processId(), names.name(l.processId()),
+                        names.applicationOf(l.processId()), l.text())).toList();
+        return new Snapshot(version, now, finished.stream().map(r -> r.toRun(names)).toList(), queueList, lines,
+                names.applications(), names.parents(MAX_PARENTS_SHOWN));
     }
 
     private void step(long parentInstanceExecId, Step step) {
@@ -186,21 +208,24 @@ public final class DashboardView {
         }
     }
 
-    private void finish(long instanceExecId, String state, Instant at) {
+    private void finish(long instanceExecId, String state, Instant at, Integer errorCode, String errorText) {
         RunState run = running.remove(instanceExecId);
         if (run == null) {
             return;
         }
         run.state = state;
         run.endedAt = at;
-        finished.addFirst(run.toRun());
+        run.errorCode = errorCode;
+        run.errorText = errorText;
+        finished.addFirst(run);
         while (finished.size() > MAX_FINISHED) {
             finished.removeLast();
         }
     }
 
     private void line(EventHeader header, String type, long processId, String text) {
-        flow.addFirst(new FlowLine(at(header), type, processId, text));
+        flow.addFirst(new FlowLine(at(header), type, processId, names.name(processId), names.applicationOf(processId),
+                text));
         while (flow.size() > MAX_FLOW) {
             flow.removeLast();
         }
@@ -210,7 +235,7 @@ public final class DashboardView {
         return header.getOccurredAt();
     }
 
-    private static <K, V> void trim(Map<K, V> map, int max) {
+    static <K, V> void trim(Map<K, V> map, int max) {
         var it = map.keySet().iterator();
         while (map.size() > max && it.hasNext()) {
             it.next();

@@ -3,6 +3,11 @@ package io.batchyard.dashboard.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.events.EventHeader;
+import io.batchyard.events.ProcessDefinition;
+import io.batchyard.events.lineage.LineageParsed;
+import io.batchyard.events.registry.ApplicationChanged;
+import io.batchyard.events.registry.ProcessDeleted;
+import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
@@ -84,6 +89,58 @@ class DashboardViewTest {
         assertThat(snapshot.finished()).singleElement().extracting(DashboardView.Run::state).isEqualTo("failed");
         assertThat(snapshot.flow()).hasSize(DashboardView.MAX_FLOW);
         assertThat(snapshot.version()).isEqualTo(DashboardView.MAX_RUNNING + 21);
+    }
+
+    @Test
+    void aFailedRunShowsTheCodeAndTextItsTermJobGave() {
+        view.apply(JobStarted.newBuilder().setHeader(h(0, null)).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100).setTargetBatchMarking("m").setLastRecoverableSpId(null).setRetry(false).build());
+        view.apply(JobFailed.newBuilder().setHeader(h(2, null)).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100L).setErrorCode(3).setErrorText("step 11 (load.sh) exited with code 3").build());
+        DashboardView.Run failed = view.snapshot().finished().get(0);
+        assertThat(failed.errorCode()).isEqualTo(3);
+        assertThat(failed.errorText()).isEqualTo("step 11 (load.sh) exited with code 3");
+        assertThat(view.snapshot().flow().get(0).text()).isEqualTo("run 1 failed, code 3: step 11 (load.sh) exited with code 3");
+    }
+
+    @Test
+    void namesApplicationsStandAloneParentsAndTablesComeFromTheRegistryAndLineageTopics() {
+        view.apply(ApplicationChanged.newBuilder().setHeader(h(0, null)).setApplicationId(7).setName("sales")
+                .setOwnerUser("ana").setOwnerGroup(null).setOwnerPermission(7).setGroupPermission(4)
+                .setOthersPermission(0).setDeleted(false).build());
+        view.apply(ProcessRegistered.newBuilder().setHeader(h(0, null)).setParentProcessId(10)
+                .setChangedProcessIds(List.of(10L, 11L)).setParent(process(10, "daily-load", null, 2))
+                .setSteps(List.of(process(11, "load-step", 10L, 2))).build());
+        view.apply(ProcessRegistered.newBuilder().setHeader(h(0, null)).setParentProcessId(20)
+                .setChangedProcessIds(List.of(20L)).setParent(process(20, "oozie-job", null, 1)).setSteps(List.of()).build());
+        view.apply(LineageParsed.newBuilder().setHeader(h(0, null)).setQueryId(UUID.randomUUID().toString())
+                .setProcessId(11).setParseStatus("PARSED").setParseError(null).setInputTables(List.of("raw.orders"))
+                .setOutputTables(List.of("mart.daily_sales")).setRelationCount(4).build());
+        view.apply(JobStarted.newBuilder().setHeader(h(1, null)).setProcessId(10).setInstanceExecId(1)
+                .setTargetBatchId(100).setTargetBatchMarking("m").setLastRecoverableSpId(null).setRetry(false).build());
+
+        var snapshot = view.snapshot();
+        assertThat(snapshot.applications()).containsExactly(new Directory.Application(7, "sales"));
+        assertThat(snapshot.parents()).containsExactly(
+                new Directory.Parent(20, "oozie-job", 7, false, List.of()),
+                new Directory.Parent(10, "daily-load", 7, true, List.of("mart.daily_sales", "raw.orders")));
+        assertThat(snapshot.running()).singleElement().satisfies(r -> {
+            assertThat(r.processName()).isEqualTo("daily-load");
+            assertThat(r.applicationId()).isEqualTo(7L);
+        });
+        assertThat(snapshot.flow()).singleElement().extracting(DashboardView.FlowLine::applicationId).isEqualTo(7L);
+
+        view.apply(ProcessDeleted.newBuilder().setHeader(h(2, null)).setParentProcessId(20)
+                .setDeletedProcessIds(List.of(20L)).build());
+        assertThat(view.snapshot().parents()).extracting(Directory.Parent::processId).containsExactly(10L);
+    }
+
+    private static ProcessDefinition process(long id, String name, Long parent, int workflowType) {
+        return ProcessDefinition.newBuilder().setProcessId(id).setProcessName(name).setDescription(name)
+                .setBusDomainId(7).setProcessTypeId(parent == null ? 1 : 2).setParentProcessId(parent).setCanRecover(true)
+                .setEnqueuingProcessIds(List.of()).setBatchCutPattern(null).setNextProcessIds(List.of()).setDeleted(false)
+                .setWorkflowTypeId(workflowType).setProcessTemplateId(null).setProcessCode(name).setProperties(List.of())
+                .build();
     }
 
     private static EventHeader h(double seconds, String actor) {

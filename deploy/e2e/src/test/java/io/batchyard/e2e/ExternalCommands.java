@@ -30,19 +30,45 @@ final class ExternalCommands {
     /** Runs {@code command} in {@code dir} with {@code env} added; returns its output, failing on a non-zero exit. */
     static String run(Path dir, List<String> command, Map<String, String> env, Duration timeout)
             throws IOException, InterruptedException {
+        return start(dir, command, env).await(timeout);
+    }
+
+    /** A command running alongside the test, for a test that has to act while it runs. */
+    static final class Background {
+        private final List<String> command;
+        private final Process process;
+        private final File log;
+
+        private Background(List<String> command, Process process, File log) {
+            this.command = command;
+            this.process = process;
+            this.log = log;
+        }
+
+        boolean alive() {
+            return process.isAlive();
+        }
+
+        /** Waits for the end; returns the output, failing on a non-zero exit or on the timeout. */
+        String await(Duration timeout) throws IOException, InterruptedException {
+            boolean ended = process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly();
+            }
+            String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
+            System.out.println(String.join(" ", command) + "\n" + out);
+            assertThat(ended).as(command + " did not end within " + timeout + ":\n" + out).isTrue();
+            assertThat(process.exitValue()).as(command + ":\n" + out).isZero();
+            return out;
+        }
+    }
+
+    /** Starts {@code command} in {@code dir} with {@code env} added, its output going to a temporary file. */
+    static Background start(Path dir, List<String> command, Map<String, String> env) throws IOException {
         File log = Files.createTempFile("e2e-command", ".log").toFile();
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log);
         pb.environment().putAll(env);
-        Process p = pb.start();
-        boolean ended = p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly();
-        }
-        String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
-        System.out.println("[" + dir.getFileName() + "] " + String.join(" ", command) + "\n" + out);
-        assertThat(ended).as(command + " did not end within " + timeout + ":\n" + out).isTrue();
-        assertThat(p.exitValue()).as(command + ":\n" + out).isZero();
-        return out;
+        return new Background(command, pb.start(), log);
     }
 }

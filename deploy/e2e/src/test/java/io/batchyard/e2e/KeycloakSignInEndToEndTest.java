@@ -119,6 +119,40 @@ class KeycloakSignInEndToEndTest {
                 .post(stack.queue.url() + "/internal/claims"), 403, 13);
     }
 
+    @Test
+    void aPersonSignsInToTheDashboardInTheBrowser() throws Exception {
+        Path chromium = Path.of(System.getenv().getOrDefault("BATCHYARD_CHROMIUM", "/usr/bin/chromium"));
+        if (!Files.isExecutable(chromium) || !ExternalCommands.onPath("node") || !ExternalCommands.onPath("npm")) {
+            System.out.println("[skip] the dashboard sign-in test needs Chromium (" + chromium + ", Debian package "
+                    + "chromium, or BATCHYARD_CHROMIUM) and node/npm; one of them is missing");
+            return;
+        }
+        try (ServiceProcess dashboard = stack.startDashboard(keycloak.dashboardSignInConfig())) {
+            keycloak.allowDashboardAt(dashboard.url());
+            // A bearer token is still served as before, and no token at all is not an API error but a sign-in.
+            as(keycloak.token("kc-dash-viewer", "viewer")).get(dashboard.url() + "/api/snapshot").then().statusCode(200);
+            // (a token is issued with a new password each time: the one typed into the form is set last)
+            String password = keycloak.user("kc-dash-viewer", Set.of("viewer"), Set.of());
+            Response page = given().noFilters().redirects().follow(false).get(dashboard.url() + "/");
+            assertThat(page.statusCode()).isEqualTo(302);
+            assertThat(page.header("Location")).startsWith(keycloak.issuer());
+            problem(given().noFilters().get(dashboard.url() + "/api/snapshot"), 401, 12);
+
+            Path browserTest = Path.of("src", "test", "browser").toAbsolutePath();
+            ExternalCommands.run(browserTest, List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(),
+                    Duration.ofMinutes(5));
+            String out = ExternalCommands.run(browserTest, List.of("node", "dashboard-signin.js"), Map.of(
+                    "DASHBOARD_URL", dashboard.url() + "/",
+                    "PROVIDER_URL", keycloak.issuer(),
+                    "USERNAME", "kc-dash-viewer",
+                    "PASSWORD", password,
+                    "CHROMIUM", chromium.toString(),
+                    "SCREENSHOTS", Path.of("target", "dashboard-screenshots").toAbsolutePath().toString()),
+                    Duration.ofMinutes(3));
+            assertThat(out).contains("\"landedOn\"").contains("partitions");
+        }
+    }
+
     /** A parent with one step, known to execution's and queue's read models. */
     private static long job(String developer, String operator, long app) {
         long parent = process(developer, app, null);

@@ -4,6 +4,7 @@ import io.batchyard.teststack.identity.Identity;
 import io.batchyard.teststack.identity.SignedInByDefault;
 
 import io.batchyard.teststack.Infrastructure;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -75,7 +76,8 @@ final class Stack implements AutoCloseable {
         Map<String, String> registryExtra = new HashMap<>(Map.of("BATCHYARD_SECRETS_KEY", SECRETS_KEY));
         registryExtra.putAll(registryEnv);
         registry = ServiceProcess.start("registry-service", env("registry", registryExtra));
-        queue = ServiceProcess.start("queue-service", env("queue", Map.of()));
+        queue = ServiceProcess.start("queue-service", env("queue", Map.of("BATCHYARD_COMPACTION_STORE_ROOT",
+                compactionStore().toString())));
         Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
         executionExtra.putAll(executionEnv);
         execution = ServiceProcess.start("execution-service", env("execution", executionExtra));
@@ -88,6 +90,12 @@ final class Stack implements AutoCloseable {
         }
         executionReplica = replicas ? ServiceProcess.start("execution-service", "execution-service-2",
                 env("execution", replicaExtra)) : null;
+    }
+
+    /** queue-service's compaction object store (a folder of this stack's own under target/). */
+    Path compactionStore() {
+        return Path.of("target", "compaction-store", databasePrefix.isEmpty() ? "shared" : databasePrefix)
+                .toAbsolutePath();
     }
 
     String kafka() {
@@ -120,9 +128,25 @@ final class Stack implements AutoCloseable {
         return env;
     }
 
-    /** The dashboard as its own process: a reader of this stack's topics that trusts the same token issuer. */
+    /**
+     * The dashboard as its own process: a reader of this stack's topics that trusts the same token issuer, and reads its
+     * runner, compaction and lineage panels from this stack's services.
+     */
     ServiceProcess startDashboard() {
-        return ServiceProcess.start("dashboard", topicsEnv());
+        return startDashboard(Map.of());
+    }
+
+    /** The dashboard with {@code settings} (Quarkus property names) on top. */
+    ServiceProcess startDashboard(Map<String, String> settings) {
+        Map<String, String> env = topicsEnv();
+        settings.forEach((key, value) -> env.put(envName(key), value));
+        // the panels read from the services (the lineage panel only has a service to read when this stack has one)
+        env.put("BATCHYARD_EXECUTION_URL", execution.url());
+        env.put("BATCHYARD_QUEUE_URL", queue.url());
+        if (lineage != null) {
+            env.put("BATCHYARD_LINEAGE_URL", lineage.url());
+        }
+        return ServiceProcess.start("dashboard", env);
     }
 
     /** The environment variable Quarkus reads a property from. */

@@ -12,6 +12,7 @@ import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import io.quarkus.security.AuthenticationRedirectException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -52,11 +53,20 @@ public class HttpEdge {
     private final int maxUriLength;
     private final long maxBodySize;
     private final long maxHeaderSize;
+    private final boolean browserSignIn;
 
+    /**
+     * @param browserSignIn whether this application signs people in through the OpenID Connect provider (the
+     *                      dashboard does, as a hybrid application): a request without a bearer token may then carry
+     *                      a session cookie or be a browser to send to the sign-in page, which the OIDC extension
+     *                      decides; it still gets the 401 problem below from JAX-RS when it has neither
+     */
     public HttpEdge(@ConfigProperty(name = "batchyard.http.max-uri-length", defaultValue = "8192") int maxUriLength,
                     @ConfigProperty(name = "batchyard.http.max-body-size", defaultValue = "10M") MemorySize maxBodySize,
                     @ConfigProperty(name = "batchyard.http.max-header-size", defaultValue = "20K")
-                    MemorySize maxHeaderSize) {
+                    MemorySize maxHeaderSize,
+                    @ConfigProperty(name = "batchyard.http.browser-sign-in", defaultValue = "false") boolean browserSignIn) {
+        this.browserSignIn = browserSignIn;
         this.maxUriLength = maxUriLength;
         this.maxBodySize = maxBodySize.asLongValue();
         this.maxHeaderSize = maxHeaderSize.asLongValue();
@@ -99,7 +109,7 @@ public class HttpEdge {
             reply(ctx, CommonErrors.INVALID_REQUEST, problem);
             return;
         }
-        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null && !isOpen(request.path())) {
+        if (request.getHeader(HttpHeaders.AUTHORIZATION) == null && !isOpen(request.path()) && !browserSignIn) {
             // Deny by default, before routing: a caller without a token learns nothing about routes, media types or
             // bodies (JAX-RS would answer 415 or 404 before its own security check). A token that is present is
             // verified by the OIDC extension at the operation, with the same 401 answer when it is refused.
@@ -176,6 +186,11 @@ public class HttpEdge {
             return;
         }
         Throwable failure = ctx.failure();
+        if (failure instanceof AuthenticationRedirectException) {
+            // the sign-in flow's redirect (to the provider, or back without the code in the URL): Quarkus answers it
+            ctx.next();
+            return;
+        }
         if (failure != null && Unavailability.isUnavailable(failure)) {
             reply(ctx, ProblemMappers.UNAVAILABLE);
             return;

@@ -42,6 +42,8 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
     public static final String REALM = "batchyard";
     private static final String USER_CLIENT = "batchyard-cli";
     private static final String SERVICE_CLIENT = "batchyard-execution";
+    /** The dashboard's client: authorization code flow, so a person signs in in the browser. */
+    private static final String DASHBOARD_CLIENT = "batchyard-dashboard";
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Batchyard's realm roles; a user's other ones (Keycloak's defaults) are left alone. */
     private static final Set<String> BATCHYARD_ROLES = Set.of("viewer", "operator", "developer", "admin", "service");
@@ -50,15 +52,18 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
     private final String url;
     private final String adminPassword;
     private final String serviceSecret;
+    private final String dashboardSecret;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** Time from launch to the realm's discovery document answering, for the test log. */
     private Duration startTime;
 
-    private KeycloakIdentity(Process process, String url, String adminPassword, String serviceSecret) {
+    private KeycloakIdentity(Process process, String url, String adminPassword, String serviceSecret,
+                             String dashboardSecret) {
         this.process = process;
         this.url = url;
         this.adminPassword = adminPassword;
         this.serviceSecret = serviceSecret;
+        this.dashboardSecret = dashboardSecret;
     }
 
     /**
@@ -120,6 +125,7 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
             String url = "http://127.0.0.1:" + port;
             String adminPassword = secret();
             String serviceSecret = secret();
+            String dashboardSecret = secret();
             ProcessBuilder pb = new ProcessBuilder(distribution.resolve("bin/kc.sh").toString(), "start-dev",
                     "--http-host=127.0.0.1", "--http-port=" + port, "--hostname=" + url, "--import-realm")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -128,8 +134,12 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
             pb.environment().put("KC_BOOTSTRAP_ADMIN_USERNAME", "admin");
             pb.environment().put("KC_BOOTSTRAP_ADMIN_PASSWORD", adminPassword);
             pb.environment().put("BATCHYARD_EXECUTION_SECRET", serviceSecret);
+            pb.environment().put("BATCHYARD_DASHBOARD_SECRET", dashboardSecret);
+            // the dashboard's address is only known once it runs: allowDashboardAt sets it
+            pb.environment().put("BATCHYARD_DASHBOARD_URL", "http://127.0.0.1:0");
             Instant launched = Instant.now();
-            KeycloakIdentity keycloak = new KeycloakIdentity(pb.start(), url, adminPassword, serviceSecret);
+            KeycloakIdentity keycloak = new KeycloakIdentity(pb.start(), url, adminPassword, serviceSecret,
+                    dashboardSecret);
             keycloak.awaitRealm(log, timeout);
             keycloak.startTime = Duration.between(launched, Instant.now());
             return keycloak;
@@ -199,6 +209,23 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
         call(admin, "PUT", clients + "/" + client.get("id").asText(), client);
     }
 
+    /** The configuration that makes the dashboard a hybrid application of the realm's dashboard client. */
+    public Map<String, String> dashboardSignInConfig() {
+        return Map.of("quarkus.oidc.application-type", "hybrid",
+                "quarkus.oidc.client-id", DASHBOARD_CLIENT,
+                "quarkus.oidc.credentials.secret", dashboardSecret,
+                "batchyard.dashboard.sign-in", "true");
+    }
+
+    /** Lets the dashboard running at {@code dashboardUrl} be where the sign-in form sends people back to. */
+    public void allowDashboardAt(String dashboardUrl) {
+        String admin = masterAdminToken();
+        String clients = url + "/admin/realms/" + REALM + "/clients";
+        ObjectNode client = (ObjectNode) call(admin, "GET", clients + "?clientId=" + DASHBOARD_CLIENT, null).body().get(0);
+        client.putArray("redirectUris").add(dashboardUrl + "/*");
+        call(admin, "PUT", clients + "/" + client.get("id").asText(), client);
+    }
+
     /** The bootstrap administrator's token (master realm), for the admin REST API. */
     private String masterAdminToken() {
         return signIn("master", Map.of("grant_type", "password", "client_id", "admin-cli", "username", "admin",
@@ -212,6 +239,15 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
 
     @Override
     protected String issue(String user, Set<String> roles, Set<String> groups) {
+        return signIn(REALM, Map.of("grant_type", "password", "client_id", USER_CLIENT, "username", user,
+                "password", user(user, roles, groups)));
+    }
+
+    /**
+     * Creates or updates {@code user} with exactly these realm roles and groups and a new password, which it answers:
+     * what a person types into the sign-in form.
+     */
+    public String user(String user, Set<String> roles, Set<String> groups) {
         String admin = masterAdminToken();
         String base = url + "/admin/realms/" + REALM;
         Map<String, Object> profile = Map.of("username", user, "enabled", true, "email", user + "@batchyard.test",
@@ -255,8 +291,7 @@ public final class KeycloakIdentity extends Identity implements AutoCloseable {
             }
             call(admin, "PUT", base + "/users/" + id + "/groups/" + groupId, null);
         }
-        return signIn(REALM, Map.of("grant_type", "password", "client_id", USER_CLIENT, "username", user,
-                "password", password));
+        return password;
     }
 
     private String signIn(String realm, Map<String, String> form) {

@@ -6,11 +6,18 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.teststack.fuzz.OpenApiOperations;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,6 +40,7 @@ public final class RoleMatrix {
     private static final Pattern ROW = Pattern.compile("^\\|\\s*`(GET|PUT|POST|DELETE|PATCH) ([^`]+)`\\s*\\|\\s*(\\w+)\\s*\\|");
     /** Ids no test creates: the lowest allowed role gets a 404 or a 4xx of validation, and nothing changes. */
     private static final String NO_SUCH_ID = "987654321";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private RoleMatrix() {
     }
@@ -80,9 +88,9 @@ public final class RoleMatrix {
                 Response refused = call(given().auth().oauth2(tokenWith(below)), op);
                 expect(failures, op, below.isEmpty() ? "no role" : "role " + below, refused, 403, 13);
             }
-            Response allowed = call(given().auth().oauth2(tokenWith(rule)), op);
-            if (allowed.statusCode() == 401 || allowed.statusCode() == 403) {
-                failures.add(op.id() + " with role " + rule + ": " + allowed.statusCode() + " " + allowed.asString());
+            int allowed = statusOnly(tokenWith(rule), op);
+            if (allowed == 401 || allowed == 403) {
+                failures.add(op.id() + " with role " + rule + ": " + allowed);
             }
         }
         if (!failures.isEmpty()) {
@@ -119,21 +127,64 @@ public final class RoleMatrix {
     }
 
     private static Response call(RequestSpecification spec, OpenApiOperations.Operation op) {
-        String path = op.path();
-        for (OpenApiOperations.Param p : op.in("path")) {
-            String type = p.schema() == null ? "string" : p.schema().path("type").asText("string");
-            path = path.replace("{" + p.name() + "}", type.equals("integer") ? NO_SUCH_ID : "no_such_" + p.name());
-        }
-        for (OpenApiOperations.Param p : op.in("query")) {
-            if (p.required()) {
-                String type = p.schema() == null ? "string" : p.schema().path("type").asText("string");
-                spec = spec.queryParam(p.name(), type.equals("integer") ? NO_SUCH_ID : "x");
-            }
+        for (Map.Entry<String, String> q : requiredQuery(op).entrySet()) {
+            spec = spec.queryParam(q.getKey(), q.getValue());
         }
         if (!op.bodyTypes().isEmpty()) {
             spec = spec.contentType(op.bodyTypes().get(0)).body("{}");
         }
-        return spec.urlEncodingEnabled(false).request(op.method(), path);
+        return spec.urlEncodingEnabled(false).request(op.method(), path(op));
+    }
+
+    /** The operation's path with ids no test creates in its parameters. */
+    private static String path(OpenApiOperations.Operation op) {
+        String path = op.path();
+        for (OpenApiOperations.Param p : op.in("path")) {
+            path = path.replace("{" + p.name() + "}", integer(p) ? NO_SUCH_ID : "no_such_" + p.name());
+        }
+        return path;
+    }
+
+    private static Map<String, String> requiredQuery(OpenApiOperations.Operation op) {
+        Map<String, String> query = new LinkedHashMap<>();
+        for (OpenApiOperations.Param p : op.in("query")) {
+            if (p.required()) {
+                query.put(p.name(), integer(p) ? NO_SUCH_ID : "x");
+            }
+        }
+        return query;
+    }
+
+    private static boolean integer(OpenApiOperations.Param p) {
+        return (p.schema() == null ? "string" : p.schema().path("type").asText("string")).equals("integer");
+    }
+
+    /**
+     * The status of an allowed call, without reading its body: a stream (Server-Sent Events) never ends, and the
+     * status is all this check needs from an allowed call.
+     */
+    private static int statusOnly(String token, OpenApiOperations.Operation op) {
+        List<String> query = new ArrayList<>();
+        requiredQuery(op).forEach((name, value) -> query.add(name + "=" + value));
+        URI uri = URI.create(RestAssured.baseURI + ":" + RestAssured.port + RestAssured.basePath.replaceAll("/$", "")
+                + path(op) + (query.isEmpty() ? "" : "?" + String.join("&", query)));
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token);
+        if (op.bodyTypes().isEmpty()) {
+            request.method(op.method(), HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", op.bodyTypes().get(0)).method(op.method(), HttpRequest.BodyPublishers.ofString("{}"));
+        }
+        try {
+            HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            response.body().close();
+            return response.statusCode();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<OpenApiOperations.Operation> liveOperations() {

@@ -1,0 +1,160 @@
+package io.batchyard.dashboard.panels;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.ApiException;
+import io.batchyard.api.CommonErrors;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+/**
+ * The panels that are not in the topics: the runner's "why isn't it running", compaction's partitions and merge jobs,
+ * and lineage graphs. Each is read from its service when the page asks, with the viewer's own token, so a viewer
+ * sees there exactly what the service lets them see. A service's refusal (403, 404, ...) reaches the page unchanged;
+ * a service that does not answer within its client's timeouts (application.properties) is a 503 with code 601, never
+ * a hung panel.
+ */
+@ApplicationScoped
+public class PanelService {
+
+    /** Partitions and dead merge jobs a compaction panel lists: the services' page size. */
+    static final int PAGE = 500;
+    static final int DEAD_SHOWN = 20;
+
+    /** The runner's answer for one stand-alone parent and its run policy (null when it has none). */
+    public record Why(long processId, JsonNode explanation, JsonNode policy) {
+    }
+
+    /** One table's partitions by state (open, closed, switched) and its merge jobs waiting or dead-lettered. */
+    public record TableCompaction(String table, int open, int closed, int switched, int pendingJobs, int deadJobs) {
+    }
+
+    public record DeadJob(long jobId, long partitionId, String table, String partitionDate, int attempts,
+                          String lastError) {
+    }
+
+    /** {@code partitionsTotal} may exceed the partitions counted when there are more than one page of them. */
+    public record Compaction(List<TableCompaction> tables, long partitionsTotal, long pendingTotal, long deadTotal,
+                             List<DeadJob> dead) {
+    }
+
+    private final ExecutionApi execution;
+    private final QueueApi queue;
+    private final LineageApi lineage;
+    private final ObjectMapper json;
+
+    public PanelService(@RestClient ExecutionApi execution, @RestClient QueueApi queue, @RestClient LineageApi lineage,
+                        ObjectMapper json) {
+        this.execution = execution;
+        this.queue = queue;
+        this.lineage = lineage;
+        this.json = json;
+    }
+
+    public Uni<Why> why(long pid) {
+        Uni<JsonNode> policy = execution.policy(pid).onFailure(e -> status(e) == 404).recoverWithNull();
+        return Uni.combine().all().unis(execution.why(pid), policy).asTuple()
+                .map(t -> new Why(pid, t.getItem1(), t.getItem2()))
+                .onFailure().transform(e -> relayed("execution-service", e));
+    }
+
+    public Uni<Compaction> compaction() {
+        return Uni.combine().all().unis(queue.partitions(PAGE), queue.jobs("PENDING", PAGE), queue.jobs("DEAD", PAGE))
+                .asTuple().map(t -> compaction(t.getItem1(), t.getItem2(), t.getItem3()))
+                .onFailure().transform(e -> relayed("queue-service", e));
+    }
+
+    public Uni<String> processGraph(long pid) {
+        return lineage.processGraph(pid, "svg").onFailure().transform(e -> relayed("lineage-service", e));
+    }
+
+    public Uni<String> tableGraph(String table) {
+        return lineage.tableGraph(table, "svg").onFailure().transform(e -> relayed("lineage-service", e));
+    }
+
+    static Compaction compaction(JsonNode partitions, JsonNode pending, JsonNode dead) {
+        Map<Long, String> tableOfPartition = new LinkedHashMap<>();
+        Map<Long, String> dateOfPartition = new LinkedHashMap<>();
+        Map<String, int[]> byTable = new TreeMap<>();
+        for (JsonNode p : partitions.path("items")) {
+            String table = p.path("schemaName").asText() + "." + p.path("tableName").asText();
+            tableOfPartition.put(p.path("partitionId").asLong(), table);
+            dateOfPartition.put(p.path("partitionId").asLong(), p.path("partitionDate").asText());
+            int[] counts = byTable.computeIfAbsent(table, t -> new int[5]);
+            switch (p.path("state").asText().toUpperCase(Locale.ROOT)) {
+                case "CLOSED" -> counts[1]++;
+                case "SWITCHED" -> counts[2]++;
+                default -> counts[0]++; // NEW and LIVE: still taking objects on the live prefix
+            }
+        }
+        for (JsonNode j : pending.path("items")) {
+            byTable.computeIfAbsent(tableOf(tableOfPartition, j), t -> new int[5])[3]++;
+        }
+        List<DeadJob> deadJobs = new ArrayList<>();
+        for (JsonNode j : dead.path("items")) {
+            String table = tableOf(tableOfPartition, j);
+            byTable.computeIfAbsent(table, t -> new int[5])[4]++;
+            if (deadJobs.size() < DEAD_SHOWN) {
+                long partition = j.path("partitionId").asLong();
+                deadJobs.add(new DeadJob(j.path("jobId").asLong(), partition, table,
+                        dateOfPartition.getOrDefault(partition, ""), j.path("attempts").asInt(),
+                        j.path("lastError").isNull() ? null : j.path("lastError").asText()));
+            }
+        }
+        List<TableCompaction> tables = new ArrayList<>();
+        byTable.forEach((table, c) -> tables.add(new TableCompaction(table, c[0], c[1], c[2], c[3], c[4])));
+        return new Compaction(tables, partitions.path("total").asLong(), pending.path("total").asLong(),
+                dead.path("total").asLong(), deadJobs);
+    }
+
+    private static String tableOf(Map<Long, String> tableOfPartition, JsonNode job) {
+        return tableOfPartition.getOrDefault(job.path("partitionId").asLong(),
+                "partition " + job.path("partitionId").asLong());
+    }
+
+    private static int status(Throwable e) {
+        return e instanceof WebApplicationException w ? w.getResponse().getStatus() : -1;
+    }
+
+    /** A service's problem+json, passed on with its own status and code; anything else as 601 or 602. */
+    private ApiException relayed(String service, Throwable e) {
+        if (e instanceof ApiException api) {
+            return api;
+        }
+        if (e instanceof WebApplicationException w) {
+            Response r = w.getResponse();
+            try {
+                JsonNode problem = json.readTree(r.readEntity(String.class));
+                if (problem.hasNonNull("code")) {
+                    return new ApiException(r.getStatus(), problem.path("code").asInt(), problem.path("title").asText(),
+                            service + ": " + problem.path("detail").asText());
+                }
+            } catch (Exception unreadable) {
+                // not a problem document: reported as the service's failure below
+            }
+            if (r.getStatus() >= 400 && r.getStatus() < 500) {
+                CommonErrors shared = CommonErrors.forStatus(r.getStatus());
+                return new ApiException(r.getStatus(), shared.code(), shared.title(), service + " answered " + r.getStatus());
+            }
+            return DashboardError.SERVICE_FAILED.exception(service + " answered " + r.getStatus());
+        }
+        return DashboardError.SERVICE_UNREACHABLE.exception(service + " did not answer: " + describe(e));
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : " (" + root.getMessage() + ")");
+    }
+}
