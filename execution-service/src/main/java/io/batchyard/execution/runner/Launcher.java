@@ -8,8 +8,10 @@ import java.net.InetAddress;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -37,15 +39,19 @@ public class Launcher {
     private final RunnerService service;
     private final WorkflowExecution execution;
     private final RunnerConfig config;
+    private final RunnerDrain drain;
+    /** The runs this runner executes now, by parent, with the runner name that holds each lease. */
+    private final Map<Long, String> executing = new ConcurrentHashMap<>();
 
-    public Launcher(RunnerService service, WorkflowExecution execution, RunnerConfig config) {
+    public Launcher(RunnerService service, WorkflowExecution execution, RunnerConfig config, RunnerDrain drain) {
         this.service = service;
         this.execution = execution;
         this.config = config;
+        this.drain = drain;
     }
 
     private String owner;
-    private ScheduledExecutorService heartbeats;
+    private volatile ScheduledExecutorService heartbeats;
 
     @PostConstruct
     void init() {
@@ -56,7 +62,11 @@ public class Launcher {
             host = "runner";
         }
         owner = config.owner().orElse(host + "-" + UUID.randomUUID().toString().substring(0, 8));
-        heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+        heartbeats = newHeartbeats();
+    }
+
+    private static ScheduledExecutorService newHeartbeats() {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "batchyard-runner-lease");
             t.setDaemon(true);
             return t;
@@ -66,6 +76,13 @@ public class Launcher {
     @PreDestroy
     void close() {
         heartbeats.shutdownNow();
+    }
+
+    /** After a drain that did not end the process: lease heartbeats work again. */
+    public void resume() {
+        if (heartbeats.isShutdown()) {
+            heartbeats = newHeartbeats();
+        }
     }
 
     public String owner() {
@@ -94,12 +111,36 @@ public class Launcher {
                 LOG.warnf(e, "lease refresh of process %d failed", pid);
             }
         }, every, every, TimeUnit.MILLISECONDS);
+        executing.put(pid, runner);
         try {
             return execution.run(claimed.job(), claimed.buckets(), "runner:" + runner);
         } finally {
             heartbeat.cancel(false);
-            Blocking.await(() -> service.releaseLease(pid, runner));
+            executing.remove(pid);
+            if (!drain.abandoned()) {
+                Blocking.await(() -> service.releaseLease(pid, runner));
+            }
         }
+    }
+
+    /**
+     * Gives every run in progress up to another runner (the drain's grace period is over): no lease is refreshed any
+     * more, each ends now, and the steps' processes are stopped, so that the replica which claims next finds a dead
+     * runner's run, terminates it and resumes it, with nothing of this runner still running beside it.
+     */
+    public void abandon() {
+        drain.abandon();
+        heartbeats.shutdownNow();
+        executing.forEach((pid, runner) -> {
+            try {
+                Blocking.await(() -> service.expireLease(pid, runner));
+                LOG.warnf("runner %s left the run of process %d to another runner", runner, pid);
+            } catch (RuntimeException e) {
+                // its lease then expires on its own, a little later
+                LOG.warnf(e, "could not end the lease of process %d", pid);
+            }
+        });
+        OsCommand.stopAll();
     }
 
     /** A whole cycle in the calling thread (the scheduler's workers, tests, the CLI). */

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,6 +62,17 @@ public final class OsCommand {
         return env;
     }
 
+    /** The commands this JVM's runner started and that still run: what a shutdown past its grace period stops. */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    /** Stops every command still running, with its children (a shutdown gave their runs to another runner). */
+    static void stopAll() {
+        for (Process process : LIVE) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
     public static CommandResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout,
                                     LineSink sink) {
         long start = System.nanoTime();
@@ -73,6 +86,15 @@ public final class OsCommand {
         } catch (IOException e) {
             return CommandResult.notStarted("could not start " + command.get(0) + ": " + e.getMessage());
         }
+        LIVE.add(process);
+        try {
+            return await(process, timeout, sink, start);
+        } finally {
+            LIVE.remove(process);
+        }
+    }
+
+    private static CommandResult await(Process process, Duration timeout, LineSink sink, long start) {
         try {
             process.getOutputStream().close();
         } catch (IOException ignored) {

@@ -31,6 +31,13 @@ public interface RunnerConfig {
     @WithDefault("PT2M")
     Duration lease();
 
+    /**
+     * On shutdown, how long running steps may go on to their end; after it their processes are stopped and their
+     * leases expired, so another replica resumes the runs. Kubernetes' terminationGracePeriodSeconds must be longer.
+     */
+    @WithDefault("PT60S")
+    Duration drainGrace();
+
     /** Parents launched at once by one runner. */
     @WithDefault("4")
     int parallelJobs();

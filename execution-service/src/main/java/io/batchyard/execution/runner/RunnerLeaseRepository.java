@@ -58,6 +58,12 @@ public class RunnerLeaseRepository extends SqlRepository {
                 params("p", processId).and("o", owner).and("lease", lease.toMillis())).map(updated -> updated == 1);
     }
 
+    /** Ends the lease now without deleting it: the next runner to look takes it over as a dead runner's. */
+    public Uni<Void> expire(long processId, String owner) {
+        return update("UPDATE runner_lease SET lease_until = now() - INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o",
+                params("p", processId).and("o", owner)).replaceWithVoid();
+    }
+
     public Uni<Void> release(long processId, String owner) {
         return update("DELETE FROM runner_lease WHERE process_id = :p AND owner = :o",
                 params("p", processId).and("o", owner)).replaceWithVoid();

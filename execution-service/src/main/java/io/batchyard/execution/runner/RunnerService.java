@@ -107,6 +107,12 @@ public class RunnerService {
         return leases.release(processId, runner);
     }
 
+    /** Leaves the run to another runner: the lease ends now, and whoever claims next cleans up and resumes it. */
+    @WithTransaction
+    public Uni<Void> expireLease(long processId, String runner) {
+        return leases.expire(processId, runner);
+    }
+
     /** Names the run that works on the claimed buckets. */
     @WithTransaction
     public Uni<Void> attachRun(long processId, List<String> buckets, long instanceExecId) {

@@ -66,9 +66,11 @@ public class WorkflowExecution {
     private final ProcessDefinitionService definitions;
     private final ProcessLogService log;
     private final ScriptRunner scripts;
+    private final RunnerDrain drain;
 
     public WorkflowExecution(LifecycleService lifecycle, RunnerService runner, ProcessDefinitionService definitions,
-                             ProcessLogService log, ScriptRunner scripts) {
+                             ProcessLogService log, ScriptRunner scripts, RunnerDrain drain) {
+        this.drain = drain;
         this.lifecycle = lifecycle;
         this.runner = runner;
         this.definitions = definitions;
@@ -140,6 +142,8 @@ public class WorkflowExecution {
         } catch (IllegalArgumentException e) {
             failure = new StepResult(pid, false, "", e.getMessage(), e.getMessage());
         }
+        // a run left to another runner during shutdown ends here: that runner terminates and resumes it
+        drain.checkNotAbandoned(pid);
         Outcome outcome = failure == null ? complete(job, buckets, ie, env, previous, jobLog, skipped)
                 : fail(job, buckets, ie, env, failure, jobLog, skipped);
         jobLog.flush();
@@ -237,6 +241,9 @@ public class WorkflowExecution {
             Thread.currentThread().interrupt();
             failure = new StepResult(job.processId(), false, "", "interrupted", "runner interrupted");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof RunnerDrain.Abandoned abandoned) {
+                throw abandoned;
+            }
             failure = new StepResult(job.processId(), false, "", String.valueOf(e.getCause()), "runner error: " + e.getCause());
         } finally {
             pool.shutdownNow();
@@ -259,6 +266,7 @@ public class WorkflowExecution {
     private StepResult runStep(RunnerJob job, ProcessDefinition step, List<String> args, Map<String, String> env,
                                PipeEnv.Previous previous) {
         long sid = step.processId();
+        drain.checkNotAbandoned(job.processId());
         LifecycleService.StepStart started;
         try {
             started = Blocking.await(() -> lifecycle.initStep(LifecycleService.RUNNER, sid, null));
@@ -302,6 +310,8 @@ public class WorkflowExecution {
         }
         boolean ok = result == null || result.succeeded();
         stepLog.flush();
+        // stopped because this runner gave the run up, not because the step failed: record nothing
+        drain.checkNotAbandoned(job.processId());
         try {
             Blocking.await(() -> ok ? lifecycle.haltStep(LifecycleService.RUNNER, sid, null) : lifecycle.termStep(LifecycleService.RUNNER, sid, null));
         } catch (ApiException e) {

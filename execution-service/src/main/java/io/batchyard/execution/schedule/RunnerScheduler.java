@@ -1,14 +1,19 @@
 package io.batchyard.execution.schedule;
 
+import io.batchyard.api.CommonErrors;
 import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.RunnerConfig;
+import io.batchyard.execution.runner.RunnerDrain;
 import io.batchyard.execution.runner.RunnerService;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -33,11 +39,14 @@ public class RunnerScheduler {
     private final RunnerService runner;
     private final ScheduleService schedules;
     private final RunnerConfig config;
+    private final RunnerDrain drain;
 
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
-    private ExecutorService workers;
+    private volatile ExecutorService workers;
 
-    public RunnerScheduler(Launcher launcher, RunnerService runner, ScheduleService schedules, RunnerConfig config) {
+    public RunnerScheduler(Launcher launcher, RunnerService runner, ScheduleService schedules, RunnerConfig config,
+                           RunnerDrain drain) {
+        this.drain = drain;
         this.launcher = launcher;
         this.runner = runner;
         this.schedules = schedules;
@@ -68,6 +77,9 @@ public class RunnerScheduler {
 
     /** Fires due schedules and launches every parent with work; returns the parents launched. */
     public List<Long> tick(Instant now) {
+        if (drain.draining()) {
+            return List.of();
+        }
         fireSchedules(now);
         List<Long> launched = new ArrayList<>();
         for (long pid : Blocking.await(runner::enabledWithWork)) {
@@ -81,6 +93,10 @@ public class RunnerScheduler {
 
     /** Claims now (so the caller learns the buckets) and runs the claim in the background on a runner thread. */
     public Uni<Launcher.Cycle> launchNow(long processId) {
+        if (drain.draining()) {
+            return Uni.createFrom().failure(CommonErrors.UNAVAILABLE.exception(
+                    "this runner is shutting down and starts nothing new; another replica will"));
+        }
         return runner.claim(processId, launcher.now(), launcher.owner()).invoke(cycle -> cycle.claimed().ifPresent(claimed -> {
             inFlight.add(processId);
             inBackground(processId, "run", () -> launcher.execute(claimed, launcher.owner()));
@@ -92,12 +108,49 @@ public class RunnerScheduler {
         workers.submit(() -> {
             try {
                 work.run();
+            } catch (RunnerDrain.Abandoned e) {
+                LOG.info(e.getMessage());
             } catch (RuntimeException e) {
                 LOG.errorf(e, "%s of process %d failed", what, processId);
             } finally {
                 inFlight.remove(processId);
             }
         });
+    }
+
+    /** On shutdown (before the database clients close): the drain, within the configured grace period. */
+    void onShutdown(@Observes ShutdownEvent event) {
+        drain(config.drainGrace());
+    }
+
+    /**
+     * Stops claiming, lets the runs in progress go on for up to {@code grace}, then gives whatever still runs to
+     * another runner ({@link Launcher#abandon}). Answers whether every run ended within the grace period.
+     */
+    public boolean drain(Duration grace) {
+        drain.startDraining();
+        workers.shutdown();
+        boolean ended;
+        try {
+            ended = workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ended = false;
+        }
+        if (!ended) {
+            LOG.warnf("runs still in progress after the drain's %s: leaving them to another runner", grace);
+            launcher.abandon();
+        }
+        return ended;
+    }
+
+    /** Takes the runner back into service after a drain that did not end the process (used by tests). */
+    public void resume() {
+        drain.resume();
+        launcher.resume();
+        if (workers.isShutdown()) {
+            init();
+        }
     }
 
     /** Records a bucket for every fire of every schedule in (last fire, now]; returns the buckets added. */
