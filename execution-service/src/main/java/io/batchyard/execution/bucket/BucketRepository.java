@@ -9,7 +9,9 @@ import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** bucket_status: which buckets of a process wait, run, completed or failed. Joins the caller's transaction. */
@@ -50,6 +52,15 @@ public class BucketRepository extends SqlRepository {
                 SELECT count(*) FROM bucket_status
                 WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))""", Long.class,
                 params("p", processId).and("s", status == null ? null : status.name()));
+    }
+
+    /** How many buckets, of all processes, are in each state; a state no bucket is in is absent. */
+    public Uni<Map<State, Long>> countByStatus() {
+        return rows("SELECT status, count(*) FROM bucket_status GROUP BY status", none()).map(rows -> {
+            Map<State, Long> counts = new EnumMap<>(State.class);
+            rows.forEach(r -> counts.put(State.valueOf((String) r[0]), ((Number) r[1]).longValue()));
+            return counts;
+        });
     }
 
     /**

@@ -56,18 +56,24 @@ public class LifecycleService {
     private final QueueClient queue;
     private final LifecycleEvents events;
     private final ExecutePermission permission;
+    private final LifecycleMeters meters;
 
     public LifecycleService(ProcessDefinitionRepository definitions, RunRepository runs, QueueClient queue,
-                            LifecycleEvents events, ExecutePermission permission) {
+                            LifecycleEvents events, ExecutePermission permission, LifecycleMeters meters) {
         this.definitions = definitions;
         this.runs = runs;
         this.queue = queue;
         this.events = events;
         this.permission = permission;
+        this.meters = meters;
     }
 
     @WithTransaction
     public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, String correlation) {
+        return meters.observe("InitJob", pid, () -> startJob(caller, pid, maxBatch, correlation));
+    }
+
+    private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, String correlation) {
         return definitions.lock(pid).call(parent -> mayExecute(caller, parent))
                 .chain(parent -> liveSteps(parent).chain(steps -> {
             if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
@@ -109,6 +115,10 @@ public class LifecycleService {
 
     @WithTransaction
     public Uni<StepStart> initStep(Caller caller, long sid, String correlation) {
+        return meters.observe("InitStep", sid, () -> startStep(caller, sid, correlation));
+    }
+
+    private Uni<StepStart> startStep(Caller caller, long sid, String correlation) {
         return definitions.find(sid).call(found -> mayExecute(caller, found)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
@@ -135,15 +145,15 @@ public class LifecycleService {
     /** HaltStep of one step; a comma list is split by the caller, one transaction per step. */
     @WithTransaction
     public Uni<Long> haltStep(Caller caller, long sid, String correlation) {
-        return endStep(caller, sid, "Invalid sub-process. sub_pid=" + sid,
+        return meters.observe("HaltStep", sid, () -> endStep(caller, sid, "Invalid sub-process. sub_pid=" + sid,
                 "The parent process is not under execution, sub_pid= " + sid, ExecState.SUCCESS, "HaltStep",
-                correlation);
+                correlation));
     }
 
     @WithTransaction
     public Uni<Long> termStep(Caller caller, long sid, String correlation) {
-        return endStep(caller, sid, "Invalid sub-process.sub_pid=" + sid,
-                "The parent process is not under execution,sub_pid=" + sid, ExecState.FAILED, "TermStep", correlation);
+        return meters.observe("TermStep", sid, () -> endStep(caller, sid, "Invalid sub-process.sub_pid=" + sid,
+                "The parent process is not under execution,sub_pid=" + sid, ExecState.FAILED, "TermStep", correlation));
     }
 
     /**
@@ -172,6 +182,10 @@ public class LifecycleService {
 
     @WithTransaction
     public Uni<Run> haltJob(Caller caller, long pid, String batchMarking, String correlation) {
+        return meters.observe("HaltJob", pid, () -> endJob(caller, pid, batchMarking, correlation));
+    }
+
+    private Uni<Run> endJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
         return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
                 .call(parent -> mayExecute(caller, parent)).chain(this::liveSteps)
@@ -204,6 +218,10 @@ public class LifecycleService {
      */
     @WithTransaction
     public Uni<Run> termJob(Caller caller, long pid, FailureReason reason, String correlation) {
+        return meters.observe("TermJob", pid, () -> failJob(caller, pid, reason, correlation));
+    }
+
+    private Uni<Run> failJob(Caller caller, long pid, FailureReason reason, String correlation) {
         FailureReason why = Objects.requireNonNullElse(reason, FailureReason.NONE);
         return Uni.createFrom().item(why).invoke(FailureReason::requireStorable)
                 .chain(() -> definitions.lock(pid)).invoke(parent -> requireParent(parent, pid))

@@ -6,6 +6,8 @@ import io.batchyard.api.ApiException;
 import io.batchyard.api.ServiceIdentity;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.eventing.persistence.Blocking;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -18,17 +20,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * queue-service's claim API: InitJob's output needs the claimed batches at once, so this one call is synchronous.
  * A refusal comes back as the queue's own code (101, 102, 109, 112); an unreachable queue is a 503, never a 500.
+ *
+ * <p>Each claim queue-service granted is timed ({@code batchyard.claim.latency}), from the request to the answer: what
+ * InitJob waits for, the queue's whole transaction and the network included.
  */
 @ApplicationScoped
 public class QueueClient {
 
     private static final Logger LOG = Logger.getLogger(QueueClient.class);
+    public static final String CLAIM_LATENCY = "batchyard.claim.latency";
 
     /** What queue-service claimed for a starting run. */
     public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.Row> rows) {
@@ -39,13 +46,21 @@ public class QueueClient {
     private final String queueUrl;
     private final Duration timeout;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final Timer claims;
 
-    public QueueClient(ObjectMapper json, ServiceIdentity identity, @ConfigProperty(name = "batchyard.queue.url") String queueUrl,
+    public QueueClient(ObjectMapper json, ServiceIdentity identity, MeterRegistry meters,
+                       @ConfigProperty(name = "batchyard.queue.url") String queueUrl,
                        @ConfigProperty(name = "batchyard.queue.timeout", defaultValue = "PT10S") Duration timeout) {
         this.json = json;
         this.identity = identity;
         this.queueUrl = queueUrl;
         this.timeout = timeout;
+        this.claims = Timer.builder(CLAIM_LATENCY)
+                .description("InitJob's claim of its input batches at queue-service, request to answer")
+                .serviceLevelObjectives(Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+                        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+                        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10))
+                .register(meters);
     }
 
     /** The claim, sent from a worker thread; the caller's transaction resumes on its own context with the answer. */
@@ -60,6 +75,7 @@ public class QueueClient {
         body.put("maxBatch", maxBatch);
         body.put("completedTargetBatchId", completedTargetBatchId);
         HttpResponse<String> response;
+        long started = System.nanoTime();
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(queueUrl + "/internal/claims"))
                     .timeout(timeout).header("Content-Type", "application/json")
@@ -96,7 +112,9 @@ public class QueueClient {
                         text(r, "batchMarking"), r.hasNonNull("sourceInstanceExecId") ? r.get("sourceInstanceExecId").asLong() : null,
                         text(r, "fileList"), text(r, "batchList")));
             }
-            return new Claim(node.get("targetBatchId").asLong(), node.get("retry").asBoolean(), rows);
+            Claim claim = new Claim(node.get("targetBatchId").asLong(), node.get("retry").asBoolean(), rows);
+            claims.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            return claim;
         } catch (IOException | RuntimeException e) {
             if (e instanceof ApiException api) {
                 throw api;

@@ -16,6 +16,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Run policies of stand-alone parents, their bucket ledgers and the site's bucket keys: one transaction per call. */
@@ -43,6 +44,12 @@ public class RunPolicyService {
         this.ledger = ledger;
         this.keys = keys;
         this.permission = permission;
+    }
+
+    /** The bucket ledgers of every process, counted by state ({@link BucketGauges}). */
+    @WithSession
+    public Uni<Map<BucketStatus.State, Long>> bucketsByStatus() {
+        return ledger.countByStatus();
     }
 
     /** Saves a policy whose fields are already checked; the parent must be a live stand-alone parent. */

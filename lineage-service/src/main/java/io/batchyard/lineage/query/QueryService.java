@@ -20,11 +20,14 @@ import io.batchyard.lineage.graph.ColumnGraphWriter;
 import io.batchyard.lineage.schema.TableSchemaRepository;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,6 +43,11 @@ import org.jboss.logging.Logger;
  * Registers a query and parses it in the same transaction. Parsing is eager (the reference deferred it to the UI), and
  * a query that does not parse is still stored, with its error: lineage text is never lost, and a bad query never
  * fails its caller or the Kafka consumer.
+ *
+ * <p>Every newly stored query is counted by its parse status ({@code batchyard.lineage.parse}, outcome {@code parsed},
+ * {@code failed} or {@code unsupported}), in its registration's transaction: a registration retried after losing a
+ * race ({@link TransientRetry}) is parsed, and counted, again. A {@code queryId} registered before is not parsed again
+ * and not counted.
  */
 @ApplicationScoped
 public class QueryService {
@@ -50,6 +58,7 @@ public class QueryService {
     private static final Logger LOG = Logger.getLogger(QueryService.class);
     private static final int MAX_WARNINGS = 50;
     private static final String PRODUCER = "lineage-service";
+    public static final String PARSES = "batchyard.lineage.parse";
 
     private final QueryRepository queries;
     private final TableSchemaRepository schemas;
@@ -57,14 +66,19 @@ public class QueryService {
     private final Outbox outbox;
     private final ProcessedEventLedger ledger;
     private final ColumnLineageExtractor extractor = new ColumnLineageExtractor();
+    private final Map<StoredQuery.ParseStatus, Counter> parses = new EnumMap<>(StoredQuery.ParseStatus.class);
 
     public QueryService(QueryRepository queries, TableSchemaRepository schemas, ColumnGraphWriter graph, Outbox outbox,
-                        ProcessedEventLedger ledger) {
+                        ProcessedEventLedger ledger, MeterRegistry meters) {
         this.queries = queries;
         this.schemas = schemas;
         this.graph = graph;
         this.outbox = outbox;
         this.ledger = ledger;
+        for (StoredQuery.ParseStatus status : StoredQuery.ParseStatus.values()) {
+            parses.put(status, Counter.builder(PARSES).tag("outcome", status.name().toLowerCase(Locale.ROOT))
+                    .description("Registered queries parsed for lineage, by outcome").register(meters));
+        }
     }
 
     /** A registration over REST; callers retry it with {@link TransientRetry} when it loses a race. */
@@ -108,7 +122,7 @@ public class QueryService {
     private Uni<StoredQuery> store(NewQuery q, String via, String correlationId) {
         UUID id = q.queryId() == null ? UUID.randomUUID() : q.queryId();
         return queries.find(id).chain(existing -> existing.isPresent() ? Uni.createFrom().item(existing.get())
-                : storeNew(id, q, via, correlationId));
+                : storeNew(id, q, via, correlationId).invoke(stored -> parses.get(stored.parseStatus()).increment()));
     }
 
     private Uni<StoredQuery> storeNew(UUID id, NewQuery q, String via, String correlationId) {

@@ -4,6 +4,7 @@ import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.gc.GarbageCollector;
 import io.batchyard.queue.compaction.merge.MergeHook;
 import io.batchyard.queue.compaction.merge.MergeJobService;
+import io.batchyard.queue.compaction.merge.MergeMeters;
 import io.batchyard.queue.compaction.merge.MergeSettings;
 import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.batchyard.queue.compaction.merge.RangeService;
@@ -28,10 +29,11 @@ public class Compaction {
     public final ObjectRegistrationService registration;
     public final CatalogSync catalog;
     public final GarbageCollector gc;
+    public final MergeMeters meters;
 
     public Compaction(ObjectStore store, MergeSettings settings, TableService tables, PartitionService partitions,
                       RangeService ranges, MergeJobService jobs, ObjectRegistrationService registration,
-                      CatalogSync catalog, GarbageCollector gc) {
+                      CatalogSync catalog, GarbageCollector gc, MergeMeters meters) {
         this.store = store;
         this.settings = settings;
         this.tables = tables;
@@ -41,6 +43,7 @@ public class Compaction {
         this.registration = registration;
         this.catalog = catalog;
         this.gc = gc;
+        this.meters = meters;
     }
 
     public MergeWorker worker(String id) {
@@ -48,6 +51,6 @@ public class Compaction {
     }
 
     public MergeWorker worker(String id, MergeSettings custom, MergeHook hook) {
-        return new MergeWorker(id, store, jobs, custom, hook);
+        return new MergeWorker(id, store, jobs, custom, hook, meters);
     }
 }

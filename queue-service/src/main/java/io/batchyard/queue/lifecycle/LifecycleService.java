@@ -33,6 +33,13 @@ public class LifecycleService {
     private static final Logger LOG = Logger.getLogger(LifecycleService.class);
     static final String CONSUMER = "queue-lifecycle";
 
+    /**
+     * What applying one event did: {@code first} is false for a duplicate delivery, {@code enqueued} the downstream
+     * queue rows (and {@code BatchEnqueued} events) a {@code JobHalted} created.
+     */
+    public record Applied(boolean first, int enqueued) {
+    }
+
     private final ProcessedEventLedger ledger;
     private final ProcessDefinitionRepository definitions;
     private final ConsumptionQueueRepository queue;
@@ -56,16 +63,18 @@ public class LifecycleService {
     }
 
     /**
-     * Applies one lifecycle event; false when it was a duplicate delivery. Each event is first checked against the
+     * Applies one lifecycle event and says what it did ({@link Applied}). Each event is first checked against the
      * run's claim ({@link LifecycleCheck}); one that contradicts it fails with
      * {@link io.batchyard.eventing.InvalidEventException} and its transaction, ledger entry included, rolls back.
      */
     @WithTransaction
-    public Uni<Boolean> apply(SpecificRecord event) {
-        return ledger.once(CONSUMER, event, () -> effect(event));
+    public Uni<Applied> apply(SpecificRecord event) {
+        AtomicInteger enqueued = new AtomicInteger();
+        return ledger.once(CONSUMER, event, () -> effect(event, enqueued))
+                .map(first -> new Applied(first, enqueued.get()));
     }
 
-    private Uni<?> effect(SpecificRecord event) {
+    private Uni<?> effect(SpecificRecord event, AtomicInteger enqueued) {
         if (event instanceof StepStarted e) {
             return check.step("StepStarted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
                     e.getTargetBatchId()).chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
@@ -81,7 +90,7 @@ public class LifecycleService {
         }
         if (event instanceof JobHalted e) {
             return check.halted("JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
-                    .chain(() -> halted(e));
+                    .chain(() -> halted(e, enqueued));
         }
         if (event instanceof JobFailed e) {
             return check.failed("JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
@@ -91,12 +100,11 @@ public class LifecycleService {
     }
 
     /** Archive what the run consumed, then offer its target batch to every downstream step. */
-    private Uni<Void> halted(JobHalted e) {
+    private Uni<Void> halted(JobHalted e, AtomicInteger enqueued) {
         long parent = e.getProcessId();
         long target = e.getTargetBatchId();
         String marking = BatchMarking.normalise(e.getBatchMarking());
         String correlation = Events.headerOf(e).getEventId();
-        AtomicInteger enqueued = new AtomicInteger();
         return queue.archive(target).call(() -> replacePending ? queue.dropPending(parent) : Uni.createFrom().voidItem())
                 .call(() -> definitions.consumersOf(parent).chain(consumers -> Sequential.each(consumers, downstream ->
                         queue.enqueue(target, parent, marking, downstream.processId()).chain(queueId -> {

@@ -17,6 +17,8 @@ import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.schemas.TraceParent;
 import java.nio.charset.StandardCharsets;
 import io.batchyard.schemas.kafka.EventSerializer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -26,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -62,6 +63,9 @@ import org.jboss.logging.Logger;
  * schema registry's wire format ({@link EventSerializer}), so a row written before an upgrade is published in
  * today's form. A registry that cannot be reached fails the row like a broker that cannot: it and the rows behind
  * it wait for the next pass.
+ *
+ * <p>Published rows are counted ({@code batchyard.outbox.published}); {@link OutboxReadiness} asks {@link #alive} whether
+ * the loop still turns: it is waiting for a wake-up, or its last pass ended recently.
  */
 @ApplicationScoped
 public class OutboxRelay {
@@ -70,6 +74,8 @@ public class OutboxRelay {
     private static final int LINGER_MS = 2;
     private static final long FIRST_BACKOFF_MS = 50;
     private static final long MAX_BACKOFF_MS = 5_000;
+    /** Rows this relay published to the broker. */
+    public static final String PUBLISHED = "batchyard.outbox.published";
 
     private final Pool pool;
     private final OutboxRepository repository;
@@ -80,13 +86,13 @@ public class OutboxRelay {
     private final int batchSize;
     private final Duration sendTimeout;
 
-    private final AtomicLong published = new AtomicLong();
+    private final Counter published;
     /** The connection that holds the relay lock and listens; null while this relay does not lead. */
     private final AtomicReference<SqlConnection> leader = new AtomicReference<>();
     private final Object wakeups = new Object();
     private boolean woken;
 
-    public OutboxRelay(Pool pool, OutboxRepository repository,
+    public OutboxRelay(Pool pool, OutboxRepository repository, MeterRegistry meters,
                        @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
                        @ConfigProperty(name = "batchyard.schema-registry.url") String schemaRegistryUrl,
                        @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
@@ -101,12 +107,18 @@ public class OutboxRelay {
         this.pollInterval = pollInterval;
         this.batchSize = batchSize;
         this.sendTimeout = sendTimeout;
+        this.published = Counter.builder(PUBLISHED).description("Outbox rows published to the broker")
+                .register(meters);
     }
     /** Package-visible so that tests can drive {@link #relayOnce()} with a producer of their own. */
     volatile Producer<String, byte[]> producer;
     private volatile EventSerializer serializer;
     private volatile Thread worker;
     private volatile boolean running;
+    /** {@link System#nanoTime()} when the loop last started or ended a pass (or a failed one). */
+    private volatile long lastTurn;
+    /** True while the loop waits for a commit's notification or the poll interval: idle, not stuck. */
+    private volatile boolean idle;
 
     void start(@Observes StartupEvent ignored) {
         if (!enabled) {
@@ -126,6 +138,7 @@ public class OutboxRelay {
             producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
         }
         running = true;
+        lastTurn = System.nanoTime();
         Thread t = new Thread(this::loop, "outbox-relay");
         t.setDaemon(true);
         worker = t;
@@ -156,9 +169,28 @@ public class OutboxRelay {
         }
     }
 
-    /** Events relayed since start; exposed for tests and the health check. */
-    public long publishedCount() {
-        return published.get();
+    /** Whether this relay publishes at all ({@code batchyard.outbox.enabled}). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * The loop still turns: it waits for a wake-up (on LISTEN, or as a standby for its next try at the lead), or it
+     * started or ended a pass less than {@code stall} ago. A pass that hangs longer (a broker call past every timeout, a
+     * dead thread) is not alive.
+     */
+    public boolean alive(Duration stall) {
+        return running && worker != null && worker.isAlive() && (idle || sinceLastTurn().compareTo(stall) < 0);
+    }
+
+    /** Whether the loop is waiting for a wake-up right now. */
+    public boolean idle() {
+        return idle;
+    }
+
+    /** How long ago the loop last started or ended a pass. */
+    public Duration sinceLastTurn() {
+        return Duration.ofNanos(System.nanoTime() - lastTurn);
     }
 
     /** The PostgreSQL backend pid of the connection that holds the relay lock, or 0 while this relay does not lead. */
@@ -171,7 +203,9 @@ public class OutboxRelay {
         long backoffMs = FIRST_BACKOFF_MS;
         while (running) {
             try {
+                lastTurn = System.nanoTime();
                 int relayed = relayOnce();
+                lastTurn = System.nanoTime();
                 backoffMs = FIRST_BACKOFF_MS;
                 if (relayed < batchSize) {
                     awaitWakeup();
@@ -180,6 +214,7 @@ public class OutboxRelay {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
+                lastTurn = System.nanoTime();
                 if (!running) {
                     return;
                 }
@@ -209,13 +244,18 @@ public class OutboxRelay {
      */
     private void awaitWakeup() throws InterruptedException {
         long deadline = System.nanoTime() + pollInterval.toNanos();
-        synchronized (wakeups) {
-            long left = pollInterval.toNanos();
-            while (!woken && left > 0) {
-                TimeUnit.NANOSECONDS.timedWait(wakeups, left);
-                left = deadline - System.nanoTime();
+        idle = true;
+        try {
+            synchronized (wakeups) {
+                long left = pollInterval.toNanos();
+                while (!woken && left > 0) {
+                    TimeUnit.NANOSECONDS.timedWait(wakeups, left);
+                    left = deadline - System.nanoTime();
+                }
+                woken = false;
             }
-            woken = false;
+        } finally {
+            idle = false;
         }
     }
 
@@ -342,7 +382,7 @@ public class OutboxRelay {
             }
         }
         repository.markPublished(session, done).await().atMost(sendTimeout);
-        published.addAndGet(done.size());
+        published.increment(done.size());
         return done.size();
     }
 

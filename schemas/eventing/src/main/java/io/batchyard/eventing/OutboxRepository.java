@@ -1,8 +1,12 @@
 package io.batchyard.eventing;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.time.Duration;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +15,8 @@ import java.util.UUID;
 /**
  * The outbox table. Business transactions insert rows through their Hibernate Reactive session; the relay reads and
  * marks them with single statements (no transaction) on the connection that holds the relay lock and listens for
- * commits.
+ * commits. The gauges' sample and the retention's deletes are single statements on the pool, outside any transaction
+ * of the service.
  */
 @ApplicationScoped
 public class OutboxRepository {
@@ -24,6 +29,10 @@ public class OutboxRepository {
 
     /** The channel that the outbox trigger (migration V0_6) notifies when outbox rows commit. */
     private static final String CHANNEL = "batchyard_outbox";
+
+    /** The unpublished rows: how many, and the age of the oldest (0 when there is none). */
+    record Backlog(long rows, double oldestSeconds) {
+    }
 
     /** A row waiting to be published. */
     record Pending(long position, UUID eventId, String topic, String key, String eventType, byte[] payload,
@@ -77,6 +86,37 @@ public class OutboxRepository {
                         WHERE position = ANY($1)""")
                 .execute(Tuple.of(positions.toArray(Long[]::new)))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Counts the unpublished rows through the partial index on them ({@code outbox_event_unpublished}), which holds
+     * only the backlog, so the statement costs what the backlog is, however large the published history.
+     */
+    Uni<Backlog> backlog(Pool pool) {
+        return pool.query("""
+                        SELECT count(*),
+                               CAST(COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS double precision)
+                        FROM outbox_event WHERE published_at IS NULL""")
+                .execute()
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new Backlog(r.getLong(0), Math.max(0, r.getDouble(1)));
+                });
+    }
+
+    /**
+     * Deletes at most {@code limit} rows published more than {@code window} ago; one statement, so one short
+     * transaction. Rows another pruner is deleting are skipped rather than waited for, so pruners of several replicas
+     * share the work instead of queueing behind each other. An unpublished row never matches.
+     */
+    Uni<Integer> deletePublishedBefore(SqlClient client, Duration window, int limit) {
+        return client.preparedQuery("""
+                        DELETE FROM outbox_event WHERE position IN (
+                            SELECT position FROM outbox_event
+                            WHERE published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1)
+                            LIMIT $2 FOR UPDATE SKIP LOCKED)""")
+                .execute(Tuple.of(window.toMillis() / 1000.0, limit))
+                .map(rows -> rows.rowCount());
     }
 
     Uni<Void> markFailed(SqlConnection session, long position, String error) {

@@ -2,9 +2,12 @@ package io.batchyard.eventing;
 
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.Events;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -12,15 +15,25 @@ import org.apache.avro.specific.SpecificRecord;
  * Idempotent consumption: the event id goes into {@code processed_event} in the same transaction as the effect, so a
  * redelivered event (Kafka is at-least-once) finds its id and changes nothing. Call it from inside the consumer's
  * service method ({@code @WithTransaction}): a failed effect rolls the ledger row back with it, so the retry applies it.
+ *
+ * <p>Dropped duplicates are counted per consumer ({@code batchyard.events.duplicates}); a rising count is Kafka's
+ * at-least-once delivery (a relay that re-sent after losing its connection, a rebalance) doing what it may. Rows older
+ * than {@code batchyard.retention.window} are deleted by {@link Retention}: a redelivery later than that would apply
+ * again, so the window must exceed how late any redelivery can come.
  */
 @ApplicationScoped
 public class ProcessedEventLedger {
 
-    private final ProcessedEventRepository repository;
-    private final AtomicLong duplicates = new AtomicLong();
+    /** Deliveries the ledger found already applied, per consumer. */
+    public static final String DUPLICATES = "batchyard.events.duplicates";
 
-    public ProcessedEventLedger(ProcessedEventRepository repository) {
+    private final ProcessedEventRepository repository;
+    private final MeterRegistry meters;
+    private final Map<String, Counter> duplicates = new ConcurrentHashMap<>();
+
+    public ProcessedEventLedger(ProcessedEventRepository repository, MeterRegistry meters) {
         this.repository = repository;
+        this.meters = meters;
     }
 
     /**
@@ -32,15 +45,12 @@ public class ProcessedEventLedger {
         return repository.insertIfAbsent(consumer, Events.eventId(event), EventCatalog.eventType(event.getClass()))
                 .chain(first -> {
                     if (!first) {
-                        duplicates.incrementAndGet();
+                        duplicates.computeIfAbsent(consumer, c -> Counter.builder(DUPLICATES).tag("consumer", c)
+                                .description("Deliveries of an event the consumer had already applied, dropped")
+                                .register(meters)).increment();
                         return Uni.createFrom().item(false);
                     }
                     return effect.get().replaceWith(true);
                 });
-    }
-
-    /** Duplicate deliveries dropped since start; tests assert it to prove a redelivery really happened. */
-    public long duplicatesDropped() {
-        return duplicates.get();
     }
 }

@@ -1,10 +1,16 @@
 package io.batchyard.eventing;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.UUID;
 
-/** The consumers' ledger table; its statement joins the caller's transaction. */
+/**
+ * The consumers' ledger table. Recording an event joins the caller's transaction; the retention's deletes are single
+ * statements on the pool.
+ */
 @ApplicationScoped
 public class ProcessedEventRepository {
 
@@ -18,5 +24,20 @@ public class ProcessedEventRepository {
                 .setParameter("type", eventType)
                 .executeUpdate()
                 .map(inserted -> inserted == 1));
+    }
+
+    /**
+     * Deletes at most {@code limit} ledger rows recorded more than {@code window} ago; one statement, so one short
+     * transaction, skipping rows another pruner holds. By primary key: a {@code ctid IN (subquery)} would be planned
+     * as a join over the whole table.
+     */
+    Uni<Integer> deleteProcessedBefore(SqlClient client, Duration window, int limit) {
+        return client.preparedQuery("""
+                        DELETE FROM processed_event WHERE (consumer, event_id) IN (
+                            SELECT consumer, event_id FROM processed_event
+                            WHERE processed_at < now() - make_interval(secs => $1)
+                            LIMIT $2 FOR UPDATE SKIP LOCKED)""")
+                .execute(Tuple.of(window.toMillis() / 1000.0, limit))
+                .map(rows -> rows.rowCount());
     }
 }

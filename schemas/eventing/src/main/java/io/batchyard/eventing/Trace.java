@@ -30,11 +30,24 @@ public final class Trace {
         if (!VertxContext.isOnDuplicatedContext()) {
             return TraceParent.root();
         }
+        return current().child();
+    }
+
+    /**
+     * The trace id of the current work, for its log lines ({@link LogContext#TRACE_ID}): the continued trace, or the
+     * one the work's events will be published in, started now if the work has none yet. Null outside a Vert.x
+     * duplicated context, where no trace is kept.
+     */
+    public static String traceId() {
+        return VertxContext.isOnDuplicatedContext() ? current().traceId() : null;
+    }
+
+    private static TraceParent current() {
         TraceParent current = ContextLocals.<TraceParent>get(KEY).orElse(null);
         if (current == null) {
             current = TraceParent.root();
             ContextLocals.put(KEY, current);
         }
-        return current.child();
+        return current;
     }
 }

@@ -4,6 +4,8 @@ import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.schemas.Events;
 import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.TopicContents;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -44,7 +46,11 @@ final class EventingFixture {
 
     /** The module's migrations, in order. */
     static final List<String> MIGRATIONS = List.of("/db/eventing/V0_1__eventing_outbox_and_ledger.sql",
-            "/db/eventing/V0_6__outbox_notify.sql", "/db/eventing/V0_8__outbox_traceparent.sql");
+            "/db/eventing/V0_6__outbox_notify.sql", "/db/eventing/V0_8__outbox_traceparent.sql",
+            "/db/eventing/V0_9__retention_indexes.sql");
+    /** Each relay's own meters, so that a test with two relays reads what each of them published. */
+    private static final Map<OutboxRelay, MeterRegistry> METERS = java.util.Collections.synchronizedMap(
+            new java.util.IdentityHashMap<>());
 
     private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Vertx VERTX = Vertx.vertx();
@@ -101,16 +107,26 @@ final class EventingFixture {
      * service runs it.
      */
     static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), bootstrap,
+        MeterRegistry meters = new SimpleMeterRegistry();
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, bootstrap,
                 Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
                 Duration.ofSeconds(5));
+        METERS.put(relay, meters);
         relay.startRelaying();
         return relay;
     }
 
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
-        return new OutboxRelay(pool, new OutboxRepository(), bootstrap,
+        MeterRegistry meters = new SimpleMeterRegistry();
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, bootstrap,
                 Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout);
+        METERS.put(relay, meters);
+        return relay;
+    }
+
+    /** Rows {@code relay} published, as its {@code batchyard.outbox.published} counter says. */
+    static long published(OutboxRelay relay) {
+        return (long) METERS.get(relay).get(OutboxRelay.PUBLISHED).counter().count();
     }
 
     /** Stops the relay's loop if it runs, gives its lock back and closes its producer. */

@@ -51,7 +51,7 @@ class OutboxRelayWakeupTest {
             EventingFixture.append(db, topic, EventingFixture.event(i % 3));
             long expected = i + 1;
             await().atMost(PROMPTLY).pollInterval(Duration.ofMillis(2))
-                    .until(() -> relay.publishedCount() == expected);
+                    .until(() -> EventingFixture.published(relay) == expected);
             millis.add((System.nanoTime() - committed) / 1_000_000);
         }
         System.out.printf("[eventing] commit to broker ack with a poll interval of 1 h, ms: %s%n", millis);
@@ -69,17 +69,17 @@ class OutboxRelayWakeupTest {
 
         EventingFixture.appendAndRollBack(db, topic, EventingFixture.event(5));
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
-                .until(() -> relay.publishedCount() == 0);
+                .until(() -> EventingFixture.published(relay) == 0);
         assertThat(EventingFixture.outbox(db)).isEmpty();
 
         ProcessDeleted committed = EventingFixture.event(5);
         EventingFixture.append(db, topic, committed);
-        await().atMost(PROMPTLY).until(() -> relay.publishedCount() == 1);
+        await().atMost(PROMPTLY).until(() -> EventingFixture.published(relay) == 1);
 
         assertThat(EventingFixture.outbox(db)).extracting(OutboxRow::eventId).containsExactly(Events.eventId(committed));
         assertThat(EventingFixture.readTopic(bootstrap, topic)).extracting(Published::eventId)
                 .containsExactly(Events.eventId(committed));
-        assertThat(relay.publishedCount()).isEqualTo(1);
+        assertThat(EventingFixture.published(relay)).isEqualTo(1);
     }
 
     /** A running relay that has taken the relay lock (and so listens); from then on only commits start its passes. */

@@ -11,7 +11,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.hibernate.reactive.mutiny.Mutiny;
 
@@ -157,6 +159,17 @@ public class MergeJobRepository extends NativeRepository {
     public Uni<Long> count(MergeJobState state, Long partitionId) {
         Filter filter = filter(state, partitionId);
         return value("SELECT count(*) FROM merge_job" + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
+    }
+
+    /** Jobs of every partition by state; a state no job is in is absent. */
+    public Uni<Map<MergeJobState, Long>> countByState() {
+        return rows("SELECT state, count(*) FROM merge_job GROUP BY state", q -> q,
+                r -> Map.entry(MergeJobState.valueOf((String) r[0]), toLong(r[1])))
+                .map(rows -> {
+                    Map<MergeJobState, Long> counts = new EnumMap<>(MergeJobState.class);
+                    rows.forEach(e -> counts.put(e.getKey(), e.getValue()));
+                    return counts;
+                });
     }
 
     private static Filter filter(MergeJobState state, Long partitionId) {

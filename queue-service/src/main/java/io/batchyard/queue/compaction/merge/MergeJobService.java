@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,12 @@ public class MergeJobService {
         this.ranges = ranges;
         this.partitions = partitions;
         this.objects = objects;
+    }
+
+    /** The queue's jobs counted by state ({@link MergeMeters}). */
+    @WithSession
+    public Uni<Map<MergeJobState, Long>> countByState() {
+        return jobs.countByState();
     }
 
     @WithTransaction

@@ -60,11 +60,14 @@ public final class MergeWorker implements AutoCloseable {
     private final MergeSettings settings;
     private final MergePlanner planner;
     private final MergeHook hook;
+    private final MergeMeters meters;
     private final RecordMerger merger = new RecordMerger();
     private final ScheduledExecutorService heartbeats;
 
-    public MergeWorker(String id, ObjectStore store, MergeJobService jobs, MergeSettings settings, MergeHook hook) {
+    public MergeWorker(String id, ObjectStore store, MergeJobService jobs, MergeSettings settings, MergeHook hook,
+                       MergeMeters meters) {
         this.id = id;
+        this.meters = meters;
         this.store = store;
         this.jobs = jobs;
         this.settings = settings;
@@ -159,6 +162,7 @@ public final class MergeWorker implements AutoCloseable {
         hook.objectWritten(claim, plan);
         MergeRange range = new MergeRange(plan.lower(), plan.upper(), size, records);
         fenced(claim, await(() -> jobs.commit(claim, range, plan.continuing())));
+        meters.merged(size);
         LOG.debugf("worker %s: partition %d merged (%d, %d] from %d object(s), %d record(s), %d bytes%s", id, pid,
                 plan.lower(), plan.upper(), plan.objects().size(), records, size, plan.continuing() ? ", continuing" : "");
         return plan.continuing() ? Outcome.CONTINUING : Outcome.FINISHED;

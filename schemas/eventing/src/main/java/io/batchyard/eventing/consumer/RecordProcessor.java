@@ -1,9 +1,13 @@
 package io.batchyard.eventing.consumer;
 
 import io.batchyard.eventing.Actor;
+import io.batchyard.eventing.LogContext;
 import io.batchyard.eventing.Trace;
 import io.batchyard.schemas.RecordHeaders;
+import io.batchyard.schemas.Topics;
 import io.batchyard.events.EventHeader;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.avro.specific.SpecificRecord;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
@@ -14,15 +18,20 @@ import io.vertx.core.Vertx;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.apache.avro.Schema;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -42,6 +51,11 @@ import org.jboss.logging.Logger;
  * <p>When the application shuts down while a record is being retried, the record is left unacknowledged (neither
  * acked nor dead-lettered): its offset is not committed and it is delivered again after the restart.
  *
+ * <p>While a record is handled, its event id, run, process and trace are in the MDC ({@link LogContext}), so every
+ * log line of its effect names them; they are removed when the record is done. Every consumer is counted the same
+ * way: {@code batchyard.events.consumed}, {@code batchyard.events.dead.lettered} and {@code batchyard.events.retried},
+ * tagged with the consumer's ledger name.
+ *
  * <p>Usage, on a method that takes the whole message so that it decides ack and nack itself; the service method is
  * the transaction boundary and records the event in the ledger:
  * <pre>{@code
@@ -56,22 +70,35 @@ public class RecordProcessor {
     /** Dead-letter header with the failure's kind: {@code invalid} or {@code unexpected}. */
     public static final String CLASSIFICATION_HEADER = "dead-letter-classification";
 
+    /** Records applied and acknowledged (duplicates the ledger dropped included), per consumer. */
+    public static final String CONSUMED = "batchyard.events.consumed";
+    /** Records sent to the consumer's dead-letter topic, per consumer. */
+    public static final String DEAD_LETTERED = "batchyard.events.dead.lettered";
+    /** Transient failures retried on the same record, per consumer. */
+    public static final String RETRIED = "batchyard.events.retried";
+
     private static final Logger LOG = Logger.getLogger(RecordProcessor.class);
     private static final int MAX_REASON = 500;
+    /** Topics whose record key is a process id (schemas/README.md, "Topics"): the key names the record's process. */
+    private static final Set<String> KEYED_BY_PROCESS = Set.of(Topics.REGISTRY_PROCESSES, Topics.EXECUTION_LIFECYCLE,
+            Topics.EXECUTION_COMMANDS, Topics.EXECUTION_REJECTIONS, Topics.QUEUE_BATCHES, Topics.LINEAGE_QUERIES,
+            Topics.LINEAGE_PARSED);
 
     private final Duration initialBackoff;
     private final Duration maxBackoff;
     private final Duration logInterval;
     private final CountDownLatch stopping = new CountDownLatch(1);
-    private final AtomicLong transientFailures = new AtomicLong();
-    private final AtomicLong deadLettered = new AtomicLong();
+    private final MeterRegistry meters;
+    private final Map<String, ConsumerMeters> byConsumer = new ConcurrentHashMap<>();
     /** Pauses in progress, woken at once on shutdown so that their records are left for redelivery. */
     private final Map<Object, Runnable> waiting = new ConcurrentHashMap<>();
 
     public RecordProcessor(
+            MeterRegistry meters,
             @ConfigProperty(name = "batchyard.consumer.retry.initial-backoff", defaultValue = "PT0.1S") Duration initialBackoff,
             @ConfigProperty(name = "batchyard.consumer.retry.max-backoff", defaultValue = "PT5S") Duration maxBackoff,
             @ConfigProperty(name = "batchyard.consumer.retry.log-interval", defaultValue = "PT30S") Duration logInterval) {
+        this.meters = meters;
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
         this.logInterval = logInterval;
@@ -85,24 +112,31 @@ public class RecordProcessor {
      */
     public <T> Uni<Void> process(String consumer, Message<T> message, Function<? super T, ? extends Uni<?>> effect) {
         T payload = message.getPayload();
-        String where = coordinates(message);
-        if (payload == null) {
-            return deadLetter(consumer, message, where, new FailureClassifier.Classification(FailureKind.INVALID,
-                    "undecodable record", null), null);
-        }
-        if (payload instanceof SpecificRecord record && !record.getSchema().getFields().isEmpty()
-                && record.get(0) instanceof EventHeader header) {
-            // What the event leads to is done for whoever caused the event.
-            Actor.set(header.getActor());
-        }
-        // What the record leads to continues its trace.
-        message.getMetadata(IncomingKafkaRecordMetadata.class)
-                .map(kafka -> kafka.getHeaders().lastHeader(RecordHeaders.TRACEPARENT))
+        EventHeader header = payload instanceof SpecificRecord record && !record.getSchema().getFields().isEmpty()
+                && record.get(0) instanceof EventHeader h ? h : null;
+        Optional<IncomingKafkaRecordMetadata> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class);
+        // What the record leads to continues its trace; set first, so that its log lines carry the trace id.
+        kafka.map(k -> k.getHeaders().lastHeader(RecordHeaders.TRACEPARENT))
                 .ifPresent(h -> Trace.continueFrom(new String(h.value(), StandardCharsets.UTF_8)));
-        Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where, effect,
-                Vertx.currentContext());
-        retry.backoff = Math.max(1, initialBackoff.toMillis());
-        return attempt(retry, 1);
+        return LogContext.with(LogContext.EVENT_ID, header != null ? header.getEventId() : eventIdHeader(kafka))
+                .and(LogContext.RUN_ID, header != null ? header.getInstanceExecId() : null)
+                .and(LogContext.PROCESS_ID, processId(kafka, payload))
+                .and(LogContext.TRACE_ID, Trace.traceId())
+                .around(() -> {
+                    String where = coordinates(message);
+                    if (payload == null) {
+                        return deadLetter(consumer, message, where, new FailureClassifier.Classification(
+                                FailureKind.INVALID, "undecodable record", null), null);
+                    }
+                    if (header != null) {
+                        // What the event leads to is done for whoever caused the event.
+                        Actor.set(header.getActor());
+                    }
+                    Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where,
+                            effect, Vertx.currentContext());
+                    retry.backoff = Math.max(1, initialBackoff.toMillis());
+                    return attempt(retry, 1);
+                });
     }
 
     private <T> Uni<Void> attempt(Retry<T> r, int attempt) {
@@ -116,13 +150,14 @@ public class RecordProcessor {
                             LOG.infof("%s: %s applied after %d attempts (%d ms)", r.consumer, r.what, attempt,
                                     System.currentTimeMillis() - r.firstFailure);
                         }
-                        return Uni.createFrom().completionStage(r.message::ack);
+                        return Uni.createFrom().completionStage(r.message::ack)
+                                .invoke(() -> meters(r.consumer).consumed.increment());
                     }
                     FailureClassifier.Classification c = FailureClassifier.classify(failure);
                     if (c.kind().isPoison()) {
                         return deadLetter(r.consumer, r.message, r.what, c, failure);
                     }
-                    transientFailures.incrementAndGet();
+                    meters(r.consumer).retried.increment();
                     long now = System.currentTimeMillis();
                     if (attempt == 1) {
                         r.firstFailure = now;
@@ -141,14 +176,21 @@ public class RecordProcessor {
                 });
     }
 
-    /** Transient failures retried since start; tests read it to prove the retry path really ran. */
-    public long transientFailures() {
-        return transientFailures.get();
+    /** The counters of one consumer, registered at its first record. */
+    private ConsumerMeters meters(String consumer) {
+        return byConsumer.computeIfAbsent(consumer, c -> new ConsumerMeters(
+                Counter.builder(CONSUMED).tag("consumer", c)
+                        .description("Records applied and acknowledged, duplicate deliveries included")
+                        .register(meters),
+                Counter.builder(DEAD_LETTERED).tag("consumer", c)
+                        .description("Records that can never apply, sent to the consumer's dead-letter topic")
+                        .register(meters),
+                Counter.builder(RETRIED).tag("consumer", c)
+                        .description("Transient failures retried on the same record")
+                        .register(meters)));
     }
 
-    /** Records sent to a dead-letter topic since start. */
-    public long deadLettered() {
-        return deadLettered.get();
+    private record ConsumerMeters(Counter consumed, Counter deadLettered, Counter retried) {
     }
 
     void stop(@Observes @Priority(1) ShutdownEvent ignored) {
@@ -212,7 +254,7 @@ public class RecordProcessor {
 
     private Uni<Void> deadLetter(String consumer, Message<?> message, String what,
                                  FailureClassifier.Classification c, Throwable failure) {
-        deadLettered.incrementAndGet();
+        meters(consumer).deadLettered.increment();
         String reason = c.reason().length() > MAX_REASON ? c.reason().substring(0, MAX_REASON) + "..." : c.reason();
         if (c.kind() == FailureKind.UNEXPECTED) {
             LOG.errorf(failure, "%s: %s dead-lettered after an unexpected failure: %s", consumer, what, reason);
@@ -224,6 +266,38 @@ public class RecordProcessor {
         Metadata headers = Metadata.of(OutgoingKafkaRecordMetadata.builder()
                 .addHeaders(new RecordHeader(CLASSIFICATION_HEADER, kind.getBytes(StandardCharsets.UTF_8))).build());
         return Uni.createFrom().completionStage(() -> message.nack(new DeadLetterException(c.kind(), reason), headers));
+    }
+
+    /**
+     * The process a record is about: its key on a topic keyed by process id, else the event's own
+     * {@code processId} or {@code parentProcessId}; null when neither names one (an undecodable record on another
+     * topic, a record keyed by a table).
+     */
+    private static Object processId(Optional<IncomingKafkaRecordMetadata> kafka, Object payload) {
+        Object key = kafka.filter(k -> KEYED_BY_PROCESS.contains(k.getTopic())).map(IncomingKafkaRecordMetadata::getKey)
+                .orElse(null);
+        if (key != null && key.toString().matches("\\d{1,19}")) {
+            return key;
+        }
+        if (payload instanceof SpecificRecord record) {
+            for (String name : new String[] {"processId", "parentProcessId"}) {
+                Schema.Field field = record.getSchema().getField(name);
+                if (field != null && record.get(field.pos()) instanceof Long id) {
+                    return id;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The relay's {@code event-id} record header (16 raw UUID bytes), for a record whose value did not decode. */
+    private static String eventIdHeader(Optional<IncomingKafkaRecordMetadata> kafka) {
+        Header id = kafka.map(k -> k.getHeaders().lastHeader("event-id")).orElse(null);
+        if (id == null || id.value() == null || id.value().length != 16) {
+            return null;
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(id.value());
+        return new UUID(bytes.getLong(), bytes.getLong()).toString();
     }
 
     private static String coordinates(Message<?> message) {

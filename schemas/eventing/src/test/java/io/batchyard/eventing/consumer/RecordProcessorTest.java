@@ -3,6 +3,21 @@ package io.batchyard.eventing.consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.eventing.InvalidEventException;
+import io.batchyard.eventing.LogContext;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.RecordHeaders;
+import io.batchyard.schemas.Topics;
+import io.smallrye.common.vertx.VertxContext;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jboss.logging.MDC;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +37,8 @@ import org.junit.jupiter.api.Test;
 /** What the processor does with one message: retry, ack, dead-letter, or leave it for redelivery. */
 class RecordProcessorTest {
 
-    private final RecordProcessor processor = new RecordProcessor(Duration.ofMillis(5), Duration.ofMillis(40),
+    private final MeterRegistry meters = new SimpleMeterRegistry();
+    private final RecordProcessor processor = new RecordProcessor(meters, Duration.ofMillis(5), Duration.ofMillis(40),
             Duration.ofSeconds(30));
 
     /** A message that records whether it was acked or nacked, and with what. */
@@ -68,7 +84,8 @@ class RecordProcessorTest {
         assertThat(attempts).hasValue(5);
         assertThat(t.acks).hasValue(1);
         assertThat(t.nacks).isEmpty();
-        assertThat(processor.transientFailures()).isEqualTo(4);
+        assertThat(count(RecordProcessor.RETRIED, "test")).isEqualTo(4);
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(1);
     }
 
     @Test
@@ -100,7 +117,8 @@ class RecordProcessorTest {
         })));
         assertThat(bug.nacks.get(0)).hasMessage("unexpected failure (NullPointerException)");
         assertThat(classificationHeader(bug.nackMetadata.get(0))).isEqualTo("unexpected");
-        assertThat(processor.deadLettered()).isEqualTo(3);
+        assertThat(count(RecordProcessor.DEAD_LETTERED, "test")).isEqualTo(3);
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isZero();
     }
 
     @Test
@@ -137,6 +155,65 @@ class RecordProcessorTest {
         })));
         assertThat(late.acks).hasValue(0);
         assertThat(late.nacks).isEmpty();
+    }
+
+    @Test
+    void theRecordsEventRunProcessAndTraceAreInTheMdcWhileItIsHandledAndRestoredAfter() throws Exception {
+        JobHalted event = JobHalted.newBuilder().setHeader(Events.header("test", 7001L, null)).setProcessId(4711)
+                .setInstanceExecId(7001).setTargetBatchId(9).setBatchMarking(null).build();
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        ConsumerRecord<String, Object> record = new ConsumerRecord<>(Topics.EXECUTION_LIFECYCLE, 0, 12, "4711", event);
+        record.headers().add(RecordHeaders.TRACEPARENT,
+                ("00-" + trace + "-00f067aa0ba902b7-01").getBytes(StandardCharsets.UTF_8));
+        AtomicInteger acks = new AtomicInteger();
+        Message<Object> message = Message.of((Object) event,
+                Metadata.of(new IncomingKafkaRecordMetadata<>(record, "lifecycle")), () -> {
+                    acks.incrementAndGet();
+                    return CompletableFuture.completedFuture(null);
+                });
+        Map<String, Object> seen = new HashMap<>();
+        Vertx vertx = Vertx.vertx();
+        try {
+            // Every record is handled on a duplicated context of its own, where the trace is kept.
+            Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+            CompletableFuture<Map<String, Object>> after = new CompletableFuture<>();
+            context.runOnContext(ignored -> {
+                // What the thread held before the record (here: an enclosing process) comes back afterwards.
+                MDC.put(LogContext.PROCESS_ID, "enclosing");
+                processor.process("test", message, payload -> {
+                    for (String key : List.of(LogContext.EVENT_ID, LogContext.RUN_ID, LogContext.PROCESS_ID,
+                            LogContext.TRACE_ID)) {
+                        seen.put(key, MDC.get(key));
+                    }
+                    return Uni.createFrom().voidItem();
+                }).subscribe().with(done -> {
+                    Map<String, Object> left = new HashMap<>();
+                    for (String key : List.of(LogContext.EVENT_ID, LogContext.RUN_ID, LogContext.PROCESS_ID,
+                            LogContext.TRACE_ID)) {
+                        left.put(key, MDC.get(key));
+                    }
+                    MDC.remove(LogContext.PROCESS_ID);
+                    after.complete(left);
+                }, after::completeExceptionally);
+            });
+            Map<String, Object> left = after.get(10, TimeUnit.SECONDS);
+
+            assertThat(acks).hasValue(1);
+            assertThat(seen).containsEntry(LogContext.EVENT_ID, Events.headerOf(event).getEventId())
+                    .containsEntry(LogContext.RUN_ID, "7001")
+                    .containsEntry(LogContext.PROCESS_ID, "4711")
+                    .containsEntry(LogContext.TRACE_ID, trace);
+            assertThat(left).containsEntry(LogContext.PROCESS_ID, "enclosing")
+                    .containsEntry(LogContext.EVENT_ID, null)
+                    .containsEntry(LogContext.RUN_ID, null)
+                    .containsEntry(LogContext.TRACE_ID, null);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private double count(String meter, String consumer) {
+        return meters.get(meter).tag("consumer", consumer).counter().count();
     }
 
     private static String classificationHeader(Metadata metadata) {
