@@ -108,6 +108,11 @@ public final class DashboardView {
     /** Which parent each step belongs to, learnt from StepStarted: an archive names the parent, a queue the step. */
     private final Map<Long, Long> parentOfStep = new LinkedHashMap<>();
     private long version;
+    /**
+     * The last snapshot taken. Every open page's stream asks for one whenever the version moved; they all get the
+     * same object until the next event, instead of each folding the whole view (and its up to 10,000 names) again.
+     */
+    private Snapshot taken;
 
     /** Folds one event in; events of other types change nothing. */
     public synchronized void apply(SpecificRecord event) {
@@ -177,6 +182,13 @@ public final class DashboardView {
     }
 
     public synchronized Snapshot snapshot() {
+        if (taken == null || taken.version() != version) {
+            taken = take();
+        }
+        return taken;
+    }
+
+    private Snapshot take() {
         List<Run> now = running.values().stream().map(r -> r.toRun(names))
                 .sorted(Comparator.comparing(Run::startedAt).reversed()).toList();
         List<Queue> queueList = new ArrayList<>();
