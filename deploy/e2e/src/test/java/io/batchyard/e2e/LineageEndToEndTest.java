@@ -18,7 +18,6 @@ import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,14 +33,7 @@ class LineageEndToEndTest {
 
     @BeforeAll
     static void start() {
-        stack = new Stack(true);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = Stack.shared();
     }
 
     @Test

@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,14 +44,7 @@ class NodeProducerEndToEndTest {
 
     @BeforeAll
     static void start() {
-        stack = new Stack();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = Stack.shared();
     }
 
     @Test

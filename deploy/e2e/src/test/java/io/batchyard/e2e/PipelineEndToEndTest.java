@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +29,7 @@ class PipelineEndToEndTest {
 
     @BeforeAll
     static void start() {
-        stack = new Stack();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = Stack.shared();
     }
 
     @Test

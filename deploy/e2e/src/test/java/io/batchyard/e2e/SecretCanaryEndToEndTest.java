@@ -18,9 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,31 +30,20 @@ import org.junit.jupiter.api.Test;
 class SecretCanaryEndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final String CANARY = "canary-" + UUID.randomUUID();
-    private static Path scriptDir;
+    private static final String CANARY = Stack.SHARED_CANARY;
     private static Stack stack;
     private static final List<String> answers = new ArrayList<>();
 
     @BeforeAll
     static void start() throws IOException {
-        scriptDir = Files.createTempDirectory(Files.createDirectories(Path.of("target")).toAbsolutePath(), "scripts");
-        Path show = scriptDir.resolve("show-everything.sh");
+        Path show = Stack.sharedScriptDir().resolve("show-everything.sh");
         Files.writeString(show, """
                 #!/bin/sh
                 for a in "$0" "$@"; do echo "arg=[$a]"; done
                 env | sed 's/^/env: /'
                 """);
         Files.setPosixFilePermissions(show, PosixFilePermissions.fromString("rwxr-xr-x"));
-        stack = new Stack(Map.of("CANARY_SECRET", CANARY),
-                Map.of("CANARY_SECRET", CANARY, "BATCHYARD_SECRETS_KEY", Stack.SECRETS_KEY,
-                        "BATCHYARD_RUNNER_SCRIPT_DIR", scriptDir.toString()));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = Stack.shared();
     }
 
     @Test

@@ -44,6 +44,14 @@ final class ServiceProcess implements AutoCloseable {
 
     /** @param name names the log file, so that replicas of one module log apart */
     static ServiceProcess start(String module, String name, Map<String, String> env) {
+        return spawn(module, name, env).ready();
+    }
+
+    /**
+     * Starts the JVM without waiting for it: its URL is known at once, so a stack starts its services side by side
+     * and waits for them together ({@link #ready()}).
+     */
+    static ServiceProcess spawn(String module, String name, Map<String, String> env) {
         Path jar = Path.of("..", "..", module, "target", "quarkus-app", "quarkus-run.jar").toAbsolutePath().normalize();
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package the services first (./mvnw -B verify does)");
@@ -54,7 +62,7 @@ final class ServiceProcess implements AutoCloseable {
             ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
                     List.of(java, "-Xmx384m", "-XX:+UseSerialGC", URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
                     logDir.resolve(name + ".log"));
-            service.launch();
+            service.spawnProcess();
             return service;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -62,6 +70,17 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     private void launch() {
+        spawnProcess();
+        ready();
+    }
+
+    /** Waits until the service answers ready; returns it. */
+    ServiceProcess ready() {
+        awaitReady(Duration.ofSeconds(180));
+        return this;
+    }
+
+    private void spawnProcess() {
         try {
             Files.writeString(log, "==== " + Instant.now() + " starting " + module + "\n", StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
@@ -73,7 +92,6 @@ final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitReady(Duration.ofSeconds(120));
     }
 
     /** {@code kill -9}: the JVM ends at once, without shutdown hooks, leaving its group and connections behind. */

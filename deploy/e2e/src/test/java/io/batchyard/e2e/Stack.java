@@ -4,15 +4,25 @@ import io.batchyard.teststack.identity.Identity;
 import io.batchyard.teststack.identity.SignedInByDefault;
 
 import io.batchyard.teststack.Infrastructure;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.stream.Stream;
 
 /** The whole system for an end-to-end test: shared PostgreSQL and Kafka, and each service as its own process. */
 final class Stack implements AutoCloseable {
 
     /** The registry's secrets key (base64 of 32 bytes), fixed for the tests. */
     static final String SECRETS_KEY = "ZTJlLW9ubHkta2V5LWUyZS1vbmx5LWtleS0zMmJ5dGU=";
+
+    /** The secret planted in the shared stack's own environment. */
+    static final String SHARED_CANARY = "canary-" + UUID.randomUUID();
+    private static Stack shared;
 
     final Infrastructure infra = Infrastructure.get();
     private final String kafka;
@@ -49,11 +59,6 @@ final class Stack implements AutoCloseable {
         this(withLineage, kafka, databasePrefix, identity, Map.of(), Map.of());
     }
 
-    /** A stack whose registry and execution-service get {@code registryEnv} and {@code executionEnv} on top. */
-    Stack(Map<String, String> registryEnv, Map<String, String> executionEnv) {
-        this(false, null, "", Identity.get(), registryEnv, executionEnv);
-    }
-
     private Stack(boolean withLineage, String kafka, String databasePrefix, Identity identity,
                   Map<String, String> registryEnv, Map<String, String> executionEnv) {
         this(withLineage, false, kafka, databasePrefix, identity, registryEnv, executionEnv);
@@ -75,21 +80,61 @@ final class Stack implements AutoCloseable {
         SignedInByDefault.install();
         Map<String, String> registryExtra = new HashMap<>(Map.of("BATCHYARD_SECRETS_KEY", SECRETS_KEY));
         registryExtra.putAll(registryEnv);
-        registry = ServiceProcess.start("registry-service", env("registry", registryExtra));
-        queue = ServiceProcess.start("queue-service", env("queue", Map.of("BATCHYARD_COMPACTION_STORE_ROOT",
-                compactionStore().toString())));
+        // Side by side: each JVM's start is mostly waiting on its own database and broker connections, and an
+        // execution-service only needs its queue-service's URL (known before it answers), not its readiness.
+        registry = ServiceProcess.spawn("registry-service", "registry-service", env("registry", registryExtra));
+        queue = ServiceProcess.spawn("queue-service", "queue-service", env("queue",
+                Map.of("BATCHYARD_COMPACTION_STORE_ROOT", compactionStore().toString())));
         Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
         executionExtra.putAll(executionEnv);
-        execution = ServiceProcess.start("execution-service", env("execution", executionExtra));
-        lineage = withLineage ? ServiceProcess.start("lineage-service", env("lineage", Map.of())) : null;
-        queueReplica = replicas ? ServiceProcess.start("queue-service", "queue-service-2", env("queue", Map.of()))
+        execution = ServiceProcess.spawn("execution-service", "execution-service", env("execution", executionExtra));
+        lineage = withLineage ? ServiceProcess.spawn("lineage-service", "lineage-service", env("lineage", Map.of()))
+                : null;
+        queueReplica = replicas ? ServiceProcess.spawn("queue-service", "queue-service-2", env("queue", Map.of()))
                 : null;
         Map<String, String> replicaExtra = new HashMap<>(executionExtra);
         if (replicas) {
             replicaExtra.put("BATCHYARD_QUEUE_URL", queueReplica.url());
         }
-        executionReplica = replicas ? ServiceProcess.start("execution-service", "execution-service-2",
+        executionReplica = replicas ? ServiceProcess.spawn("execution-service", "execution-service-2",
                 env("execution", replicaExtra)) : null;
+        try {
+            Stream.of(registry, queue, execution, lineage, queueReplica, executionReplica).filter(Objects::nonNull)
+                    .forEach(ServiceProcess::ready);
+        } catch (RuntimeException e) {
+            close(); // no JVM of a stack that never came up outlives the test
+            throw e;
+        }
+    }
+
+    /**
+     * The stack the tests that need no broker or settings of their own share (lineage-service included), on the shared
+     * broker and databases: started by the first of them, stopped when the test JVM ends. Each such test works in
+     * applications and processes of its own, so they do not see each other's runs. A canary secret is planted in the
+     * registry's and execution-service's own environment ({@link #SHARED_CANARY}) and execution-service's runner takes
+     * its scripts from {@link #sharedScriptDir()}, so that the secret canary test can look for it in everything the
+     * shared stack writes.
+     */
+    static synchronized Stack shared() {
+        if (shared == null) {
+            Map<String, String> canary = Map.of("CANARY_SECRET", SHARED_CANARY);
+            Map<String, String> execution = new HashMap<>(canary);
+            execution.put("BATCHYARD_SECRETS_KEY", SECRETS_KEY);
+            execution.put("BATCHYARD_RUNNER_SCRIPT_DIR", sharedScriptDir().toString());
+            Stack stack = new Stack(true, false, null, "", Identity.get(), canary, execution);
+            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "e2e-shared-stack-stop"));
+            shared = stack;
+        }
+        return shared;
+    }
+
+    /** Where the shared stack's runner finds the scripts its stand-alone steps name (created empty). */
+    static Path sharedScriptDir() {
+        try {
+            return Files.createDirectories(Path.of("target", "shared-scripts").toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** queue-service's compaction object store (a folder of this stack's own under target/). */
