@@ -19,21 +19,11 @@ public class CatalogRepository extends NativeSqlRepository {
                         .toList());
     }
 
-    public Uni<List<CatalogService.Entry>> workflowTypes() {
-        return entries("SELECT workflow_type_id, workflow_type_name FROM workflow_type ORDER BY 1");
-    }
-
-    public Uni<List<CatalogService.Entry>> execStates() {
-        return entries("SELECT exec_state_id, description FROM exec_status ORDER BY 1");
-    }
-
-    public Uni<List<CatalogService.Entry>> batchStates() {
-        return entries("SELECT batch_state_id, description FROM batch_status ORDER BY 1");
-    }
-
-    private static Uni<List<CatalogService.Entry>> entries(String sql) {
-        return rows(sql).map(list -> list.stream()
-                .map(r -> new CatalogService.Entry(Columns.toInt(r[0]), Columns.string(r[1])))
-                .toList());
+    /** Every row of {@code table} as id and label, by id. */
+    public Uni<List<CatalogService.Entry>> entries(MasterTable table) {
+        return rows("SELECT " + table.idColumn + ", " + table.nameColumn + " FROM " + table.table + " ORDER BY 1")
+                .map(list -> list.stream()
+                        .map(r -> new CatalogService.Entry(Columns.toInt(r[0]), Columns.string(r[1])))
+                        .toList());
     }
 }

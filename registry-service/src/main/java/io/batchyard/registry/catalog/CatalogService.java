@@ -12,8 +12,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Master data (process types, workflow types, exec and batch states). Types change only through migrations, so they
- * are read once and kept; a caller inside a transaction reads them in its own session.
+ * Master data (process types, workflow types, exec, batch and deploy states, permission types, lineage node and query
+ * types). It changes only through migrations. The types the tree rules look up on every change are read once and
+ * kept; a caller inside a transaction reads them in its own session. The other tables are small and read when asked.
  */
 @ApplicationScoped
 public class CatalogService {
@@ -43,17 +44,13 @@ public class CatalogService {
 
     @WithSession
     public Uni<Map<Integer, Entry>> workflowTypes() {
-        return cached(workflowTypes, catalog::workflowTypes, Entry::id);
+        return cached(workflowTypes, () -> catalog.entries(MasterTable.WORKFLOW_TYPES), Entry::id);
     }
 
+    /** A master table that is a plain id/label list, by id. */
     @WithSession
-    public Uni<List<Entry>> execStates() {
-        return catalog.execStates();
-    }
-
-    @WithSession
-    public Uni<List<Entry>> batchStates() {
-        return catalog.batchStates();
+    public Uni<List<Entry>> entries(MasterTable table) {
+        return catalog.entries(table);
     }
 
     /** The cached map, or the rows loaded (in the caller's session) and kept, by id in their order. */

@@ -2,6 +2,7 @@ package io.batchyard.registry.catalog.api;
 
 import io.batchyard.api.Roles;
 import io.batchyard.registry.catalog.CatalogService;
+import io.batchyard.registry.catalog.MasterTable;
 import io.batchyard.registry.catalog.ProcessType;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -12,7 +13,10 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Read-only master data; seeded by migration. */
+/**
+ * Read-only master data; seeded by migration. Each list is a whole small table, answered as one array of
+ * {@code {id, name}} (process types add their parent type) ordered by id, never paged.
+ */
 @RolesAllowed(Roles.VIEWER)
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -40,12 +44,36 @@ public class CatalogResource {
     @GET
     @Path("exec-states")
     public Uni<List<CatalogService.Entry>> execStates() {
-        return catalog.execStates();
+        return catalog.entries(MasterTable.EXEC_STATES);
     }
 
     @GET
     @Path("batch-states")
     public Uni<List<CatalogService.Entry>> batchStates() {
-        return catalog.batchStates();
+        return catalog.entries(MasterTable.BATCH_STATES);
+    }
+
+    @GET
+    @Path("deploy-statuses")
+    public Uni<List<CatalogService.Entry>> deployStatuses() {
+        return catalog.entries(MasterTable.DEPLOY_STATUSES);
+    }
+
+    @GET
+    @Path("permission-types")
+    public Uni<List<CatalogService.Entry>> permissionTypes() {
+        return catalog.entries(MasterTable.PERMISSION_TYPES);
+    }
+
+    @GET
+    @Path("lineage-node-types")
+    public Uni<List<CatalogService.Entry>> lineageNodeTypes() {
+        return catalog.entries(MasterTable.LINEAGE_NODE_TYPES);
+    }
+
+    @GET
+    @Path("lineage-query-types")
+    public Uni<List<CatalogService.Entry>> lineageQueryTypes() {
+        return catalog.entries(MasterTable.LINEAGE_QUERY_TYPES);
     }
 }
