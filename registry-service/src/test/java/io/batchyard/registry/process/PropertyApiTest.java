@@ -7,6 +7,7 @@ import static io.batchyard.registry.Fixtures.parent;
 import static io.batchyard.registry.Fixtures.step;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.events.ProcessProperty;
@@ -15,6 +16,8 @@ import io.batchyard.registry.RegistryTest;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
 import io.restassured.http.ContentType;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +62,74 @@ class PropertyApiTest {
         given().contentType(ContentType.JSON).body(Map.of("value", "x"))
                 .put("/processes/" + s1 + "/properties/k").then().statusCode(400).body("errors.field", equalTo(List.of("configGroup")));
         given().get("/processes/424242424/properties").then().statusCode(404);
+    }
+
+    @Test
+    void aKeyWithSpacesRoundTripsPercentEncoded() {
+        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        String url = "/processes/" + s1 + "/properties/";
+        given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                .body(Map.of("configGroup", "param", "value", "v 1")).put(url + "my%20key").then().statusCode(200)
+                .body("key", equalTo("my key"));
+        given().urlEncodingEnabled(false).get(url + "my%20key").then().statusCode(200)
+                .body("key", equalTo("my key")).body("value", equalTo("v 1"));
+        given().get(url).then().statusCode(200).body("key", equalTo(List.of("my key")));
+        // a client that encodes the path itself reaches the same key
+        given().get("/processes/{id}/properties/{key}", s1, "my key").then().statusCode(200)
+                .body("key", equalTo("my key"));
+        given().urlEncodingEnabled(false).delete(url + "my%20key").then().statusCode(204);
+        given().urlEncodingEnabled(false).get(url + "my%20key").then().statusCode(404).body("code", equalTo(2));
+        given().get(url).then().statusCode(200).body("key", equalTo(List.of()));
+    }
+
+    @Test
+    void anyTextOfUpTo128CharactersIsAKey() {
+        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        String url = "/processes/" + s1 + "/properties/";
+        List<String> keys = List.of(" lead and trail ", "a;b", "100%", "a?b#c", "a+b", "ключ", "x".repeat(128),
+                // 128 characters outside the BMP: 256 UTF-16 units, counted as PostgreSQL counts them
+                "\uD83D\uDE00".repeat(128));
+        for (String key : keys) {
+            given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                    .body(Map.of("configGroup", "param", "value", "v")).put(url + encoded(key)).then()
+                    .statusCode(200).body("key", equalTo(key));
+            given().urlEncodingEnabled(false).get(url + encoded(key)).then().statusCode(200)
+                    .body("key", equalTo(key));
+        }
+        assertThat(given().get(url).then().statusCode(200).extract().jsonPath().getList("key", String.class))
+                .containsExactlyInAnyOrderElementsOf(keys);
+    }
+
+    @Test
+    void tooLongControlSlashAndEmptyKeysAreRefused() {
+        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        String url = "/processes/" + s1 + "/properties/";
+        Map<String, String> refused = Map.of(
+                encoded("x".repeat(129)), "at most 128 characters",
+                encoded("\uD83D\uDE00".repeat(129)), "at most 128 characters",
+                "%0A", "control characters", "a%09b", "control characters", "%7F", "control characters",
+                "%C2%85", "control characters", "a%2Fb", "'/'", "%2F", "'/'");
+        refused.forEach((key, why) -> {
+            for (var response : List.of(
+                    given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                            .body(Map.of("configGroup", "param", "value", "v")).put(url + key),
+                    given().urlEncodingEnabled(false).get(url + key),
+                    given().urlEncodingEnabled(false).delete(url + key))) {
+                response.then().statusCode(400).contentType("application/problem+json").body("code", equalTo(1))
+                        .body("errors[0].message", containsString(why));
+            }
+        });
+        // dot segments never reach a resource; an empty last segment names the list, where nothing is put
+        given().urlEncodingEnabled(false).contentType(ContentType.JSON).body(Map.of("configGroup", "param", "value", "v"))
+                .put(url + "%2E%2E").then().statusCode(400).body("code", equalTo(1));
+        given().contentType(ContentType.JSON).body(Map.of("configGroup", "param", "value", "v"))
+                .put(url).then().statusCode(404).contentType("application/problem+json").body("code", equalTo(2));
+        given().get(url).then().statusCode(200).body("key", equalTo(List.of()));
+    }
+
+    /** {@code text} as one percent-encoded path segment (a space as %20, not '+'). */
+    private static String encoded(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private static void put(long processId, String key, Map<String, Object> body) {

@@ -86,6 +86,32 @@ class TemplateApiTest {
                 .statusCode(404);
     }
 
+    @Test
+    void aTemplateKeyFollowsTheProcessKeyRuleAndIsCopiedAsIs() {
+        long app = application();
+        long parentTpl = template(app, INGESTION, null, "keys-tpl");
+        long step = template(app, SFTP, parentTpl, "keys-step");
+        patchTemplate(parentTpl, List.of(step));
+        patchTemplate(step, List.of(parentTpl));
+        String url = "/process-templates/" + step + "/properties/";
+        given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                .body(Map.of("configGroup", "param", "value", "v")).put(url + "my%20key").then().statusCode(200)
+                .body("key", equalTo("my key"));
+        for (String refused : List.of("x".repeat(129), "a%0Ab", "a%2Fb")) {
+            given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                    .body(Map.of("configGroup", "param", "value", "v")).put(url + refused).then().statusCode(400)
+                    .contentType("application/problem+json").body("code", equalTo(1));
+            given().urlEncodingEnabled(false).delete(url + refused).then().statusCode(400).body("code", equalTo(1));
+        }
+        given().get(url).then().statusCode(200).body("key", equalTo(List.of("my key")));
+
+        long p1 = given().contentType(ContentType.JSON).body("{}").post("/process-templates/" + parentTpl + "/instantiate")
+                .then().statusCode(201).extract().jsonPath().getLong("steps[0].id");
+        given().urlEncodingEnabled(false).get("/processes/" + p1 + "/properties/my%20key").then().statusCode(200)
+                .body("key", equalTo("my key"));
+        given().urlEncodingEnabled(false).delete(url + "my%20key").then().statusCode(204);
+    }
+
     private static long template(long app, int type, Long parent, String name) {
         return given().contentType(ContentType.JSON).body(body(app, type, parent, name)).post("/process-templates")
                 .then().statusCode(201).extract().jsonPath().getLong("templateId");

@@ -1,6 +1,7 @@
 package io.batchyard.registry.process.api;
 
 import io.batchyard.api.Roles;
+import io.batchyard.registry.process.PropertyKey;
 import io.batchyard.registry.process.PropertyRow;
 import io.batchyard.registry.process.PropertyService;
 import io.smallrye.mutiny.Uni;
@@ -8,7 +9,6 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -62,7 +62,7 @@ public class PropertyResource {
 
     @GET
     @Path("{key}")
-    public Uni<Property> get(@PathParam("id") long id, @PathParam("key") String key) {
+    public Uni<Property> get(@PathParam("id") long id, @PathParam("key") @PropertyKey String key) {
         return properties.get(id, key).map(Property::of);
     }
 
@@ -70,7 +70,7 @@ public class PropertyResource {
     @PUT
     @Path("{key}")
     public Uni<Property> put(@PathParam("id") long id,
-                             @PathParam("key") @Size(min = 1, max = 128) @Pattern(regexp = "[^/\\s]+") String key,
+                             @PathParam("key") @PropertyKey String key,
                              @Valid @NotNull PropertyRequest request) {
         return properties.put(new PropertyRow(id, request.configGroup(), key, request.value(),
                         request.description() == null ? "" : request.description()))
@@ -80,7 +80,7 @@ public class PropertyResource {
     @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{key}")
-    public Uni<Response> delete(@PathParam("id") long id, @PathParam("key") String key) {
+    public Uni<Response> delete(@PathParam("id") long id, @PathParam("key") @PropertyKey String key) {
         return properties.delete(id, key).map(done -> Response.noContent().build());
     }
 }

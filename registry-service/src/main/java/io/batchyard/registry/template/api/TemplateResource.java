@@ -5,6 +5,7 @@ import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
 import io.batchyard.registry.process.ProcessApi;
 import io.batchyard.registry.process.ProcessMapping;
+import io.batchyard.registry.process.PropertyKey;
 import io.batchyard.registry.template.PropertyTemplate;
 import io.batchyard.registry.template.TemplateApi;
 import io.batchyard.registry.template.TemplateRow;
@@ -13,8 +14,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -109,7 +108,7 @@ public class TemplateResource {
     @PUT
     @Path("{id}/properties/{key}")
     public Uni<PropertyTemplate> putProperty(@PathParam("id") long id,
-            @PathParam("key") @Size(min = 1, max = 128) @Pattern(regexp = "[^/\\s]+") String key,
+            @PathParam("key") @PropertyKey String key,
             @Valid @NotNull TemplateApi.PropertyTemplateRequest request) {
         return service.putProperty(new PropertyTemplate(id, request.configGroup(), key, request.value(),
                 request.description() == null ? "" : request.description()));
@@ -118,7 +117,7 @@ public class TemplateResource {
     @RolesAllowed(Roles.DEVELOPER)
     @DELETE
     @Path("{id}/properties/{key}")
-    public Uni<Response> deleteProperty(@PathParam("id") long id, @PathParam("key") String key) {
+    public Uni<Response> deleteProperty(@PathParam("id") long id, @PathParam("key") @PropertyKey String key) {
         return service.deleteProperty(id, key).map(done -> Response.noContent().build());
     }
 }
