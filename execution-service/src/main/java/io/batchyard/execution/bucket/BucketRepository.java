@@ -19,7 +19,8 @@ import java.util.Optional;
 public class BucketRepository extends SqlRepository {
 
     private static final String ROW = """
-            SELECT process_id, bucket, status, instance_exec_id, attempts, message, updated_at FROM bucket_status""";
+            SELECT process_id, bucket, status, instance_exec_id, attempts, message, updated_at, next_attempt_at
+            FROM bucket_status""";
 
     /** Adds an INIT row unless the bucket is known; a COMPLETE bucket is never reset by this. */
     public Uni<Boolean> ensure(long processId, String bucket) {
@@ -29,10 +30,16 @@ public class BucketRepository extends SqlRepository {
                 .map(inserted -> inserted > 0);
     }
 
-    public Uni<List<String>> eligible(long processId, boolean includeFailed) {
+    /**
+     * The buckets a run may take now: INIT ones, and, when failed buckets are retried, FAILED ones that have attempts
+     * left and whose back-off has passed.
+     */
+    public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
         return values("""
-                SELECT bucket FROM bucket_status WHERE process_id = :p AND (status = 'INIT' OR (:failed AND status = 'FAILED'))
-                ORDER BY bucket""", String.class, params("p", processId).and("failed", includeFailed));
+                SELECT bucket FROM bucket_status WHERE process_id = :p AND (status = 'INIT' OR (:failed AND status = 'FAILED'
+                    AND attempts < :max AND (next_attempt_at IS NULL OR next_attempt_at <= now())))
+                ORDER BY bucket""", String.class, params("p", processId).and("failed", includeFailed)
+                .and("max", maxAttempts));
     }
 
     public Uni<Optional<BucketStatus>> find(long processId, String bucket) {
@@ -76,9 +83,15 @@ public class BucketRepository extends SqlRepository {
             return Uni.createFrom().item(0);
         }
         return update("""
-                UPDATE bucket_status SET status = :to, updated_at = now(), message = CAST(:msg AS text),
+                UPDATE bucket_status b SET status = :to, updated_at = now(), message = CAST(:msg AS text),
                     instance_exec_id = COALESCE(CAST(:ie AS bigint), instance_exec_id),
-                    attempts = attempts + CASE WHEN :to = 'RUNNING' THEN 1 ELSE 0 END
+                    attempts = attempts + CASE WHEN :to = 'RUNNING' THEN 1 ELSE 0 END,
+                    -- a failure is retried (if the policy retries) after the policy's back-off for the attempt that
+                    -- just failed, with a random half of it taken off; any other move clears the wait
+                    next_attempt_at = CASE WHEN :to = 'FAILED' THEN now() + (
+                        SELECT make_interval(secs => LEAST(j.retry_max_backoff_seconds,
+                                   j.retry_backoff_seconds * power(2, GREATEST(b.attempts, 1) - 1)) * (1 - random() / 2))
+                        FROM runner_job j WHERE j.process_id = b.process_id) END
                 WHERE process_id = :p AND bucket IN (:b) AND status = :from""",
                 params("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
                         .and("ie", instanceExecId).and("msg", message));
@@ -97,6 +110,6 @@ public class BucketRepository extends SqlRepository {
 
     private static BucketStatus row(Object[] r) {
         return new BucketStatus(longOrNull(r[0]), (String) r[1], State.valueOf((String) r[2]), longOrNull(r[3]),
-                ((Number) r[4]).intValue(), (String) r[5], time(r[6]));
+                ((Number) r[4]).intValue(), (String) r[5], time(r[6]), time(r[7]));
     }
 }

@@ -4,7 +4,7 @@ import java.time.OffsetDateTime;
 
 /** One (process, bucket) row of the run ledger (PWM job_status). */
 public record BucketStatus(long processId, String bucket, State status, Long instanceExecId, int attempts,
-                           String message, OffsetDateTime updatedAt) {
+                           String message, OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt) {
 
     /** INIT → RUNNING → COMPLETE | FAILED; FAILED → INIT on retry (spec B.3.1). */
     public enum State {

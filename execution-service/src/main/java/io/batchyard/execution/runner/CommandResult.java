@@ -19,6 +19,10 @@ public record CommandResult(int exitCode, boolean timedOut, String stdout, Strin
     }
 
     public String describe() {
+        if (!started) {
+            // a command that never ran has no exit code of its own: its reason (e.g. the script is missing) says why
+            return "not started: " + stderr.strip();
+        }
         return timedOut ? "killed after its timeout of " + took.toSeconds() + " s" : "exit code " + exitCode;
     }
 

@@ -77,7 +77,7 @@ public class Planner {
                                 + running.get().buckets()));
                         return Uni.createFrom().item(new Plan(processId, List.of(), current, reasons));
                     }
-                    return ledger.eligible(processId, j.retryFailed())
+                    return ledger.eligible(processId, j.retryFailed(), j.retry().maxAttempts())
                             .chain(eligible -> select(j, eligible, current, now, reasons));
                 });
             });
@@ -91,7 +91,7 @@ public class Planner {
         if (selected.isEmpty()) {
             reasons.add(eligible.isEmpty()
                     ? new Reason("NO_ELIGIBLE_BUCKET", "no bucket of process " + processId + " is waiting (INIT"
-                            + (j.retryFailed() ? " or FAILED" : "") + ")")
+                            + (j.retryFailed() ? ", or FAILED with attempts left and its back-off over" : "") + ")")
                     : new Reason("NOT_CURRENT_PERIOD", "exact match: only the current period "
                             + (current == null ? BucketPattern.DAILY.current(now) : current) + " may run; waiting: " + eligible));
             return Uni.createFrom().item(new Plan(processId, List.of(), current, reasons));

@@ -11,12 +11,22 @@ public record RunnerJob(
         boolean exactMatch,
         Integer maxBatchSize,
         boolean retryFailed,
+        Retry retry,
         Context context,
         int stepConcurrency,
         int timeoutSeconds,
         Hooks hooks,
         List<Dependency> dependencies,
         Schedule schedule) {
+
+    /**
+     * How a failed bucket is retried when {@link #retryFailed}: at most {@code maxAttempts} runs in all, the n-th
+     * retry after {@code backoffSeconds} × 2^(n-1), capped at {@code maxBackoffSeconds}, of which a random half is
+     * taken off (jitter, so that buckets failing together do not all come back in the same tick).
+     */
+    public record Retry(int maxAttempts, int backoffSeconds, int maxBackoffSeconds) {
+        public static final Retry DEFAULT = new Retry(3, 30, 3600);
+    }
 
     /** Extra options inserted before the bucket arguments: value, then file contents, then script output. */
     public record Context(String value, String file, String script) {

@@ -19,22 +19,27 @@ public class RunnerJobRepository extends SqlRepository {
         long pid = job.processId();
         Uni<Integer> saved = update("""
                 INSERT INTO runner_job (process_id, enabled, bucket, is_batch, is_exact_match, max_batch_size, retry_failed,
-                    context_value, context_file, context_script, step_concurrency, timeout_seconds, on_init, on_success, on_error)
+                    context_value, context_file, context_script, step_concurrency, timeout_seconds, on_init, on_success, on_error,
+                    max_attempts, retry_backoff_seconds, retry_max_backoff_seconds)
                 VALUES (:p, :enabled, CAST(:bucket AS text), :batch, :exact, CAST(:maxBatch AS int), :retry,
                     CAST(:cv AS text), CAST(:cf AS text), CAST(:cs AS text), :conc, :timeout,
-                    CAST(:hi AS text), CAST(:hs AS text), CAST(:he AS text))
+                    CAST(:hi AS text), CAST(:hs AS text), CAST(:he AS text), :attempts, :backoff, :maxBackoff)
                 ON CONFLICT (process_id) DO UPDATE SET enabled = EXCLUDED.enabled, bucket = EXCLUDED.bucket,
                     is_batch = EXCLUDED.is_batch, is_exact_match = EXCLUDED.is_exact_match,
                     max_batch_size = EXCLUDED.max_batch_size, retry_failed = EXCLUDED.retry_failed,
                     context_value = EXCLUDED.context_value, context_file = EXCLUDED.context_file,
                     context_script = EXCLUDED.context_script, step_concurrency = EXCLUDED.step_concurrency,
                     timeout_seconds = EXCLUDED.timeout_seconds, on_init = EXCLUDED.on_init,
-                    on_success = EXCLUDED.on_success, on_error = EXCLUDED.on_error, updated_at = now()""",
+                    on_success = EXCLUDED.on_success, on_error = EXCLUDED.on_error,
+                    max_attempts = EXCLUDED.max_attempts, retry_backoff_seconds = EXCLUDED.retry_backoff_seconds,
+                    retry_max_backoff_seconds = EXCLUDED.retry_max_backoff_seconds, updated_at = now()""",
                 params("p", pid).and("enabled", job.enabled()).and("bucket", job.bucket()).and("batch", job.batch())
                         .and("exact", job.exactMatch()).and("maxBatch", job.maxBatchSize()).and("retry", job.retryFailed())
                         .and("cv", job.context().value()).and("cf", job.context().file()).and("cs", job.context().script())
                         .and("conc", job.stepConcurrency()).and("timeout", job.timeoutSeconds())
-                        .and("hi", job.hooks().onInit()).and("hs", job.hooks().onSuccess()).and("he", job.hooks().onError()))
+                        .and("hi", job.hooks().onInit()).and("hs", job.hooks().onSuccess()).and("he", job.hooks().onError())
+                        .and("attempts", job.retry().maxAttempts()).and("backoff", job.retry().backoffSeconds())
+                        .and("maxBackoff", job.retry().maxBackoffSeconds()))
                 .chain(() -> update("DELETE FROM runner_dependency WHERE process_id = :p", params("p", pid)));
         int seq = 1;
         for (RunnerJob.Dependency d : job.dependencies()) {
@@ -62,7 +67,8 @@ public class RunnerJobRepository extends SqlRepository {
     public Uni<Optional<RunnerJob>> find(long processId) {
         return row("""
                 SELECT process_id, enabled, bucket, is_batch, is_exact_match, max_batch_size, retry_failed, context_value,
-                  context_file, context_script, step_concurrency, timeout_seconds, on_init, on_success, on_error
+                  context_file, context_script, step_concurrency, timeout_seconds, on_init, on_success, on_error,
+                  max_attempts, retry_backoff_seconds, retry_max_backoff_seconds
                 FROM runner_job WHERE process_id = :p""", params("p", processId), RunnerJobRepository::job)
                 .chain(base -> base.isEmpty() ? Uni.createFrom().item(base) : withDetails(base.get()).map(Optional::of));
     }
@@ -71,7 +77,8 @@ public class RunnerJobRepository extends SqlRepository {
         return values("""
                 SELECT j.process_id FROM runner_job j WHERE j.enabled AND (j.bucket IS NOT NULL OR EXISTS (
                     SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id
-                      AND (b.status = 'INIT' OR (j.retry_failed AND b.status = 'FAILED'))))
+                      AND (b.status = 'INIT' OR (j.retry_failed AND b.status = 'FAILED' AND b.attempts < j.max_attempts
+                           AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= now())))))
                 ORDER BY j.process_id""", Long.class, none());
     }
 
@@ -85,13 +92,14 @@ public class RunnerJobRepository extends SqlRepository {
                 .chain(deps -> row("SELECT cron, time_zone FROM runner_schedule WHERE process_id = :p",
                         params("p", job.processId()), r -> new RunnerJob.Schedule((String) r[0], (String) r[1]))
                         .map(schedule -> new RunnerJob(job.processId(), job.enabled(), job.bucket(), job.batch(),
-                                job.exactMatch(), job.maxBatchSize(), job.retryFailed(), job.context(),
+                                job.exactMatch(), job.maxBatchSize(), job.retryFailed(), job.retry(), job.context(),
                                 job.stepConcurrency(), job.timeoutSeconds(), job.hooks(), deps, schedule.orElse(null))));
     }
 
     private static RunnerJob job(Object[] r) {
         return new RunnerJob(longOrNull(r[0]), (Boolean) r[1], (String) r[2], (Boolean) r[3], (Boolean) r[4],
-                intOrNull(r[5]), (Boolean) r[6], new RunnerJob.Context((String) r[7], (String) r[8], (String) r[9]),
+                intOrNull(r[5]), (Boolean) r[6],
+                new RunnerJob.Retry(intOrNull(r[15]), intOrNull(r[16]), intOrNull(r[17])), new RunnerJob.Context((String) r[7], (String) r[8], (String) r[9]),
                 intOrNull(r[10]), intOrNull(r[11]), new RunnerJob.Hooks((String) r[12], (String) r[13], (String) r[14]),
                 List.of(), null);
     }

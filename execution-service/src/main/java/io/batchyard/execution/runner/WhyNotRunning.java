@@ -5,6 +5,7 @@ import io.batchyard.execution.bucket.BucketStatus;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,6 +44,28 @@ public class WhyNotRunning {
         });
     }
 
+    /**
+     * Why a FAILED bucket does not run: the policy does not retry, it ran out of attempts, or it waits out its back-off;
+     * nothing when the retry is due.
+     */
+    static Optional<Planner.Reason> failed(String bucket, Optional<RunnerJob> job, BucketStatus row) {
+        String manual = "; retry it with POST .../buckets/" + bucket + "/retry";
+        if (job.map(j -> !j.retryFailed()).orElse(true)) {
+            return Optional.of(new Planner.Reason("BUCKET_FAILED", "bucket " + bucket + " failed (" + row.message() + ")"
+                    + manual));
+        }
+        int max = job.get().retry().maxAttempts();
+        if (row.attempts() >= max) {
+            return Optional.of(new Planner.Reason("OUT_OF_ATTEMPTS", "bucket " + bucket + " failed " + row.attempts()
+                    + " time(s), the policy's limit of " + max + " (last: " + row.message() + ")" + manual));
+        }
+        if (row.nextAttemptAt() != null && row.nextAttemptAt().isAfter(OffsetDateTime.now())) {
+            return Optional.of(new Planner.Reason("RETRY_BACKOFF", "bucket " + bucket + " failed (attempt "
+                    + row.attempts() + " of " + max + ": " + row.message() + "); next attempt at " + row.nextAttemptAt()));
+        }
+        return Optional.empty();
+    }
+
     private Uni<Explanation> explain(long processId, String bucket, Planner.Plan plan, Optional<RunnerJob> job,
                                      Optional<BucketStatus> row, List<Planner.Reason> reasons) {
         boolean current = bucket.equals(plan.currentPeriod());
@@ -55,12 +78,7 @@ public class WhyNotRunning {
                         + " completed in run " + row.get().instanceExecId()));
                 case RUNNING -> reasons.add(new Planner.Reason("BUCKET_RUNNING", "bucket " + bucket
                         + " is running in run " + row.get().instanceExecId()));
-                case FAILED -> {
-                    if (job.map(j -> !j.retryFailed()).orElse(true)) {
-                        reasons.add(new Planner.Reason("BUCKET_FAILED", "bucket " + bucket + " failed ("
-                                + row.get().message() + "); retry it with POST .../buckets/" + bucket + "/retry"));
-                    }
-                }
+                case FAILED -> failed(bucket, job, row.get()).ifPresent(reasons::add);
                 case INIT -> { }
             }
         }

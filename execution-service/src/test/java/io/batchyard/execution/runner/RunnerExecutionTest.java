@@ -146,6 +146,10 @@ class RunnerExecutionTest extends RunnerTestSupport {
                 .body("run.failureText", allOf(
                         startsWith("step " + s1 + " (absent-" + p + ".sh) could not be started: "),
                         containsString("not found")));
+        // the bucket row says why too, not a meaningless exit code
+        given().queryParam("limit", 500).get("/runner/processes/" + p + "/buckets").then().statusCode(200)
+                .body("items.find { it.bucket == 'b1' }.message", allOf(containsString("not started: script 'absent-"
+                        + p + ".sh' not found"), org.hamcrest.Matchers.not(containsString("exit code"))));
     }
 
     @Test

@@ -58,12 +58,18 @@ public class RunnerResource {
             Boolean exactMatch,
             @Min(1) Integer maxBatchSize,
             Boolean retryFailed,
+            @Valid RetryRequest retry,
             @Valid RunnerJob.Context context,
             @Min(1) @Max(64) Integer stepConcurrency,
             @Min(1) Integer timeoutSeconds,
             @Valid RunnerJob.Hooks hooks,
             @Size(max = 50) List<RunnerJob.Dependency> dependencies,
             @Valid RunnerJob.Schedule schedule) {
+    }
+
+    /** How failed buckets are retried when retryFailed is on; absent fields take the defaults (3 runs, 30 s, 1 h). */
+    public record RetryRequest(@Min(1) @Max(100) Integer maxAttempts, @Min(1) @Max(86_400) Integer backoffSeconds,
+                               @Min(1) @Max(604_800) Integer maxBackoffSeconds) {
     }
 
     public record NewBucket(@NotBlank @Size(max = 200) String bucket) {
@@ -234,14 +240,31 @@ public class RunnerResource {
                 throw ExecutionError.INVALID_RUN_POLICY.exception(e.getMessage());
             }
         }
+        RunnerJob.Retry retry = retry(p.retry());
         RunnerJob.Schedule schedule = p.schedule() == null ? null : new RunnerJob.Schedule(p.schedule().cron().trim(),
                 p.schedule().timeZone() == null ? "UTC" : p.schedule().timeZone());
         return new RunnerJob(pid, p.enabled() == null || p.enabled(), bucket, Boolean.TRUE.equals(p.batch()),
-                Boolean.TRUE.equals(p.exactMatch()), p.maxBatchSize(), Boolean.TRUE.equals(p.retryFailed()),
+                Boolean.TRUE.equals(p.exactMatch()), p.maxBatchSize(), Boolean.TRUE.equals(p.retryFailed()), retry,
                 p.context() == null ? RunnerJob.Context.NONE : p.context(),
                 p.stepConcurrency() == null ? 4 : p.stepConcurrency(),
                 p.timeoutSeconds() == null ? 3600 : p.timeoutSeconds(),
                 p.hooks() == null ? RunnerJob.Hooks.NONE : p.hooks(), deps, schedule);
+    }
+
+    private static RunnerJob.Retry retry(RetryRequest r) {
+        RunnerJob.Retry d = RunnerJob.Retry.DEFAULT;
+        if (r == null) {
+            return d;
+        }
+        RunnerJob.Retry retry = new RunnerJob.Retry(r.maxAttempts() == null ? d.maxAttempts() : r.maxAttempts(),
+                r.backoffSeconds() == null ? d.backoffSeconds() : r.backoffSeconds(),
+                r.maxBackoffSeconds() == null ? Math.max(d.maxBackoffSeconds(), r.backoffSeconds() == null ? 0
+                        : r.backoffSeconds()) : r.maxBackoffSeconds());
+        if (retry.maxBackoffSeconds() < retry.backoffSeconds()) {
+            throw ExecutionError.INVALID_RUN_POLICY.exception("retry.maxBackoffSeconds (" + retry.maxBackoffSeconds()
+                    + ") must not be below retry.backoffSeconds (" + retry.backoffSeconds() + ")");
+        }
+        return retry;
     }
 
     /**
