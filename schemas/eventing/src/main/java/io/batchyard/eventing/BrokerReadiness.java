@@ -1,10 +1,12 @@
 package io.batchyard.eventing;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,19 +31,20 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class BrokerReadiness implements HealthCheck {
 
-    private final String bootstrapServers;
+    private final Map<String, Object> broker;
     private final Duration timeout;
     private volatile Admin admin;
 
-    BrokerReadiness(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+    BrokerReadiness(@Identifier(BrokerSettings.DEFAULT_BROKER) Map<String, Object> broker,
                     @ConfigProperty(name = "batchyard.health.broker-timeout", defaultValue = "PT2S") Duration timeout) {
-        this.bootstrapServers = bootstrapServers;
+        this.broker = broker;
         this.timeout = timeout;
     }
 
     @Override
     public HealthCheckResponse call() {
-        var response = HealthCheckResponse.named("Kafka broker reachable").withData("bootstrap", bootstrapServers);
+        var response = HealthCheckResponse.named("Kafka broker reachable").withData("bootstrap",
+                String.valueOf(broker.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)));
         try {
             Collection<Node> nodes = admin().describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
                     .nodes().get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS);
@@ -61,19 +64,26 @@ public class BrokerReadiness implements HealthCheck {
             synchronized (this) {
                 local = admin;
                 if (local == null) {
-                    Properties props = new Properties();
-                    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-                    props.put(AdminClientConfig.CLIENT_ID_CONFIG, "readiness");
-                    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-                    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-                    // Reconnect promptly once the broker is back, so readiness follows it within a probe or two.
-                    props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
-                    local = Admin.create(props);
+                    local = Admin.create(adminConfig());
                     admin = local;
                 }
             }
         }
         return local;
+    }
+
+    /**
+     * The channels' broker settings (bootstrap, security), then the check's own timeouts, which win: they bound the
+     * probe. Package-visible for tests.
+     */
+    Properties adminConfig() {
+        Properties props = BrokerSettings.forClient(broker, AdminClientConfig.configNames());
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "readiness");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        // Reconnect promptly once the broker is back, so readiness follows it within a probe or two.
+        props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 1000);
+        return props;
     }
 
     void close(@Observes ShutdownEvent ignored) {

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import io.batchyard.eventing.OutboxRepository.Pending;
@@ -19,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import io.batchyard.schemas.kafka.EventSerializer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.common.annotation.Identifier;
 import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -79,7 +81,7 @@ public class OutboxRelay {
 
     private final Pool pool;
     private final OutboxRepository repository;
-    private final String bootstrapServers;
+    private final Map<String, Object> broker;
     private final String schemaRegistryUrl;
     private final boolean enabled;
     private final Duration pollInterval;
@@ -93,7 +95,7 @@ public class OutboxRelay {
     private boolean woken;
 
     public OutboxRelay(Pool pool, OutboxRepository repository, MeterRegistry meters,
-                       @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+                       @Identifier(BrokerSettings.DEFAULT_BROKER) Map<String, Object> broker,
                        @ConfigProperty(name = "batchyard.schema-registry.url") String schemaRegistryUrl,
                        @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
                        @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT1S") Duration pollInterval,
@@ -101,7 +103,7 @@ public class OutboxRelay {
                        @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S") Duration sendTimeout) {
         this.pool = pool;
         this.repository = repository;
-        this.bootstrapServers = bootstrapServers;
+        this.broker = broker;
         this.schemaRegistryUrl = schemaRegistryUrl;
         this.enabled = enabled;
         this.pollInterval = pollInterval;
@@ -424,9 +426,12 @@ public class OutboxRelay {
         LOG.warnf("outbox row %d not published yet: %s", position, cause.getMessage());
     }
 
+    /**
+     * The channels' broker settings (bootstrap, security), then the relay's own, which win: its delivery guarantees
+     * and timeouts are what the relay's ordering and outage handling rely on.
+     */
     Properties producerConfig() {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Properties props = BrokerSettings.forClient(broker, ProducerConfig.configNames());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.LINGER_MS_CONFIG, String.valueOf(LINGER_MS));

@@ -108,7 +108,7 @@ final class EventingFixture {
      */
     static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
         MeterRegistry meters = new SimpleMeterRegistry();
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, bootstrap,
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
                 Duration.ofSeconds(5));
         METERS.put(relay, meters);
@@ -118,10 +118,15 @@ final class EventingFixture {
 
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
         MeterRegistry meters = new SimpleMeterRegistry();
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, bootstrap,
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout);
         METERS.put(relay, meters);
         return relay;
+    }
+
+    /** Broker settings as Quarkus merges them from {@code kafka.*}: here only where the broker is. */
+    private static Map<String, Object> broker(String bootstrap) {
+        return Map.of("bootstrap.servers", bootstrap);
     }
 
     /** Rows {@code relay} published, as its {@code batchyard.outbox.published} counter says. */
