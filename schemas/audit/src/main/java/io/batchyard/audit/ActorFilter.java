@@ -1,9 +1,6 @@
 package io.batchyard.audit;
 
 import io.batchyard.eventing.Actor;
-import io.batchyard.eventing.Trace;
-import io.batchyard.schemas.RecordHeaders;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +8,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * Makes the caller of a JAX-RS operation the actor of whatever it changes, so that the events it writes carry the
- * caller in their header ({@link Actor}), and continues the caller's trace when the call carries a W3C
- * {@code traceparent} header ({@link Trace}): the events it writes are published in that trace.
+ * caller in their header ({@link Actor}). (The caller's trace needs nothing here: Quarkus continues an incoming
+ * {@code traceparent} header in the call's server span, and the events the call writes are published in it.)
  */
 @ApplicationScoped
 public class ActorFilter {
@@ -29,10 +26,5 @@ public class ActorFilter {
                 .invoke(who -> Actor.set(who.isAnonymous() ? null : who.getPrincipal().getName()))
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
-    }
-
-    @ServerRequestFilter
-    public void trace(ContainerRequestContext request) {
-        Trace.continueFrom(request.getHeaderString(RecordHeaders.TRACEPARENT));
     }
 }

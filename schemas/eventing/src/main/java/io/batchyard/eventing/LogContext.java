@@ -23,7 +23,7 @@ public final class LogContext {
     public static final String RUN_ID = "runId";
     /** The process the work is about: a lifecycle call's pid, or the process a consumed record is keyed by. */
     public static final String PROCESS_ID = "processId";
-    /** The W3C trace id of the work ({@link Trace}). */
+    /** The trace id of the work: its current OpenTelemetry span's ({@link Trace#traceId()}). */
     public static final String TRACE_ID = "traceId";
 
     private final Map<String, Object> entries = new LinkedHashMap<>();

@@ -4,6 +4,9 @@ import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
 import io.batchyard.schemas.Events;
 import io.batchyard.events.EventHeader;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.Tracer;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Objects;
@@ -13,14 +16,20 @@ import org.apache.avro.specific.SpecificRecord;
  * Appends events to the transactional outbox. Call it from inside the service method whose transaction makes the state
  * change ({@code @WithTransaction}), so that the change and its event commit or roll back together;
  * {@link OutboxRelay} publishes them afterwards. Outside a transaction it fails instead of committing the event alone.
+ *
+ * <p>Each row keeps the {@code traceparent} of the span current when the event was appended (the HTTP call's server
+ * span, a consumed record's processing span), so that the relay publishes the event in the trace of the work that
+ * caused it, however much later that is ({@link Trace}).
  */
 @ApplicationScoped
 public class Outbox {
 
     private final OutboxRepository repository;
+    private final Tracer tracer;
 
-    public Outbox(OutboxRepository repository) {
+    public Outbox(OutboxRepository repository, Tracer tracer) {
         this.repository = repository;
+        this.tracer = tracer;
     }
 
     public Uni<Void> append(String topic, Object key, SpecificRecord event) {
@@ -30,7 +39,21 @@ public class Outbox {
             header.setActor(Actor.current());
         }
         OutboxEvent row = new OutboxEvent(Events.eventId(event), topic, String.valueOf(key),
-                EventCatalog.eventType(event.getClass()), EventCodec.encode(event), Trace.nextSpan().toString());
+                EventCatalog.eventType(event.getClass()), EventCodec.encode(event), Trace.traceparent(spanOf(topic)));
         return repository.insert(row);
+    }
+
+    /**
+     * The current span, or, for work no span covers (a scheduled job), a trace started now with a span of its own, so
+     * that every row carries a traceparent.
+     */
+    private SpanContext spanOf(String topic) {
+        SpanContext current = Span.current().getSpanContext();
+        if (current.isValid()) {
+            return current;
+        }
+        Span root = tracer.spanBuilder(topic + " append").setNoParent().startSpan();
+        root.end();
+        return root.getSpanContext();
     }
 }

@@ -15,11 +15,14 @@ import io.batchyard.eventing.OutboxRepository.Pending;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
 import io.batchyard.schemas.RecordHeaders;
-import io.batchyard.schemas.TraceParent;
 import java.nio.charset.StandardCharsets;
 import io.batchyard.schemas.kafka.EventSerializer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.Tracer;
 import io.smallrye.common.annotation.Identifier;
 import org.apache.avro.specific.SpecificRecord;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -66,6 +69,11 @@ import org.jboss.logging.Logger;
  * today's form. A registry that cannot be reached fails the row like a broker that cannot: it and the rows behind
  * it wait for the next pass.
  *
+ * <p>Each record is published in a span of its own (kind PRODUCER, {@code <topic> publish}) whose parent is the
+ * traceparent the row stored ({@link Outbox}); the record's {@code traceparent} header carries that span, so its
+ * consumers continue the trace from the publication. The span ends when the broker acknowledges the record, in error
+ * when it refuses it or the send fails.
+ *
  * <p>Published rows are counted ({@code batchyard.outbox.published}); {@link OutboxReadiness} asks {@link #alive} whether
  * the loop still turns: it is waiting for a wake-up, or its last pass ended recently.
  */
@@ -89,12 +97,13 @@ public class OutboxRelay {
     private final Duration sendTimeout;
 
     private final Counter published;
+    private final Tracer tracer;
     /** The connection that holds the relay lock and listens; null while this relay does not lead. */
     private final AtomicReference<SqlConnection> leader = new AtomicReference<>();
     private final Object wakeups = new Object();
     private boolean woken;
 
-    public OutboxRelay(Pool pool, OutboxRepository repository, MeterRegistry meters,
+    public OutboxRelay(Pool pool, OutboxRepository repository, MeterRegistry meters, Tracer tracer,
                        @Identifier(BrokerSettings.DEFAULT_BROKER) Map<String, Object> broker,
                        @ConfigProperty(name = "batchyard.schema-registry.url") String schemaRegistryUrl,
                        @ConfigProperty(name = "batchyard.outbox.enabled", defaultValue = "true") boolean enabled,
@@ -109,6 +118,7 @@ public class OutboxRelay {
         this.pollInterval = pollInterval;
         this.batchSize = batchSize;
         this.sendTimeout = sendTimeout;
+        this.tracer = tracer;
         this.published = Counter.builder(PUBLISHED).description("Outbox rows published to the broker")
                 .register(meters);
     }
@@ -353,11 +363,15 @@ public class OutboxRelay {
         }
         List<Future<RecordMetadata>> sends = new ArrayList<>(rows.size());
         for (Pending row : rows) {
+            Span span = Trace.startMessagingSpan(tracer, SpanKind.PRODUCER, row.topic(), "publish", row.traceparent(),
+                    row.eventId().toString());
             Future<RecordMetadata> send;
             try {
-                send = producer.send(toRecord(row));
+                send = producer.send(toRecord(row, span.getSpanContext()),
+                        (metadata, failure) -> Trace.end(span, failure));
             } catch (RuntimeException e) {
                 // The registry could not be reached or refused the schema: nothing behind this row may go first.
+                Trace.end(span, e);
                 markFailed(session, row.position(), e);
                 break;
             }
@@ -388,8 +402,11 @@ public class OutboxRelay {
         return done.size();
     }
 
-    /** The row as a Kafka record: the event in the registry's wire format, with its type and id as headers. */
-    private ProducerRecord<String, byte[]> toRecord(Pending row) {
+    /**
+     * The row as a Kafka record: the event in the registry's wire format, with its id and the span it is published in
+     * as headers.
+     */
+    private ProducerRecord<String, byte[]> toRecord(Pending row, SpanContext span) {
         Class<? extends SpecificRecord> type = EventCatalog.byName(row.eventType())
                 .orElseThrow(() -> new IllegalStateException("outbox row of unknown event type " + row.eventType()));
         if (serializer == null) {
@@ -397,8 +414,8 @@ public class OutboxRelay {
         }
         Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders();
         headers.add(new RecordHeader("event-id", uuidBytes(row.eventId())));
-        String traceparent = row.traceparent() != null ? row.traceparent() : TraceParent.root().toString();
-        headers.add(new RecordHeader(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8)));
+        headers.add(new RecordHeader(RecordHeaders.TRACEPARENT,
+                Trace.traceparent(span).getBytes(StandardCharsets.UTF_8)));
         byte[] value = serializer.serialize(row.topic(), headers, EventCodec.decode(row.payload(), type));
         return new ProducerRecord<>(row.topic(), null, row.key(), value, headers);
     }

@@ -6,6 +6,8 @@ import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.TopicContents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -55,6 +57,8 @@ final class EventingFixture {
     private static final java.util.concurrent.atomic.AtomicInteger DATABASES = new java.util.concurrent.atomic.AtomicInteger();
     private static final Vertx VERTX = Vertx.vertx();
     private static final Duration DB_TIMEOUT = Duration.ofSeconds(30);
+    /** The relays' tracer: real spans (records carry their ids), exported nowhere. */
+    private static final Tracer TRACER = SdkTracerProvider.builder().build().get("eventing-test");
 
     private EventingFixture() {
     }
@@ -108,7 +112,7 @@ final class EventingFixture {
      */
     static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
         MeterRegistry meters = new SimpleMeterRegistry();
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, broker(bootstrap),
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
                 Duration.ofSeconds(5));
         METERS.put(relay, meters);
@@ -118,7 +122,7 @@ final class EventingFixture {
 
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
         MeterRegistry meters = new SimpleMeterRegistry();
-        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, broker(bootstrap),
+        OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout);
         METERS.put(relay, meters);
         return relay;

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -216,7 +217,7 @@ class OutboxRelayTest {
                                                                          CountDownLatch release) {
         return config -> new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()) {
             @Override
-            public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+            public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
                 if (hold.getAsBoolean()) {
                     sending.countDown();
                     try {
@@ -225,7 +226,7 @@ class OutboxRelayTest {
                         Thread.currentThread().interrupt();
                     }
                 }
-                return super.send(record);
+                return super.send(record, callback);
             }
         };
     }

@@ -8,6 +8,13 @@ import io.batchyard.schemas.Topics;
 import io.batchyard.events.EventHeader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.smallrye.common.vertx.VertxContext;
 import org.apache.avro.specific.SpecificRecord;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
@@ -51,6 +58,13 @@ import org.jboss.logging.Logger;
  * <p>When the application shuts down while a record is being retried, the record is left unacknowledged (neither
  * acked nor dead-lettered): its offset is not committed and it is delivered again after the restart.
  *
+ * <p>Every record is processed in a span of its own (kind CONSUMER, {@code <topic> process}) whose parent is the span
+ * its {@code traceparent} header names ({@link Trace}); a record without a valid one starts a trace. The span is current
+ * for the whole processing, retries included: on the record's Vert.x duplicated context, where Quarkus keeps the
+ * OpenTelemetry context, every step of the effect sees it, so the events the effect appends are published in it. It
+ * ends when the record is applied, dead-lettered (in error) or left for redelivery. SmallRye's own tracing of the
+ * channels is off, so that there is one processing span per record.
+ *
  * <p>While a record is handled, its event id, run, process and trace are in the MDC ({@link LogContext}), so every
  * log line of its effect names them; they are removed when the record is done. Every consumer is counted the same
  * way: {@code batchyard.events.consumed}, {@code batchyard.events.dead.lettered} and {@code batchyard.events.retried},
@@ -78,6 +92,8 @@ public class RecordProcessor {
     public static final String RETRIED = "batchyard.events.retried";
 
     private static final Logger LOG = Logger.getLogger(RecordProcessor.class);
+    private static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
+    private static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
     private static final int MAX_REASON = 500;
     /** Topics whose record key is a process id (schemas/README.md, "Topics"): the key names the record's process. */
     private static final Set<String> KEYED_BY_PROCESS = Set.of(Topics.REGISTRY_PROCESSES, Topics.EXECUTION_LIFECYCLE,
@@ -89,16 +105,19 @@ public class RecordProcessor {
     private final Duration logInterval;
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final MeterRegistry meters;
+    private final Tracer tracer;
     private final Map<String, ConsumerMeters> byConsumer = new ConcurrentHashMap<>();
     /** Pauses in progress, woken at once on shutdown so that their records are left for redelivery. */
     private final Map<Object, Runnable> waiting = new ConcurrentHashMap<>();
 
     public RecordProcessor(
             MeterRegistry meters,
+            Tracer tracer,
             @ConfigProperty(name = "batchyard.consumer.retry.initial-backoff", defaultValue = "PT0.1S") Duration initialBackoff,
             @ConfigProperty(name = "batchyard.consumer.retry.max-backoff", defaultValue = "PT5S") Duration maxBackoff,
             @ConfigProperty(name = "batchyard.consumer.retry.log-interval", defaultValue = "PT30S") Duration logInterval) {
         this.meters = meters;
+        this.tracer = tracer;
         this.initialBackoff = initialBackoff;
         this.maxBackoff = maxBackoff;
         this.logInterval = logInterval;
@@ -115,28 +134,54 @@ public class RecordProcessor {
         EventHeader header = payload instanceof SpecificRecord record && !record.getSchema().getFields().isEmpty()
                 && record.get(0) instanceof EventHeader h ? h : null;
         Optional<IncomingKafkaRecordMetadata> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class);
-        // What the record leads to continues its trace; set first, so that its log lines carry the trace id.
-        kafka.map(k -> k.getHeaders().lastHeader(RecordHeaders.TRACEPARENT))
-                .ifPresent(h -> Trace.continueFrom(new String(h.value(), StandardCharsets.UTF_8)));
-        return LogContext.with(LogContext.EVENT_ID, header != null ? header.getEventId() : eventIdHeader(kafka))
-                .and(LogContext.RUN_ID, header != null ? header.getInstanceExecId() : null)
-                .and(LogContext.PROCESS_ID, processId(kafka, payload))
-                .and(LogContext.TRACE_ID, Trace.traceId())
-                .around(() -> {
-                    String where = coordinates(message);
-                    if (payload == null) {
-                        return deadLetter(consumer, message, where, new FailureClassifier.Classification(
-                                FailureKind.INVALID, "undecodable record", null), null);
-                    }
-                    if (header != null) {
-                        // What the event leads to is done for whoever caused the event.
-                        Actor.set(header.getActor());
-                    }
-                    Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where,
-                            effect, Vertx.currentContext());
-                    retry.backoff = Math.max(1, initialBackoff.toMillis());
-                    return attempt(retry, 1);
-                });
+        String eventId = header != null ? header.getEventId() : eventIdHeader(kafka);
+        return Uni.createFrom().deferred(() -> {
+            Span span = processingSpan(kafka, eventId);
+            // Current for the whole processing: Quarkus keeps it in the record's duplicated context, which every
+            // asynchronous step of the effect runs on. Outside one (a test calling this directly) there is nowhere to
+            // keep it; the span is still recorded.
+            Scope current = VertxContext.isOnDuplicatedContext() ? span.makeCurrent() : Scope.noop();
+            return LogContext.with(LogContext.EVENT_ID, eventId)
+                    .and(LogContext.RUN_ID, header != null ? header.getInstanceExecId() : null)
+                    .and(LogContext.PROCESS_ID, processId(kafka, payload))
+                    .and(LogContext.TRACE_ID, span.getSpanContext().getTraceId())
+                    .around(() -> handle(consumer, message, header, effect, span))
+                    .onTermination().invoke((ignored, failure, cancelled) -> {
+                        current.close();
+                        Trace.end(span, failure);
+                    });
+        });
+    }
+
+    private <T> Uni<Void> handle(String consumer, Message<T> message, EventHeader header,
+                                 Function<? super T, ? extends Uni<?>> effect, Span span) {
+        String where = coordinates(message);
+        T payload = message.getPayload();
+        if (payload == null) {
+            return deadLetter(consumer, message, where, new FailureClassifier.Classification(
+                    FailureKind.INVALID, "undecodable record", null), null, span);
+        }
+        if (header != null) {
+            // What the event leads to is done for whoever caused the event.
+            Actor.set(header.getActor());
+        }
+        Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where,
+                effect, Vertx.currentContext(), span);
+        retry.backoff = Math.max(1, initialBackoff.toMillis());
+        return attempt(retry, 1);
+    }
+
+    /** The record's processing span, a child of the one its {@code traceparent} header names. */
+    private Span processingSpan(Optional<IncomingKafkaRecordMetadata> kafka, String eventId) {
+        String traceparent = kafka.map(k -> k.getHeaders().lastHeader(RecordHeaders.TRACEPARENT))
+                .filter(h -> h.value() != null)
+                .map(h -> new String(h.value(), StandardCharsets.UTF_8))
+                .orElse(null);
+        Span span = Trace.startMessagingSpan(tracer, SpanKind.CONSUMER,
+                kafka.map(IncomingKafkaRecordMetadata::getTopic).orElse(null), "process", traceparent, eventId);
+        kafka.ifPresent(k -> span.setAttribute(PARTITION, String.valueOf(k.getPartition()))
+                .setAttribute(OFFSET, k.getOffset()));
+        return span;
     }
 
     private <T> Uni<Void> attempt(Retry<T> r, int attempt) {
@@ -155,7 +200,7 @@ public class RecordProcessor {
                     }
                     FailureClassifier.Classification c = FailureClassifier.classify(failure);
                     if (c.kind().isPoison()) {
-                        return deadLetter(r.consumer, r.message, r.what, c, failure);
+                        return deadLetter(r.consumer, r.message, r.what, c, failure, r.span);
                     }
                     meters(r.consumer).retried.increment();
                     long now = System.currentTimeMillis();
@@ -232,17 +277,19 @@ public class RecordProcessor {
         final String what;
         final Function<? super T, ? extends Uni<?>> effect;
         final Context context;
+        final Span span;
         long backoff;
         long firstFailure;
         long lastLog;
 
         Retry(String consumer, Message<T> message, String what, Function<? super T, ? extends Uni<?>> effect,
-              Context context) {
+              Context context, Span span) {
             this.consumer = consumer;
             this.message = message;
             this.what = what;
             this.effect = effect;
             this.context = context;
+            this.span = span;
         }
     }
 
@@ -253,9 +300,10 @@ public class RecordProcessor {
     }
 
     private Uni<Void> deadLetter(String consumer, Message<?> message, String what,
-                                 FailureClassifier.Classification c, Throwable failure) {
+                                 FailureClassifier.Classification c, Throwable failure, Span span) {
         meters(consumer).deadLettered.increment();
         String reason = c.reason().length() > MAX_REASON ? c.reason().substring(0, MAX_REASON) + "..." : c.reason();
+        span.setStatus(StatusCode.ERROR, "dead-lettered: " + reason);
         if (c.kind() == FailureKind.UNEXPECTED) {
             LOG.errorf(failure, "%s: %s dead-lettered after an unexpected failure: %s", consumer, what, reason);
         } else {

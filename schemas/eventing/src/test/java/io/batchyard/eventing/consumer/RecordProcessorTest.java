@@ -6,6 +6,7 @@ import io.batchyard.eventing.InvalidEventException;
 import io.batchyard.eventing.LogContext;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.schemas.Events;
+import io.batchyard.schemas.TraceParent;
 import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.schemas.Topics;
 import io.smallrye.common.vertx.VertxContext;
@@ -18,6 +19,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.MDC;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +46,10 @@ import org.junit.jupiter.api.Test;
 class RecordProcessorTest {
 
     private final MeterRegistry meters = new SimpleMeterRegistry();
-    private final RecordProcessor processor = new RecordProcessor(meters, Duration.ofMillis(5), Duration.ofMillis(40),
-            Duration.ofSeconds(30));
+    private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+    private final RecordProcessor processor = new RecordProcessor(meters,
+            SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build().get("test"),
+            Duration.ofMillis(5), Duration.ofMillis(40), Duration.ofSeconds(30));
 
     /** A message that records whether it was acked or nacked, and with what. */
     private static final class Tracked {
@@ -158,19 +168,40 @@ class RecordProcessorTest {
     }
 
     @Test
+    void everyRecordIsProcessedInASpanOfItsOwnThatContinuesTheTraceOfItsHeader() {
+        TraceParent caller = TraceParent.root();
+        JobHalted applied = halted();
+        await(processor.process("test", lifecycleRecord(applied, caller.toString(), new AtomicInteger()),
+                payload -> Uni.createFrom().voidItem()));
+        JobHalted poison = halted();
+        await(processor.process("test", lifecycleRecord(poison, null, new AtomicInteger()), payload -> {
+            throw new InvalidEventException("run 7001 has no claim for batch 9");
+        }));
+
+        assertThat(spans.getFinishedSpanItems()).hasSize(2).allSatisfy(span -> {
+            assertThat(span.getKind()).isEqualTo(SpanKind.CONSUMER);
+            assertThat(span.getName()).isEqualTo(Topics.EXECUTION_LIFECYCLE + " process");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.system"))).isEqualTo("kafka");
+            assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.destination.name")))
+                    .isEqualTo(Topics.EXECUTION_LIFECYCLE);
+        });
+        SpanData continued = spanOf(applied);
+        assertThat(continued.getTraceId()).isEqualTo(caller.traceId());
+        assertThat(continued.getParentSpanId()).isEqualTo(caller.spanId());
+        assertThat(continued.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        SpanData deadLettered = spanOf(poison);
+        assertThat(deadLettered.getParentSpanContext().isValid()).as("a record without a traceparent starts a trace")
+                .isFalse();
+        assertThat(deadLettered.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(deadLettered.getStatus().getDescription()).contains("run 7001 has no claim for batch 9");
+    }
+
+    @Test
     void theRecordsEventRunProcessAndTraceAreInTheMdcWhileItIsHandledAndRestoredAfter() throws Exception {
-        JobHalted event = JobHalted.newBuilder().setHeader(Events.header("test", 7001L, null)).setProcessId(4711)
-                .setInstanceExecId(7001).setTargetBatchId(9).setBatchMarking(null).build();
-        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
-        ConsumerRecord<String, Object> record = new ConsumerRecord<>(Topics.EXECUTION_LIFECYCLE, 0, 12, "4711", event);
-        record.headers().add(RecordHeaders.TRACEPARENT,
-                ("00-" + trace + "-00f067aa0ba902b7-01").getBytes(StandardCharsets.UTF_8));
+        JobHalted event = halted();
+        TraceParent caller = TraceParent.root();
         AtomicInteger acks = new AtomicInteger();
-        Message<Object> message = Message.of((Object) event,
-                Metadata.of(new IncomingKafkaRecordMetadata<>(record, "lifecycle")), () -> {
-                    acks.incrementAndGet();
-                    return CompletableFuture.completedFuture(null);
-                });
+        Message<Object> message = lifecycleRecord(event, caller.toString(), acks);
         Map<String, Object> seen = new HashMap<>();
         Vertx vertx = Vertx.vertx();
         try {
@@ -202,7 +233,7 @@ class RecordProcessorTest {
             assertThat(seen).containsEntry(LogContext.EVENT_ID, Events.headerOf(event).getEventId())
                     .containsEntry(LogContext.RUN_ID, "7001")
                     .containsEntry(LogContext.PROCESS_ID, "4711")
-                    .containsEntry(LogContext.TRACE_ID, trace);
+                    .containsEntry(LogContext.TRACE_ID, caller.traceId());
             assertThat(left).containsEntry(LogContext.PROCESS_ID, "enclosing")
                     .containsEntry(LogContext.EVENT_ID, null)
                     .containsEntry(LogContext.RUN_ID, null)
@@ -210,6 +241,30 @@ class RecordProcessorTest {
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    private static JobHalted halted() {
+        return JobHalted.newBuilder().setHeader(Events.header("test", 7001L, null)).setProcessId(4711)
+                .setInstanceExecId(7001).setTargetBatchId(9).setBatchMarking(null).build();
+    }
+
+    /** {@code event} as the connector delivers it from its topic, with a traceparent header unless that is null. */
+    private static Message<Object> lifecycleRecord(JobHalted event, String traceparent, AtomicInteger acks) {
+        ConsumerRecord<String, Object> record = new ConsumerRecord<>(Topics.EXECUTION_LIFECYCLE, 0, 12, "4711", event);
+        if (traceparent != null) {
+            record.headers().add(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+        }
+        return Message.of((Object) event, Metadata.of(new IncomingKafkaRecordMetadata<>(record, "lifecycle")), () -> {
+            acks.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }, reason -> CompletableFuture.completedFuture(null));
+    }
+
+    private SpanData spanOf(JobHalted event) {
+        String id = Events.headerOf(event).getEventId();
+        return spans.getFinishedSpanItems().stream()
+                .filter(s -> id.equals(s.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))))
+                .findFirst().orElseThrow();
     }
 
     private double count(String meter, String consumer) {
