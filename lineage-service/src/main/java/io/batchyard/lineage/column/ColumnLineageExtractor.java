@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
@@ -28,25 +29,51 @@ public final class ColumnLineageExtractor {
 
     public static final String DEFAULT_DATABASE = "default";
 
+    /** Statements every Hive script has around its queries: skipped without a warning. */
+    private static final Set<String> EXPECTED_SETUP = Set.of("set", "reset", "add");
+
     public QueryLineage extract(String text, String defaultDatabase, TableSchemas schemas) {
+        return extract(text, defaultDatabase, Map.of(), schemas);
+    }
+
+    /**
+     * @param variables the registration's variable values ({@link HiveVariables}); the script's own SET statements
+     *                  add to them for the statements that follow
+     */
+    public QueryLineage extract(String text, String defaultDatabase, Map<String, String> variables,
+                                TableSchemas schemas) {
         Map<String, List<String>> learned = new HashMap<>();
         TableSchemas overlay = name -> Optional.ofNullable(learned.get(name)).or(() -> schemas.columns(name));
+        HiveVariables values = new HiveVariables(variables);
         String database = defaultDatabase == null || defaultDatabase.isBlank() ? DEFAULT_DATABASE
                 : defaultDatabase.toLowerCase(Locale.ROOT);
         List<StatementLineage> out = new ArrayList<>();
         int index = 0;
-        for (String statement : HiveSqlNormaliser.statements(text)) {
+        for (String written : HiveSqlNormaliser.statements(text)) {
             index++;
+            HiveVariables.Substituted substituted = values.substitute(written);
+            String statement = substituted.text();
+            List<String> warnings = substituted.unresolved().stream().distinct()
+                    .map(v -> "variable " + v + " has no value: read as an opaque name or literal").toList();
             HiveSqlNormaliser.Normalised n = HiveSqlNormaliser.normalise(statement);
-            if (n instanceof HiveSqlNormaliser.Use use) {
+            if (substituted.tooLong()) {
+                out.add(StatementLineage.failed(index, statement, database, warnings, "its variables' values make it "
+                        + "longer than " + HiveVariables.MAX_LENGTH + " characters: not substituted, not parsed"));
+            } else if (n instanceof HiveSqlNormaliser.Use use) {
                 database = use.database();
-                out.add(empty(index, statement, List.of()));
+                out.add(StatementLineage.skipped(index, statement, database, warnings));
             } else if (n instanceof HiveSqlNormaliser.Skip skip) {
-                out.add(empty(index, statement, List.of(skip.keyword().toUpperCase(Locale.ROOT) + " has no column lineage")));
+                if (skip.keyword().equals("set")) {
+                    values.define(statement);
+                }
+                out.add(StatementLineage.skipped(index, statement, database, EXPECTED_SETUP.contains(skip.keyword())
+                        ? warnings : append(warnings, skip.keyword().toUpperCase(Locale.ROOT) + " has no column lineage")));
             } else if (n instanceof HiveSqlNormaliser.Unsupported u) {
-                out.add(StatementLineage.failed(index, statement, u.reason()));
-            } else if (n instanceof HiveSqlNormaliser.Parse p) {
-                StatementLineage lineage = parse(index, p.sql(), database, overlay);
+                out.add(StatementLineage.failed(index, statement, database, warnings, u.reason()));
+            } else {
+                List<String> parts = n instanceof HiveSqlNormaliser.MultiInsert multi ? multi.inserts()
+                        : List.of(((HiveSqlNormaliser.Parse) n).sql());
+                StatementLineage lineage = parse(index, statement, parts, database, overlay).warnedFirst(warnings);
                 if (lineage.learnedTable() != null) {
                     learned.put(lineage.learnedTable(), lineage.learnedColumns());
                 }
@@ -56,22 +83,28 @@ public final class ColumnLineageExtractor {
         return new QueryLineage(out);
     }
 
-    private static StatementLineage empty(int index, String sql, List<String> warnings) {
-        return new StatementLineage(index, sql, List.of(), List.of(), warnings, null, null, null);
+    private static List<String> append(List<String> list, String item) {
+        List<String> out = new ArrayList<>(list);
+        out.add(item);
+        return out;
     }
 
-    private StatementLineage parse(int index, String sql, String database, TableSchemas schemas) {
-        Statement statement;
-        try {
-            statement = CCJSqlParserUtil.parse(sql);
-        } catch (JSQLParserException | RuntimeException e) {
-            return StatementLineage.failed(index, sql, parseError(e));
+    /** @param parts what JSqlParser reads: the statement rewritten, or one insert per target of a multi-insert */
+    private StatementLineage parse(int index, String statement, List<String> parts, String database,
+                                  TableSchemas schemas) {
+        List<Statement> parsed = new ArrayList<>();
+        for (String sql : parts) {
+            try {
+                parsed.add(CCJSqlParserUtil.parse(sql));
+            } catch (JSQLParserException | RuntimeException e) {
+                return StatementLineage.failed(index, statement, database, List.of(), parseError(e));
+            }
         }
         try {
-            return new StatementWalk(index, sql, database, schemas).statement(statement);
+            return new StatementWalk(index, statement, database, schemas).statements(parsed);
         } catch (RuntimeException e) {
             // A construct the walk does not understand must not lose the query: it is stored with this error.
-            return StatementLineage.failed(index, sql, "unsupported construct: " + e.getMessage());
+            return StatementLineage.failed(index, statement, database, List.of(), "unsupported construct: " + e.getMessage());
         }
     }
 

@@ -20,7 +20,10 @@ import java.util.regex.Pattern;
  *   <li>statements without column lineage (SET, ADD JAR, DROP, ...) are skipped instead of parsed;</li>
  *   <li>complex column types ({@code MAP<...>}, {@code STRUCT<...>}) in CREATE TABLE become STRING;</li>
  *   <li>{@code LEFT ANTI JOIN} becomes {@code LEFT JOIN} (same lineage);</li>
- *   <li>Hive multi-insert ({@code FROM src INSERT ... INSERT ...}) is reported as unsupported.</li>
+ *   <li>Hive multi-insert ({@code FROM src INSERT ... SELECT ... INSERT ... SELECT ...}) becomes one
+ *       {@code INSERT ... SELECT ... FROM src ...} per target, each keeping its own WHERE, GROUP BY, ...: that is what
+ *       it means (the source is read once, each target gets its own projection), so every target gets its own
+ *       column lineage. {@code FROM src SELECT ...} becomes {@code SELECT ... FROM src}.</li>
  * </ul>
  */
 public final class HiveSqlNormaliser {
@@ -41,6 +44,10 @@ public final class HiveSqlNormaliser {
     public record Unsupported(String reason) implements Normalised {
     }
 
+    /** A multi-insert: one statement per target, in the order written. */
+    public record MultiInsert(List<String> inserts) implements Normalised {
+    }
+
     private static final Set<String> NO_LINEAGE = Set.of("set", "reset", "add", "delete", "drop", "alter", "msck",
             "analyze", "load", "describe", "desc", "show", "truncate", "refresh", "invalidate", "explain", "grant",
             "revoke", "dfs", "compute", "list", "reload", "export", "import");
@@ -57,6 +64,12 @@ public final class HiveSqlNormaliser {
     private static final Pattern COMPLEX_TYPE = Pattern.compile("\\b(?:MAP|ARRAY|STRUCT|UNIONTYPE)\\s*<",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern SORT_BY = Pattern.compile("\\b(?:SORT|CLUSTER)\\s+BY\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern INSERT = Pattern.compile("\\bINSERT\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SELECT = Pattern.compile("\\bSELECT\\b", Pattern.CASE_INSENSITIVE);
+    /** The clauses that follow a select list; a multi-insert's FROM goes in front of the first of them. */
+    private static final Pattern AFTER_SELECT_LIST = Pattern.compile(
+            "\\b(?:WHERE|GROUP\\s+BY|HAVING|WINDOW|ORDER\\s+BY|SORT\\s+BY|DISTRIBUTE\\s+BY|CLUSTER\\s+BY|LIMIT)\\b",
+            Pattern.CASE_INSENSITIVE);
 
     private HiveSqlNormaliser() {
     }
@@ -118,18 +131,102 @@ public final class HiveSqlNormaliser {
             return new Skip(first);
         }
         if (first.equals("from")) {
-            return new Unsupported("Hive multi-insert (FROM ... INSERT ... SELECT) is not supported; "
-                    + "write one INSERT ... SELECT ... FROM per target");
+            List<String> inserts = multiInsert(statement);
+            return inserts.isEmpty()
+                    ? new Unsupported("FROM ... without an INSERT ... SELECT or SELECT after its source")
+                    : new MultiInsert(inserts.stream().map(HiveSqlNormaliser::rewrite).toList());
         }
         String sql = statement;
         if (first.equals("create")) {
             sql = createTable(sql);
         }
+        return new Parse(rewrite(sql));
+    }
+
+    /** The Hive-only clauses JSqlParser does not read, rewritten into what it does, with the same lineage. */
+    private static String rewrite(String sql) {
         sql = DISTRIBUTE_BY.matcher(sql).replaceAll(" ");
         sql = SORT_BY.matcher(sql).replaceAll("ORDER BY");
         // LEFT ANTI JOIN (Hive 3) reads the right side only in ON, exactly like LEFT JOIN does for lineage.
         sql = ANTI_JOIN.matcher(sql).replaceAll("LEFT JOIN");
-        return new Parse(sql.replaceAll("\\s+", " ").trim());
+        return sql.replaceAll("\\s+", " ").trim();
+    }
+
+    /**
+     * {@code FROM src INSERT ... SELECT a WHERE x INSERT ... SELECT b} into {@code INSERT ... SELECT a FROM src WHERE x}
+     * and {@code INSERT ... SELECT b FROM src}; empty when no INSERT or SELECT follows the source. Only keywords
+     * outside parentheses and quotes count, so sub-queries in the source or the select lists stay whole.
+     */
+    static List<String> multiInsert(String statement) {
+        int[] depth = depths(statement);
+        List<Integer> starts = topLevel(statement, INSERT, depth, 0);
+        if (starts.isEmpty()) {
+            starts = topLevel(statement, SELECT, depth, 0).stream().limit(1).toList();
+        }
+        if (starts.isEmpty()) {
+            return List.of();
+        }
+        String source = statement.substring("from".length(), starts.get(0)).trim();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < starts.size(); i++) {
+            int start = starts.get(i);
+            int end = i + 1 < starts.size() ? starts.get(i + 1) : statement.length();
+            List<Integer> select = topLevel(statement.substring(0, end), SELECT, depth, start);
+            if (select.isEmpty() || source.isEmpty()) {
+                return List.of();
+            }
+            List<Integer> clause = topLevel(statement.substring(0, end), AFTER_SELECT_LIST, depth, select.get(0));
+            int at = clause.isEmpty() ? end : clause.get(0);
+            out.add((statement.substring(start, at).trim() + " FROM " + source + " " + statement.substring(at, end).trim())
+                    .trim());
+        }
+        return out;
+    }
+
+    /** Where {@code pattern} matches in {@code s} from {@code from} on, outside parentheses and quotes. */
+    private static List<Integer> topLevel(String s, Pattern pattern, int[] depth, int from) {
+        List<Integer> out = new ArrayList<>();
+        Matcher m = pattern.matcher(s);
+        while (m.find(from)) {
+            if (depth[m.start()] == 0) {
+                out.add(m.start());
+            }
+            from = m.end();
+        }
+        return out;
+    }
+
+    /** Parenthesis depth at each character; -1 inside quotes. */
+    private static int[] depths(String s) {
+        int[] depth = new int[s.length() + 1];
+        int level = 0;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                depth[i] = -1;
+                if (c == '\\' && quote != '`' && i + 1 < s.length()) {
+                    depth[++i] = -1;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+                continue;
+            }
+            if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+                depth[i] = -1;
+                continue;
+            }
+            if (c == ')') {
+                level--;
+            }
+            depth[i] = level;
+            if (c == '(') {
+                level++;
+            }
+        }
+        depth[s.length()] = level;
+        return depth;
     }
 
     /** {@code CREATE [TEMPORARY] [EXTERNAL] TABLE t (cols) PARTITIONED BY (p) STORED AS ... [AS SELECT ...]}. */

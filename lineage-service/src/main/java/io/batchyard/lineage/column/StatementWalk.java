@@ -84,6 +84,9 @@ final class StatementWalk {
     private record Target(String table, boolean temp, List<String> columns, List<String> dynamicPartitions) {
     }
 
+    private static final Set<String> VIRTUAL_COLUMNS = Set.of("input__file__name", "block__offset__inside__file",
+            "row__offset__inside__block", "raw__data__size", "grouping__id", "row__id");
+
     private final int index;
     private final String sql;
     private final String database;
@@ -103,7 +106,17 @@ final class StatementWalk {
         this.schemas = schemas;
     }
 
-    StatementLineage statement(Statement statement) {
+    /**
+     * The lineage of a statement, or of the inserts a multi-insert was rewritten into: walked together, so a source
+     * column used by any of them is not idle and each function call stays its own node.
+     */
+    StatementLineage statements(List<Statement> statements) {
+        statements.forEach(this::walk);
+        return new StatementLineage(index, sql, List.copyOf(tables.values()), List.copyOf(edges),
+                List.copyOf(warnings), learnedTable, learnedColumns, null, database, false);
+    }
+
+    private void walk(Statement statement) {
         if (statement instanceof Insert insert) {
             insert(insert);
         } else if (statement instanceof CreateTable create) {
@@ -118,8 +131,6 @@ final class StatementWalk {
         } else {
             warnings.add(statement.getClass().getSimpleName() + " has no column lineage");
         }
-        return new StatementLineage(index, sql, List.copyOf(tables.values()), List.copyOf(edges),
-                List.copyOf(warnings), learnedTable, learnedColumns, null);
     }
 
     private void insert(Insert insert) {
@@ -363,6 +374,11 @@ final class StatementWalk {
         while (e instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
             e = list.get(0);
         }
+        if (e instanceof Column c && isVirtual(c)) {
+            // A virtual column is made by Hive while it reads (file name, offset, grouping set id): a built-in with
+            // no source column, never a column of the table it is read from.
+            return new Computed(name(c.getColumnName()), List.of());
+        }
         if (e instanceof Column c) {
             Endpoint column = resolve(c, scope);
             // An unresolvable column (already warned about) has no source; TRUE/FALSE parse as columns too.
@@ -452,6 +468,9 @@ final class StatementWalk {
      * that names no source is a struct field access ({@code s.field}) when a source has that column.
      */
     private Endpoint resolve(Column c, Scope scope) {
+        if (isVirtual(c)) {
+            return null;
+        }
         String column = name(c.getColumnName());
         Table qualifier = c.getTable();
         Source source = null;
@@ -494,6 +513,11 @@ final class StatementWalk {
         }
         markUsed(source, column);
         return Endpoint.column(source.name(), source.temp(), column);
+    }
+
+    /** Hive's virtual columns, bare or behind a table alias; no table has a real column of these names. */
+    private boolean isVirtual(Column c) {
+        return VIRTUAL_COLUMNS.contains(name(c.getColumnName()));
     }
 
     private void markUsed(Source source, String column) {

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The hand-checked HiveQL corpus: each {@code NN-name.sql} under {@code hiveql-corpus/} has an {@code NN-name.expected}
  * with exactly the column edges ({@code source -> target}) and idle columns ({@code idle db.t.c}) it must produce, or
- * the single word {@code error} when it must be stored as a parse error. Schemas come from {@code schemas.txt}.
+ * the single word {@code error} when it must be stored as a parse error. Schemas come from {@code schemas.txt}; the
+ * variables a registration would send, from {@code NN-name.vars} ({@code key=value} lines) when there is one.
  */
 class HiveQlCorpusTest {
 
@@ -47,7 +48,7 @@ class HiveQlCorpusTest {
             String name = sql.getFileName().toString().replace(".sql", "");
             List<String> expected = Files.readAllLines(CORPUS.resolve(name + ".expected")).stream()
                     .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-            QueryLineage lineage = extractor.extract(Files.readString(sql), null, schemas);
+            QueryLineage lineage = extractor.extract(Files.readString(sql), null, variables(name), schemas);
             if (expected.equals(List.of("error"))) {
                 assertThat(lineage.failed()).as("%s must be a parse error", name).isTrue();
                 assertThat(lineage.errorSummary()).isNotBlank();
@@ -66,6 +67,20 @@ class HiveQlCorpusTest {
                     .collect(Collectors.toCollection(TreeSet::new));
             assertThat(actualIdle).as("%s idle columns", name).isEqualTo(expectedIdle);
         }));
+    }
+
+    private static Map<String, String> variables(String name) throws IOException {
+        Path file = CORPUS.resolve(name + ".vars");
+        Map<String, String> variables = new HashMap<>();
+        if (Files.exists(file)) {
+            for (String line : Files.readAllLines(file)) {
+                String[] parts = line.split("=", 2);
+                if (parts.length == 2) {
+                    variables.put(parts[0].strip(), parts[1].strip());
+                }
+            }
+        }
+        return variables;
     }
 
     static TableSchemas schemas() throws IOException {

@@ -2,6 +2,7 @@ package io.batchyard.lineage.column;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HiveSqlNormaliserTest {
@@ -21,7 +22,32 @@ class HiveSqlNormaliserTest {
         assertThat(HiveSqlNormaliser.normalise("use `Sales`")).isEqualTo(new HiveSqlNormaliser.Use("sales"));
         assertThat(HiveSqlNormaliser.normalise("SET a=b")).isEqualTo(new HiveSqlNormaliser.Skip("set"));
         assertThat(HiveSqlNormaliser.normalise("FROM t INSERT INTO u SELECT a"))
-                .isInstanceOf(HiveSqlNormaliser.Unsupported.class);
+                .isEqualTo(new HiveSqlNormaliser.MultiInsert(List.of("INSERT INTO u SELECT a FROM t")));
+        assertThat(HiveSqlNormaliser.normalise("FROM t")).isInstanceOf(HiveSqlNormaliser.Unsupported.class);
+    }
+
+    @Test
+    void splitsAMultiInsertIntoOneInsertPerTargetEachWithItsOwnClauses() {
+        assertThat(HiveSqlNormaliser.multiInsert("FROM (SELECT a, b FROM s WHERE a IN (SELECT x FROM y)) src "
+                + "INSERT OVERWRITE TABLE t1 PARTITION (dt='x') SELECT a, 'where' WHERE b > 1 GROUP BY a "
+                + "INSERT INTO TABLE t2 SELECT count(*) AS n, (SELECT max(z) FROM w WHERE z > 0) "
+                + "INSERT INTO TABLE t3 SELECT b LIMIT 5")).containsExactly(
+                "INSERT OVERWRITE TABLE t1 PARTITION (dt='x') SELECT a, 'where' "
+                        + "FROM (SELECT a, b FROM s WHERE a IN (SELECT x FROM y)) src WHERE b > 1 GROUP BY a",
+                "INSERT INTO TABLE t2 SELECT count(*) AS n, (SELECT max(z) FROM w WHERE z > 0) "
+                        + "FROM (SELECT a, b FROM s WHERE a IN (SELECT x FROM y)) src",
+                "INSERT INTO TABLE t3 SELECT b FROM (SELECT a, b FROM s WHERE a IN (SELECT x FROM y)) src LIMIT 5");
+        assertThat(HiveSqlNormaliser.multiInsert("FROM t x SELECT x.a WHERE x.b = 1"))
+                .containsExactly("SELECT x.a FROM t x WHERE x.b = 1");
+        assertThat(HiveSqlNormaliser.multiInsert("FROM t INSERT INTO u VALUES (1)")).isEmpty();
+    }
+
+    @Test
+    void keepsSemicolonsAndDashesInsideStringsAndIdentifiers() {
+        assertThat(HiveSqlNormaliser.statements("SELECT '--;' AS a, `x--;y` FROM t; -- c; d\nSELECT 2;"))
+                .containsExactly("SELECT '--;' AS a, `x--;y` FROM t", "SELECT 2");
+        assertThat(HiveSqlNormaliser.statements("SELECT 1;\n-- only a comment; here\n;SELECT 2"))
+                .containsExactly("SELECT 1", "SELECT 2");
     }
 
     @Test
