@@ -4,7 +4,10 @@ import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.hibernate.reactive.mutiny.Mutiny;
@@ -37,6 +40,44 @@ public class QueryRepository {
                 .setParameter("via", via)
                 .executeUpdate()
                 .replaceWithVoid());
+    }
+
+    /** One lineage statement of the script {@code id}; its run is the script's. */
+    public Uni<Void> insertStatement(UUID id, Long run, int index, String text, String database, String error) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        INSERT INTO lineage_statement (query_id, statement_index, instance_exec_id, statement_text,
+                            default_database, parse_status, parse_error)
+                        VALUES (:id, :index, :run, :text, :db, :status, :error)""")
+                .setParameter("id", id).setParameter("index", index).setParameter("run", run)
+                .setParameter("text", text).setParameter("db", database)
+                .setParameter("status", (error == null ? StoredQuery.ParseStatus.PARSED
+                        : StoredQuery.ParseStatus.FAILED).name())
+                .setParameter("error", error)
+                .executeUpdate()
+                .replaceWithVoid());
+    }
+
+    /** The lineage statements of these scripts, each script's in script order. */
+    public Uni<Map<UUID, List<StoredStatement>>> statements(List<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        SELECT query_id, statement_index, statement_text, default_database, parse_status, parse_error,
+                               registered_at
+                          FROM lineage_statement WHERE query_id IN (:ids)
+                         ORDER BY query_id, statement_index""", Object[].class)
+                .setParameter("ids", ids)
+                .getResultList()
+                .map(rows -> {
+                    Map<UUID, List<StoredStatement>> out = new HashMap<>();
+                    for (Object[] r : rows) {
+                        out.computeIfAbsent(Columns.uuid(r[0]), k -> new ArrayList<>()).add(new StoredStatement(
+                                Columns.toInt(r[1]), (String) r[2], (String) r[3],
+                                StoredQuery.ParseStatus.valueOf((String) r[4]), (String) r[5], Columns.time(r[6])));
+                    }
+                    return out;
+                }));
     }
 
     public Uni<Optional<StoredQuery>> find(UUID id) {
@@ -83,6 +124,7 @@ public class QueryRepository {
     private static StoredQuery row(Object[] r) {
         return new StoredQuery(Columns.uuid(r[0]), QueryType.valueOf((String) r[1]), (String) r[2], (String) r[3],
                 Columns.toLong(r[4]), Columns.longOrNull(r[5]), StoredQuery.ParseStatus.valueOf((String) r[6]),
-                (String) r[7], Columns.strings(r[8]), (String) r[9], Columns.time(r[10]), Columns.toLong(r[11]));
+                (String) r[7], Columns.strings(r[8]), (String) r[9], Columns.time(r[10]), Columns.toLong(r[11]),
+                List.of());
     }
 }

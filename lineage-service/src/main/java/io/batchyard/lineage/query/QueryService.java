@@ -104,12 +104,16 @@ public class QueryService {
     @WithSession
     public Uni<StoredQuery> find(UUID id) {
         return queries.find(id)
-                .map(found -> found.orElseThrow(() -> UNKNOWN_QUERY.exception("query " + id + " is not registered")));
+                .map(found -> found.orElseThrow(() -> UNKNOWN_QUERY.exception("query " + id + " is not registered")))
+                .chain(this::withStatements);
     }
 
     @WithSession
     public Uni<Page<StoredQuery>> list(QueryFilter filter, PageRequest page) {
         return queries.list(filter, page.limit(), page.offset())
+                .chain(items -> queries.statements(items.stream().map(StoredQuery::id).toList())
+                        .map(statements -> items.stream()
+                                .map(q -> q.withStatements(statements.getOrDefault(q.id(), List.of()))).toList()))
                 .chain(items -> queries.count(filter).map(total -> Page.of(items, total, page)));
     }
 
@@ -122,7 +126,13 @@ public class QueryService {
     private Uni<StoredQuery> store(NewQuery q, String via, String correlationId) {
         UUID id = q.queryId() == null ? UUID.randomUUID() : q.queryId();
         return queries.find(id).chain(existing -> existing.isPresent() ? Uni.createFrom().item(existing.get())
-                : storeNew(id, q, via, correlationId).invoke(stored -> parses.get(stored.parseStatus()).increment()));
+                        : storeNew(id, q, via, correlationId).invoke(stored -> parses.get(stored.parseStatus()).increment()))
+                .chain(this::withStatements);
+    }
+
+    private Uni<StoredQuery> withStatements(StoredQuery query) {
+        return queries.statements(List.of(query.id()))
+                .map(found -> query.withStatements(found.getOrDefault(query.id(), List.of())));
     }
 
     private Uni<StoredQuery> storeNew(UUID id, NewQuery q, String via, String correlationId) {
@@ -137,7 +147,7 @@ public class QueryService {
                             "Pig scripts are stored but not parsed for lineage", List.of(), via)
                     .chain(() -> announce(id, q, correlationId, List.of()));
         }
-        return analyse(q.text(), database, new HashMap<>()).chain(analysis -> {
+        return analyse(q.text(), database, q.variables(), new HashMap<>()).chain(analysis -> {
             if (analysis.crash() != null) {
                 // The extractor reports parse errors itself; this is the last line of defence for the consumer.
                 LOG.warnf("query %s could not be analysed: %s", id, analysis.crash().toString());
@@ -155,7 +165,11 @@ public class QueryService {
         StoredQuery.ParseStatus status = lineage.failed() ? StoredQuery.ParseStatus.FAILED : StoredQuery.ParseStatus.PARSED;
         List<StatementLineage> learned = lineage.statements().stream()
                 .filter(s -> s.parsed() && s.learnedTable() != null && !s.learnedColumns().isEmpty()).toList();
+        // One row per lineage statement; USE, SET and the other statements without lineage are applied or skipped.
+        List<StatementLineage> statements = lineage.statements().stream().filter(s -> !s.skipped()).toList();
         return queries.insert(id, q, database, status, lineage.failed() ? lineage.errorSummary() : null, warnings, via)
+                .chain(() -> InOrder.each(statements, s -> queries.insertStatement(id, q.instanceExecId(), s.index(),
+                        s.sql(), s.database(), s.error())))
                 .chain(() -> InOrder.each(learned, s -> schemas.put(s.learnedTable(), s.learnedColumns(), "ddl")))
                 .chain(() -> graph.write(id, lineage))
                 .chain(() -> announce(id, q, correlationId, lineage.statements().stream()
@@ -173,7 +187,8 @@ public class QueryService {
      *
      * @param known columns read so far, empty for a table without a registered schema
      */
-    private Uni<Analysis> analyse(String text, String database, Map<String, Optional<List<String>>> known) {
+    private Uni<Analysis> analyse(String text, String database, Map<String, String> variables,
+                                  Map<String, Optional<List<String>>> known) {
         Set<String> unread = new LinkedHashSet<>();
         TableSchemas lookup = table -> {
             Optional<List<String>> columns = known.get(table);
@@ -183,13 +198,13 @@ public class QueryService {
             }
             return columns;
         };
-        return extract(text, database, lookup).chain(analysis -> {
+        return extract(text, database, variables, lookup).chain(analysis -> {
             if (unread.isEmpty()) {
                 return Uni.createFrom().item(analysis);
             }
             return schemas.columns(unread).chain(read -> {
                 unread.forEach(table -> known.put(table, Optional.ofNullable(read.get(table))));
-                return analyse(text, database, known);
+                return analyse(text, database, variables, known);
             });
         });
     }
@@ -198,10 +213,10 @@ public class QueryService {
      * Parsing is CPU work on up to a million characters, so it runs on a worker thread, away from the event loop; the
      * result is handed back to the context that opened the transaction, where the session's statements must run.
      */
-    private Uni<Analysis> extract(String text, String database, TableSchemas lookup) {
+    private Uni<Analysis> extract(String text, String database, Map<String, String> variables, TableSchemas lookup) {
         return Blocking.blocking(() -> {
             try {
-                return new Analysis(extractor.extract(text, database, lookup), null);
+                return new Analysis(extractor.extract(text, database, variables, lookup), null);
             } catch (RuntimeException | StackOverflowError e) {
                 return new Analysis(null, e);
             }
@@ -247,7 +262,21 @@ public class QueryService {
         }
         String text = q.getQueryText().isBlank() ? "(empty)" : q.getQueryText();
         return new NewQuery(id, type, text, Math.max(0, q.getProcessId()), q.getInstanceExecId() != null
-                && q.getInstanceExecId() > 0 ? q.getInstanceExecId() : null, q.getDefaultDatabase(), rejection);
+                && q.getInstanceExecId() > 0 ? q.getInstanceExecId() : null, q.getDefaultDatabase(), variables(q),
+                rejection);
+    }
+
+    /** The event's variables; an older producer sends none. Avro map keys arrive as CharSequence. */
+    private static Map<String, String> variables(QueryRegistered q) {
+        Map<String, String> out = new HashMap<>();
+        if (q.getVariables() != null) {
+            q.getVariables().forEach((k, v) -> {
+                if (k != null && v != null) {
+                    out.put(k.toString(), v.toString());
+                }
+            });
+        }
+        return out;
     }
 
     private static String abbreviate(String s) {

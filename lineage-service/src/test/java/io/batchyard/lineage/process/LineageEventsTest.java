@@ -52,6 +52,30 @@ class LineageEventsTest {
     MeterRegistry meters;
 
 
+    /** A script on the topic comes with the values of its variables; its multi-insert writes both targets. */
+    @Test
+    void aScriptFromTheTopicIsSubstitutedWithTheEventsVariables() {
+        QueryRegistered script = QueryRegistered.newBuilder().setHeader(Events.header("test", 701L, null))
+                .setQueryType("HIVE").setProcessId(700).setInstanceExecId(701L)
+                .setVariables(Map.of("hivevar:db", "kvars"))
+                .setQueryText("SET hive.exec.parallel=true; FROM ${hivevar:db}.src s "
+                        + "INSERT OVERWRITE TABLE ${hivevar:db}.a SELECT s.k INSERT OVERWRITE TABLE ${hivevar:db}.b SELECT s.v")
+                .build();
+        try (EventPublisher publisher = new EventPublisher(kafka);
+             EventProbe parsed = EventProbe.on(kafka, Topics.LINEAGE_PARSED)) {
+            publisher.publish(Topics.LINEAGE_QUERIES, 700, script);
+            var ok = parsed.await(LineageParsed.class,
+                    e -> script.getHeader().getEventId().equals(Events.headerOf(e).getCorrelationId()), WAIT);
+            assertThat(ok.event().getParseStatus()).isEqualTo("PARSED");
+            assertThat(ok.event().getInputTables()).containsExactly("kvars.src");
+            assertThat(ok.event().getOutputTables()).containsExactlyInAnyOrder("kvars.a", "kvars.b");
+        }
+        given().queryParam("instanceExecId", 701).get("/queries").then().statusCode(200)
+                .body("items[0].statements.index", equalTo(List.of(2)))
+                .body("items[0].statements[0].text", equalTo("FROM kvars.src s INSERT OVERWRITE TABLE kvars.a "
+                        + "SELECT s.k INSERT OVERWRITE TABLE kvars.b SELECT s.v"));
+    }
+
     @Test
     void aQueryFromTheTopicIsRegisteredOnceAndAPoisonRecordDoesNotStopTheConsumer() {
         QueryRegistered q = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))

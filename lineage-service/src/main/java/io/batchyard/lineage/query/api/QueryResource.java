@@ -28,6 +28,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -40,12 +41,20 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "queries")
 public class QueryResource {
 
-    /** {@code queryId}: optional, makes a retried registration idempotent. */
+    /**
+     * {@code queryId}: optional, makes a retried registration idempotent. {@code variables}: optional values of the
+     * script's {@code ${...}} references, keyed {@code x} or {@code hiveconf:x}, {@code hivevar:x}, {@code env:x}.
+     */
     public record RegisterQuery(UUID queryId, @NotNull QueryType queryType,
                                 @NotBlank @Size(max = 1_000_000) String queryText,
                                 @NotNull @Positive Long processId, @Positive Long instanceExecId,
-                                @Size(max = 128) @Pattern(regexp = "[A-Za-z0-9_$]*") String defaultDatabase) {
+                                @Size(max = 128) @Pattern(regexp = "[A-Za-z0-9_$]*") String defaultDatabase,
+                                @Size(max = 1000) Map<@NotNull @Pattern(regexp = VARIABLE_NAME) String,
+                                        @NotNull @Size(max = 100_000) String> variables) {
     }
+
+    /** An optional namespace and a name as Hive allows them in {@code ${...}} and {@code SET}. */
+    static final String VARIABLE_NAME = "((hiveconf|hivevar|env|system):)?[A-Za-z0-9_.\\-]{1,256}";
 
     private final QueryService queries;
 
@@ -58,7 +67,7 @@ public class QueryResource {
     @Operation(summary = "Register a query (HIVE, SQL or PIG) of a process run; it is parsed at once")
     public Uni<Response> register(@Valid @NotNull RegisterQuery r) {
         NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
-                r.defaultDatabase());
+                r.defaultDatabase(), r.variables());
         return TransientRetry.run(() -> queries.register(query))
                 .map(stored -> Response.created(URI.create("/queries/" + stored.id())).entity(stored).build());
     }
