@@ -26,7 +26,9 @@ class MetricsTest {
 
     private static final AtomicLong IDS = new AtomicLong(900_000 + (System.nanoTime() % 1000) * 1000);
     /** One sample line of the text format: name, labels and value. */
-    private static final Pattern SAMPLE = Pattern.compile("^(\\w+)(?:\\{(.*)})? (\\S+)$", Pattern.MULTILINE);
+    /** A sample line: name, labels, value, then perhaps a timestamp and an exemplar ({@code # {trace_id=…} v t}). */
+    private static final Pattern SAMPLE = Pattern.compile("^(\\w+)(?:\\{([^}]*)})? (\\S+)(?: [^#\\s]+)?(?: # .*)?$",
+            Pattern.MULTILINE);
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 class FanOutLatencyTest {
 
     private static final Pattern FAN_OUTS = Pattern.compile(
-            "^batchyard_fanout_latency_seconds_count(?:\\{.*})? (\\S+)$", Pattern.MULTILINE);
+            "^batchyard_fanout_latency_seconds_count(?:\\{[^}]*})? (\\S+)(?: # .*)?$", Pattern.MULTILINE);
     private static final Pattern DUPLICATES = Pattern.compile(
-            "^batchyard_events_duplicates_total\\{consumer=\"queue-lifecycle\",?} (\\S+)$", Pattern.MULTILINE);
+            "^batchyard_events_duplicates_total\\{consumer=\"queue-lifecycle\",?} (\\S+)(?: # .*)?$", Pattern.MULTILINE);
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
