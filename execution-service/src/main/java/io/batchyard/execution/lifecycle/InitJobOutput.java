@@ -16,46 +16,51 @@ import java.util.stream.Collectors;
  */
 public final class InitJobOutput {
 
-    /** One claimed queue row, as queue-service returns it. */
-    public record Row(long processId, long sourceBatchId, String batchMarking, Long sourceInstanceExecId,
-                      String fileList, String batchList) {
+    /**
+     * One claimed queue row, as queue-service returns it: the queue row ({@code queueId}), its consuming step
+     * ({@code processId}), the source batch and the run's target batch, the marking, the process that enqueued the
+     * batch ({@code sourceProcessId}, null for a placeholder row) and the run that produced it, and the batch's files.
+     * {@code queueId} and {@code sourceProcessId} are null when an older queue-service did not send them.
+     */
+    public record ClaimedRow(Long queueId, long processId, long sourceBatchId, long targetBatchId, String batchMarking,
+                             Long sourceProcessId, Long sourceInstanceExecId, String fileList, String batchList) {
     }
 
     private InitJobOutput() {
     }
 
-    public static Map<String, String> of(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, List<Row> rows) {
+    public static Map<String, String> of(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, List<ClaimedRow> rows) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("instance-exec-id", String.valueOf(instanceExecId));
         out.put("target-batch-id", String.valueOf(targetBatchId));
         out.put("last-recoverable-sp-id", lastRecoverableSpId == null ? "" : String.valueOf(lastRecoverableSpId));
         out.put("target-batch-marking", targetBatchMarking(rows));
-        Map<Long, List<Row>> bySp = new TreeMap<>(rows.stream().collect(Collectors.groupingBy(Row::processId)));
+        Map<Long, List<ClaimedRow>> bySp = new TreeMap<>(rows.stream().collect(Collectors.groupingBy(ClaimedRow::processId)));
         bySp.forEach((sp, spRows) -> {
-            out.put("min-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(Row::sourceBatchId).min().orElseThrow()));
-            out.put("max-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(Row::sourceBatchId).max().orElseThrow()));
+            out.put("min-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(ClaimedRow::sourceBatchId).min().orElseThrow()));
+            out.put("max-batch-id-map." + sp, String.valueOf(spRows.stream().mapToLong(ClaimedRow::sourceBatchId).max().orElseThrow()));
             List<String> dates = new ArrayList<>();
-            for (Row r : spRows) {
+            for (ClaimedRow r : spRows) {
                 dates.addAll(businessDates(r.batchMarking()));
             }
             dates.sort(null);
             out.put("min-batch-marking-map." + sp, dates.isEmpty() ? "" : dates.get(0));
             out.put("max-batch-marking-map." + sp, dates.isEmpty() ? "" : dates.get(dates.size() - 1));
-            List<Long> sources = spRows.stream().map(Row::sourceInstanceExecId).filter(Objects::nonNull).toList();
+            List<Long> sources = spRows.stream().map(ClaimedRow::sourceInstanceExecId).filter(Objects::nonNull).toList();
             if (!sources.isEmpty()) {
                 out.put("min-source-instance-exec-id-map." + sp, String.valueOf(sources.stream().mapToLong(Long::longValue).min().orElseThrow()));
                 out.put("max-source-instance-exec-id-map." + sp, String.valueOf(sources.stream().mapToLong(Long::longValue).max().orElseThrow()));
             }
-            out.put("file-list-map.FileList." + sp, join(spRows.stream().map(Row::fileList).toList()));
-            out.put("batch-list-map.FileBatchList." + sp, join(spRows.stream().map(Row::batchList).toList()));
+            out.put("file-list-map.FileList." + sp, join(spRows.stream().map(ClaimedRow::fileList).toList()));
+            out.put("batch-list-map.FileBatchList." + sp, join(spRows.stream().map(ClaimedRow::batchList).toList()));
         });
         return out;
     }
 
     /** Distinct raw markings over all rows, sorted, comma-joined ("" when none). */
-    public static String targetBatchMarking(List<Row> rows) {
+    public static String targetBatchMarking(List<ClaimedRow> rows) {
         TreeSet<String> markings = new TreeSet<>();
-        for (Row r : rows) {
+        for (ClaimedRow r : rows) {
             if (r.batchMarking() != null && !r.batchMarking().isBlank()) {
                 markings.add(r.batchMarking());
             }

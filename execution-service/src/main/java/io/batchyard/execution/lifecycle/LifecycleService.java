@@ -42,9 +42,12 @@ public class LifecycleService {
     /** Who acts when the runner or recovery makes a call that a checked launch or the service itself decided on. */
     public static final Caller RUNNER = Caller.system("batchyard-runner");
 
-    /** InitJob's answer: the run, its target batch, where to resume, and the output keys. */
+    /**
+     * InitJob's answer: the run, its target batch, where to resume, the output keys, and the queue rows the run
+     * claimed (ordered by step and source batch), for a caller that needs more than the keys summarise.
+     */
     public record JobStart(long instanceExecId, long targetBatchId, Long lastRecoverableSpId, boolean retry,
-                           Map<String, String> outputs) {
+                           Map<String, String> outputs, List<InitJobOutput.ClaimedRow> rows) {
     }
 
     /** InitStep's answer (the reference emitted 0 for the id). */
@@ -107,7 +110,7 @@ public class LifecycleService {
                                             lastRecoverable, claim.rows());
                                     return events.jobStarted(run, outputs.get("target-batch-marking"), correlation)
                                             .replaceWith(new JobStart(ie, claim.targetBatchId(), lastRecoverable,
-                                                    claim.retry(), outputs));
+                                                    claim.retry(), outputs, claim.rows()));
                                 })));
             }));
         }));

@@ -38,7 +38,7 @@ public class QueueClient {
     public static final String CLAIM_LATENCY = "batchyard.claim.latency";
 
     /** What queue-service claimed for a starting run. */
-    public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.Row> rows) {
+    public record Claim(long targetBatchId, boolean retry, List<InitJobOutput.ClaimedRow> rows) {
     }
 
     private final ObjectMapper json;
@@ -106,13 +106,16 @@ public class QueueClient {
                 }
                 throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service answered " + response.statusCode());
             }
-            List<InitJobOutput.Row> rows = new ArrayList<>();
+            long targetBatchId = node.get("targetBatchId").asLong();
+            List<InitJobOutput.ClaimedRow> rows = new ArrayList<>();
             for (JsonNode r : node.get("rows")) {
-                rows.add(new InitJobOutput.Row(r.get("processId").asLong(), r.get("sourceBatchId").asLong(),
-                        text(r, "batchMarking"), r.hasNonNull("sourceInstanceExecId") ? r.get("sourceInstanceExecId").asLong() : null,
-                        text(r, "fileList"), text(r, "batchList")));
+                // queueId and sourceProcessId came later than the other fields: absent, they are null.
+                rows.add(new InitJobOutput.ClaimedRow(longOrNull(r, "queueId"), r.get("processId").asLong(),
+                        r.get("sourceBatchId").asLong(), r.hasNonNull("targetBatchId") ? r.get("targetBatchId").asLong()
+                        : targetBatchId, text(r, "batchMarking"), longOrNull(r, "sourceProcessId"),
+                        longOrNull(r, "sourceInstanceExecId"), text(r, "fileList"), text(r, "batchList")));
             }
-            Claim claim = new Claim(node.get("targetBatchId").asLong(), node.get("retry").asBoolean(), rows);
+            Claim claim = new Claim(targetBatchId, node.get("retry").asBoolean(), rows);
             claims.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             return claim;
         } catch (IOException | RuntimeException e) {
@@ -125,5 +128,9 @@ public class QueueClient {
 
     private static String text(JsonNode node, String field) {
         return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
+    private static Long longOrNull(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asLong() : null;
     }
 }

@@ -11,11 +11,11 @@ class InitJobOutputTest {
     /** Spec 3.14: InitJob(123, 1) over the concrete rows of the seed's Case 1. */
     @Test
     void theSeedExampleGivesExactlyTheSeedsOutputs() {
-        List<InitJobOutput.Row> rows = List.of(
-                new InitJobOutput.Row(124, 11, "2014-12-16", 501L, "/in/a.csv", "11"),
-                new InitJobOutput.Row(125, 11, "2014-12-16", 501L, "/in/a.csv", "11"),
-                new InitJobOutput.Row(125, 22, "2014-12-16", 502L, null, null),
-                new InitJobOutput.Row(125, 33, "EOD@2014-12-16", 503L, "/in/c1.csv,/in/c2.csv", "33,33"));
+        List<InitJobOutput.ClaimedRow> rows = List.of(
+                new InitJobOutput.ClaimedRow(null, 124, 11, 2, "2014-12-16", null, 501L, "/in/a.csv", "11"),
+                new InitJobOutput.ClaimedRow(null, 125, 11, 2, "2014-12-16", null, 501L, "/in/a.csv", "11"),
+                new InitJobOutput.ClaimedRow(null, 125, 22, 2, "2014-12-16", null, 502L, null, null),
+                new InitJobOutput.ClaimedRow(null, 125, 33, 2, "EOD@2014-12-16", null, 503L, "/in/c1.csv,/in/c2.csv", "33,33"));
         Map<String, String> out = InitJobOutput.of(7, 44, null, rows);
         assertThat(out).containsEntry("instance-exec-id", "7")
                 .containsEntry("target-batch-id", "44")
@@ -33,7 +33,7 @@ class InitJobOutputTest {
 
     @Test
     void placeholdersAndMissingMarkingsGiveEmptyValuesNotNull() {
-        Map<String, String> out = InitJobOutput.of(1, 2, 31L, List.of(new InitJobOutput.Row(30, 0, null, null, null, null)));
+        Map<String, String> out = InitJobOutput.of(1, 2, 31L, List.of(new InitJobOutput.ClaimedRow(null, 30, 0, 2, null, null, null, null, null)));
         assertThat(out).containsEntry("target-batch-marking", "")
                 .containsEntry("min-batch-marking-map.30", "")
                 .containsEntry("last-recoverable-sp-id", "31")

@@ -86,6 +86,49 @@ class LifecycleApiTest {
     }
 
     @Test
+    void initJobAnswersTheClaimedRowsBesideTheOutputKeys() {
+        long p = id(), s1 = id(), up = id(), tb = 80_000 + IDS.get() % 10_000;
+        register(ProcessTrees.parent(up).next(id()));
+        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(up).next(p)));
+        // queue-service's answer for two queued batches of s1, both enqueued by up
+        StubQueue.prepare(p, 200, """
+                {"targetBatchId": %1$d, "retry": false, "rows": [
+                  {"queueId": 501, "processId": %2$d, "sourceBatchId": 11, "batchMarking": "2014-12-16",
+                   "targetBatchId": %1$d, "sourceProcessId": %3$d, "sourceInstanceExecId": 901,
+                   "fileList": "/in/a.csv", "batchList": "11"},
+                  {"queueId": 502, "processId": %2$d, "sourceBatchId": 22, "batchMarking": "EOD@2014-12-17",
+                   "targetBatchId": %1$d, "sourceProcessId": %3$d, "sourceInstanceExecId": 902,
+                   "fileList": null, "batchList": null}]}""".formatted(tb, s1, up));
+
+        var start = initJob(p, 2).statusCode(200).extract().jsonPath();
+        assertThat(start.getList("rows")).hasSize(2);
+        assertThat(start.getList("rows.queueId", Long.class)).containsExactly(501L, 502L);
+        assertThat(start.getList("rows.processId", Long.class)).containsExactly(s1, s1);
+        assertThat(start.getList("rows.sourceBatchId", Long.class)).containsExactly(11L, 22L);
+        assertThat(start.getList("rows.targetBatchId", Long.class)).containsExactly(tb, tb);
+        assertThat(start.getList("rows.batchMarking", String.class)).containsExactly("2014-12-16", "EOD@2014-12-17");
+        assertThat(start.getList("rows.sourceProcessId", Long.class)).containsExactly(up, up);
+        assertThat(start.getList("rows.sourceInstanceExecId", Long.class)).containsExactly(901L, 902L);
+        assertThat(start.getList("rows.fileList", String.class)).containsExactly("/in/a.csv", null);
+        // the output keys are as they were
+        assertThat(start.getLong("targetBatchId")).isEqualTo(tb);
+        assertThat(start.getString("outputs.'min-batch-id-map." + s1 + "'")).isEqualTo("11");
+        assertThat(start.getString("outputs.'max-batch-id-map." + s1 + "'")).isEqualTo("22");
+        assertThat(start.getString("outputs.'max-batch-marking-map." + s1 + "'")).isEqualTo("2014-12-17");
+        assertThat(start.getString("outputs.'target-batch-marking'")).isEqualTo("2014-12-16,EOD@2014-12-17");
+
+        // a queue-service that does not send the newer fields yet: they are null, the rest is read as before
+        long q = id(), t1 = id();
+        register(ProcessTrees.parent(q).next(t1).step(t1, s -> s.next(q)));
+        StubQueue.prepare(q, 200, """
+                {"targetBatchId": %1$d, "retry": false, "rows": [
+                  {"processId": %2$d, "sourceBatchId": 0, "batchMarking": null, "targetBatchId": %1$d}]}"""
+                .formatted(tb + 1, t1));
+        initJob(q, 1).statusCode(200).body("rows[0].queueId", nullValue()).body("rows[0].sourceProcessId", nullValue())
+                .body("rows[0].sourceBatchId", equalTo(0)).body("rows[0].targetBatchId", equalTo((int) tb + 1));
+    }
+
+    @Test
     void everyLifecycleRejectionHasItsCodeAndText() {
         long p = id(), s1 = id(), s2 = id(), enq = id();
         register(ProcessTrees.parent(enq).next(id()));

@@ -20,9 +20,13 @@ public final class ClaimApi {
                                @PositiveOrZero Integer maxBatch, @Positive Long completedTargetBatchId) {
     }
 
-    /** One claimed queue row, as InitJob outputs it (spec 3.1 E3). */
-    public record ClaimedRow(long processId, long sourceBatchId, String batchMarking, long targetBatchId,
-                             Long sourceInstanceExecId, String fileList, String batchList) {
+    /**
+     * One claimed queue row, as InitJob outputs it: the consuming step ({@code processId}), the source batch and the
+     * run's target batch, the queue row itself ({@code queueId}) and the process that enqueued the batch
+     * ({@code sourceProcessId}, null for a placeholder row), with the source batch's producing run and files.
+     */
+    public record ClaimedRow(long queueId, long processId, long sourceBatchId, String batchMarking, long targetBatchId,
+                             Long sourceProcessId, Long sourceInstanceExecId, String fileList, String batchList) {
     }
 
     public record ClaimResult(long targetBatchId, boolean retry, List<ClaimedRow> rows) {

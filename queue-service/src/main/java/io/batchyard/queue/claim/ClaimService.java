@@ -117,8 +117,8 @@ public class ClaimService {
                 List<ClaimApi.ClaimedRow> out = new ArrayList<>();
                 for (QueueRow r : claimed) {
                     List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
-                    out.add(new ClaimApi.ClaimedRow(r.processId(), r.sourceBatchId(), r.batchMarking(), target,
-                            producers.get(r.sourceBatchId()),
+                    out.add(new ClaimApi.ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
+                            target, r.sourceProcessId(), producers.get(r.sourceBatchId()),
                             paths.isEmpty() ? null : String.join(",", paths),
                             paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
                                     .collect(Collectors.joining(","))));

@@ -51,6 +51,8 @@ class WorkedExampleTest {
             enqueueBatch(85, 22L, "2014-12-16");
             enqueueBatch(85, 33L, "EOD@2014-12-16");
             given().queryParam("processId", 124).get("/queue").then().body("items.sourceBatchId", equalTo(List.of(11, 22, 33)));
+            List<Long> queueIds = given().queryParam("processId", 125).get("/queue").then().extract().jsonPath()
+                    .getList("items.queueId", Long.class);
 
             long ie = 900_001;
             JsonPath out = claim(123, ie, 1).statusCode(200).extract().jsonPath();
@@ -61,6 +63,9 @@ class WorkedExampleTest {
             assertThat(out.getList("rows.batchMarking", String.class))
                     .containsExactly("2014-12-16", "2014-12-16", "2014-12-16", "EOD@2014-12-16");
             assertThat(out.getList("rows.targetBatchId", Long.class)).containsOnly(tb);
+            // each row names the queue row it claimed and the process that enqueued its batch
+            assertThat(out.getList("rows.queueId", Long.class).subList(1, 4)).isEqualTo(queueIds);
+            assertThat(out.getList("rows.sourceProcessId", Long.class)).containsOnly(85L);
             assertThat(out.getString("rows[0].fileList")).startsWith("/data/85/");
             assertThat(out.getString("rows[0].batchList")).isEqualTo("11");
             given().get("/batches/" + tb).then().body("sourceInstanceExecId", equalTo((int) ie)).body("batchType", equalTo("Type1"));
