@@ -16,7 +16,12 @@ public enum ExecutionError implements ErrorCode {
     /** Empty, absolute, with a '..' segment or a control character: not a name inside the script directory. */
     SCRIPT_NAME_REFUSED(410, 422, "Script name refused"),
     /** The name is well formed but its real path (after symlinks) lies outside the script directory. */
-    SCRIPT_OUTSIDE_DIRECTORY(411, 422, "Script resolves outside the script directory");
+    SCRIPT_OUTSIDE_DIRECTORY(411, 422, "Script resolves outside the script directory"),
+    /** Neither a parent nor a step this service has heard of from the registry. */
+    UNKNOWN_PROCESS(412, 404, "Unknown process"),
+    /** The process was deleted in the registry: its history stays readable, nothing new is recorded for it. */
+    DELETED_PROCESS(413, 409, "Deleted process"),
+    NO_PROCESS_LOG_ENTRY(414, 404, "No process log entry");
 
     private final Spec spec;
 

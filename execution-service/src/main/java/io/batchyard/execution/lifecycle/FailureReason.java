@@ -5,7 +5,7 @@ import io.batchyard.api.CommonErrors;
 /**
  * Why a job's run failed, as TermJob's caller tells it: an optional code (the stand-alone runner passes the failing
  * step's exit code) and an optional text. Stored on the run and carried by {@code JobFailed}, so that whoever watches
- * runs sees the reason without reading the process log.
+ * runs sees the reason without reading the run output.
  */
 public record FailureReason(Integer code, String text) {
 

@@ -3,7 +3,7 @@ package io.batchyard.execution.runner;
 import java.time.Duration;
 
 /**
- * How one OS process ended, with its captured output (stdout and stderr also went to the process log). {@code started}
+ * How one OS process ended, with its captured output (stdout and stderr also went to the run output). {@code started}
  * is false for a command that never ran, whose exit code means nothing.
  */
 public record CommandResult(int exitCode, boolean timedOut, String stdout, String stderr, Duration took,

@@ -28,7 +28,7 @@ public final class OsCommand {
         void line(String stream, String line);
     }
 
-    /** Output kept in memory per stream; beyond it only the process log has the rest. */
+    /** Output kept in memory per stream; beyond it only the run output has the rest. */
     static final int KEEP_CHARS = 4 * 1024 * 1024;
 
     /** The only variables a job takes from the service's environment. */

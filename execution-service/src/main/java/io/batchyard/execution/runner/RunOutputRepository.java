@@ -14,9 +14,9 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 
-/** process_log: what each command of a run printed, tied to the run's instance exec id. */
+/** run_output: what each command of a run printed, tied to the run's instance exec id. */
 @ApplicationScoped
-public class ProcessLogRepository extends SqlRepository {
+public class RunOutputRepository extends SqlRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,7 +35,7 @@ public class ProcessLogRepository extends SqlRepository {
                 (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
 
     public Uni<List<Line>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
-        return rows("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM process_log"
+        return rows("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM run_output"
                         + " WHERE " + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset",
                 params("ie", instanceExecId).and("steps", withSteps).and("limit", limit).and("offset", offset),
                 r -> new Line(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), (String) r[3],
@@ -43,7 +43,7 @@ public class ProcessLogRepository extends SqlRepository {
     }
 
     public Uni<Long> count(long instanceExecId, boolean withSteps) {
-        return value("SELECT count(*) FROM process_log WHERE " + OF_RUN, Long.class,
+        return value("SELECT count(*) FROM run_output WHERE " + OF_RUN, Long.class,
                 params("ie", instanceExecId).and("steps", withSteps));
     }
 
@@ -53,7 +53,7 @@ public class ProcessLogRepository extends SqlRepository {
             return Uni.createFrom().voidItem();
         }
         return update("""
-                INSERT INTO process_log (instance_exec_id, process_id, stream, line_no, line, logged_at)
+                INSERT INTO run_output (instance_exec_id, process_id, stream, line_no, line, logged_at)
                 SELECT :ie, :p, l.stream, l.line_no, l.line, l.logged_at
                 FROM jsonb_to_recordset(CAST(CAST(:lines AS text) AS jsonb)) AS l(stream text, line_no int, line text, logged_at timestamptz)
                 ORDER BY l.line_no""",

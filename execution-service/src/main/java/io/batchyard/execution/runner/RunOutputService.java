@@ -10,30 +10,30 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
-/** The runner's process log: batches of a command's lines written, and a run's lines read back. */
+/** The runner's run output: batches of a command's lines written, and a run's lines read back. */
 @ApplicationScoped
-public class ProcessLogService {
+public class RunOutputService {
 
-    private final ProcessLogRepository log;
+    private final RunOutputRepository log;
     private final RunRepository runs;
 
-    public ProcessLogService(ProcessLogRepository log, RunRepository runs) {
+    public RunOutputService(RunOutputRepository log, RunRepository runs) {
         this.log = log;
         this.runs = runs;
     }
 
     /** A per-run writer that batches lines, so a chatty command costs one insert per batch, not per line. */
-    public ProcessLogWriter writer(long instanceExecId, long processId) {
-        return new ProcessLogWriter(this, instanceExecId, processId);
+    public RunOutputWriter writer(long instanceExecId, long processId) {
+        return new RunOutputWriter(this, instanceExecId, processId);
     }
 
     @WithTransaction
-    Uni<Void> append(long instanceExecId, long processId, List<ProcessLogRepository.Pending> lines) {
+    Uni<Void> append(long instanceExecId, long processId, List<RunOutputRepository.Pending> lines) {
         return log.insert(instanceExecId, processId, lines);
     }
 
     @WithSession
-    public Uni<Page<ProcessLogRepository.Line>> lines(long instanceExecId, boolean withSteps, PageRequest page) {
+    public Uni<Page<RunOutputRepository.Line>> lines(long instanceExecId, boolean withSteps, PageRequest page) {
         return runs.find(instanceExecId).invoke(run -> run.orElseThrow(() ->
                         ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id " + instanceExecId)))
                 .chain(() -> log.lines(instanceExecId, withSteps, page.limit(), page.offset()))

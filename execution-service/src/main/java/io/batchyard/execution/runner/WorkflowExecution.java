@@ -50,7 +50,7 @@ public class WorkflowExecution {
     }
 
     /**
-     * A step's end: its output feeds its successors; a failure carries the message (process log, bucket) and the
+     * A step's end: its output feeds its successors; a failure carries the message (run output, bucket) and the
      * reason TermJob records on the run (with the exit code when a command's exit explains the failure).
      */
     record StepResult(long stepId, boolean ok, String stdout, String stderr, String message, FailureReason reason) {
@@ -64,12 +64,12 @@ public class WorkflowExecution {
     private final LifecycleService lifecycle;
     private final RunnerService runner;
     private final ProcessDefinitionService definitions;
-    private final ProcessLogService log;
+    private final RunOutputService log;
     private final ScriptRunner scripts;
     private final RunnerDrain drain;
 
     public WorkflowExecution(LifecycleService lifecycle, RunnerService runner, ProcessDefinitionService definitions,
-                             ProcessLogService log, ScriptRunner scripts, RunnerDrain drain) {
+                             RunOutputService log, ScriptRunner scripts, RunnerDrain drain) {
         this.drain = drain;
         this.lifecycle = lifecycle;
         this.runner = runner;
@@ -109,7 +109,7 @@ public class WorkflowExecution {
         }
         long ie = start.instanceExecId();
         Blocking.await(() -> runner.attachRun(pid, buckets, ie));
-        ProcessLogWriter jobLog = log.writer(ie, pid);
+        RunOutputWriter jobLog = log.writer(ie, pid);
         jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
                 + start.targetBatchId() + (start.retry() ? " (retry)" : ""));
         jobLog.flush();
@@ -151,7 +151,7 @@ public class WorkflowExecution {
     }
 
     private Outcome complete(RunnerJob job, List<String> buckets, long ie, Map<String, String> env,
-                             PipeEnv.Previous previous, ProcessLogWriter jobLog, Set<Long> skipped) {
+                             PipeEnv.Previous previous, RunOutputWriter jobLog, Set<Long> skipped) {
         long pid = job.processId();
         try {
             Blocking.await(() -> runner.complete(pid, buckets, ie));
@@ -171,7 +171,7 @@ public class WorkflowExecution {
     }
 
     private Outcome fail(RunnerJob job, List<String> buckets, long ie, Map<String, String> env, StepResult failure,
-                         ProcessLogWriter jobLog, Set<Long> skipped) {
+                         RunOutputWriter jobLog, Set<Long> skipped) {
         long pid = job.processId();
         jobLog.line("runner", "run " + ie + " failed: " + failure.message());
         // Already ended (e.g. terminated by an operator): the bucket still records the failure.
@@ -273,7 +273,7 @@ public class WorkflowExecution {
         } catch (ApiException e) {
             return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
         }
-        ProcessLogWriter stepLog = log.writer(started.subInstanceExecId(), sid);
+        RunOutputWriter stepLog = log.writer(started.subInstanceExecId(), sid);
         StepCommand command = StepCommand.of(step);
         Map<String, String> stepEnv = new LinkedHashMap<>(env);
         stepEnv.put("BATCHYARD_PROCESS_ID", Long.toString(sid));
@@ -348,7 +348,7 @@ public class WorkflowExecution {
     }
 
     private CommandResult hook(String script, long pid, Map<String, String> env, PipeEnv.Previous previous,
-                               List<String> args, ProcessLogWriter jobLog) {
+                               List<String> args, RunOutputWriter jobLog) {
         Map<String, String> e = new LinkedHashMap<>(env);
         e.putAll(PipeEnv.of(pid, script, previous, scripts.spillThreshold(), spillDir()));
         CommandResult r = scripts.run(script, args, e, HOOK_TIMEOUT, jobLog);

@@ -53,7 +53,7 @@ class RunnerConfinementTest extends RunnerTestSupport {
         WorkflowExecution.Outcome outcome = runOneStep(outsider("abs.sh", mark).toString(), first);
         assertThat(outcome.bucketState()).isEqualTo(State.FAILED);
         assertThat(outcome.message()).startsWith("problem 410 ").contains("absolute path");
-        assertThat(outcome.instanceExecId()).as("no run was started, so there is no process log").isNull();
+        assertThat(outcome.instanceExecId()).as("no run was started, so there is no run output").isNull();
         assertThat(mark).doesNotExist();
         assertThat(first).doesNotExist();
     }

@@ -3,8 +3,8 @@ package io.batchyard.execution.runner.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
-import io.batchyard.execution.runner.ProcessLogRepository;
-import io.batchyard.execution.runner.ProcessLogService;
+import io.batchyard.execution.runner.RunOutputRepository;
+import io.batchyard.execution.runner.RunOutputService;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -19,22 +19,22 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** What the commands of a run printed (the runner's process log). */
+/** What the commands of a run printed (the runner's run output). */
 @RolesAllowed(Roles.VIEWER)
 @Path("/runs/{ie}/log")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "runner")
-public class ProcessLogResource {
+public class RunOutputResource {
 
-    private final ProcessLogService log;
+    private final RunOutputService log;
 
-    public ProcessLogResource(ProcessLogService log) {
+    public RunOutputResource(RunOutputService log) {
         this.log = log;
     }
 
     @GET
     @Operation(summary = "stdout/stderr lines of a run, in order; for a parent's run, with its steps' lines (steps=true)")
-    public Uni<Page<ProcessLogRepository.Line>> lines(@PathParam("ie") long ie,
+    public Uni<Page<RunOutputRepository.Line>> lines(@PathParam("ie") long ie,
                                                       @QueryParam("steps") @DefaultValue("true") boolean steps,
                                                       @Valid @BeanParam PageRequest page) {
         return log.lines(ie, steps, page);
