@@ -188,24 +188,23 @@ class MergeJobQueueTest {
     }
 
     @Test
-    void aPoisonPartitionIsDeadLetteredAfterMaxAttemptsAndStaysParkedUntilRevived() throws Exception {
+    void aPartitionWhoseStoreFailsIsDeadLetteredAfterMaxAttemptsAndStaysParkedUntilRevived() throws Exception {
         drain(compaction.worker("leftovers"));
         CompactionFixture f = new CompactionFixture(compaction, 0);
-        String bad = "incoming/" + f.schema + "/poison.jsonl";
-        try (var out = compaction.store.create(bad)) {
-            out.stream().write("this is not json\n".getBytes());
-            out.commit();
-        }
-        long partition = f.register(bad).object().partitionId();
+        long partition = f.arrive(1, 3, 0);
         MergeSettings twoTries = compaction.settings.withRetries(2, Duration.ZERO);
-        try (MergeWorker w = compaction.worker("poison", twoTries, MergeHook.NONE)) {
+        // an infrastructure failure (the store cannot take the merged object), unlike bad data, which is quarantined
+        MergeHook brokenStore = MergeHooks.onWritten((claim, plan) -> {
+            throw new java.io.UncheckedIOException(new java.io.IOException("store volume read-only"));
+        });
+        try (MergeWorker w = compaction.worker("poison", twoTries, brokenStore)) {
             assertThat(w.runOnce()).isEqualTo(MergeWorker.Outcome.FAILED);
             assertThat(jobsOf(partition)).singleElement().extracting(MergeJob::state, MergeJob::attempts)
                     .containsExactly(MergeJobState.PENDING, 1);
             assertThat(w.runOnce()).isEqualTo(MergeWorker.Outcome.FAILED);
             MergeJob dead = jobsOf(partition).get(0);
             assertThat(dead.state()).isEqualTo(MergeJobState.DEAD);
-            assertThat(dead.lastError()).contains("MalformedRecord");
+            assertThat(dead.lastError()).contains("store volume read-only");
             assertThat(w.runOnce()).as("a dead job is never claimed").isEqualTo(MergeWorker.Outcome.IDLE);
 
             f.arrive(1, 3, 0);

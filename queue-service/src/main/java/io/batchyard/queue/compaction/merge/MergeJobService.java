@@ -8,6 +8,7 @@ import io.batchyard.api.PageRequest;
 import io.batchyard.queue.Sequential;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.batchyard.queue.compaction.partition.QuarantineRepository;
 import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -19,6 +20,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The merge-job queue's use cases (spec A.6), each one transaction: claim, heartbeat, the fenced end of a run, failure
@@ -28,21 +30,26 @@ import java.util.Optional;
 @ApplicationScoped
 public class MergeJobService {
 
-    /** What one merge run reads before it plans: the partition, its open range and the objects above it. */
-    public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged) {
+    /**
+     * What one merge run reads before it plans: the partition, its open range, the objects above it, and which of
+     * those are quarantined or dropped (a range still covers their ids, but none of their records).
+     */
+    public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged, Set<Long> excluded) {
     }
 
     private final MergeJobRepository jobs;
     private final RangeRepository ranges;
     private final PartitionRepository partitions;
     private final SmallObjectRepository objects;
+    private final QuarantineRepository quarantine;
 
     public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
-                           SmallObjectRepository objects) {
+                           SmallObjectRepository objects, QuarantineRepository quarantine) {
         this.jobs = jobs;
         this.ranges = ranges;
         this.partitions = partitions;
         this.objects = objects;
+        this.quarantine = quarantine;
     }
 
     /** The queue's jobs counted by state ({@link MergeMeters}). */
@@ -65,8 +72,22 @@ public class MergeJobService {
     @WithSession
     public Uni<Inputs> inputs(long partitionId, int fetchSize) {
         return partitions.find(partitionId).map(Optional::orElseThrow).chain(p -> ranges.openRange(partitionId)
-                .chain(open -> objects.unmerged(partitionId, open.map(MergeRange::upperBound).orElse(0L), fetchSize)
-                        .map(unmerged -> new Inputs(p, open, unmerged))));
+                .chain(open -> {
+                    long above = open.map(MergeRange::upperBound).orElse(0L);
+                    return objects.unmerged(partitionId, above, fetchSize)
+                            .chain(unmerged -> quarantine.excludedAbove(partitionId, above)
+                                    .map(excluded -> new Inputs(p, open, unmerged, Set.copyOf(excluded))));
+                }));
+    }
+
+    /**
+     * Sets a bad small object aside, in the claimed run: the run goes on with the rest of the partition, so this is
+     * not a failed attempt. False (and nothing written) when the lease was lost.
+     */
+    @WithTransaction
+    public Uni<Boolean> quarantine(MergeJobClaim claim, SmallObject object, Integer lineNumber, String error) {
+        return jobs.holds(claim).call(held -> !held ? Uni.createFrom().voidItem()
+                : quarantine.quarantine(object.objectId(), claim.partitionId(), object.sourceKey(), lineNumber, error));
     }
 
     /** FINISHED: nothing left to merge, the job goes. False (and nothing written) when the lease was lost. */

@@ -124,14 +124,47 @@ public final class MergeWorker implements AutoCloseable {
         }
     }
 
+    /**
+     * Merges the next plan of the partition. A small object that cannot be merged is quarantined and the partition is
+     * planned again without it, in the same run: one bad object neither fails the attempt nor holds back the objects
+     * registered after it. Each pass quarantines another object of a bounded batch, so the loop ends.
+     */
     private Outcome merge(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
+        while (true) {
+            try {
+                return mergeOnce(claim, lost);
+            } catch (Unusable bad) {
+                fenced(claim, await(() -> jobs.quarantine(claim, bad.object, bad.lineNumber, bad.getMessage())));
+                LOG.warnf("worker %s: partition %d: object %d (%s) quarantined%s: %s; merging the rest", id,
+                        claim.partitionId(), bad.object.objectId(), bad.object.sourceKey(),
+                        bad.lineNumber == null ? "" : " at line " + bad.lineNumber, bad.getMessage());
+            }
+        }
+    }
+
+    /** A small object of the plan that cannot be merged (bad data, not a broken store). */
+    private static final class Unusable extends RuntimeException {
+        final SmallObject object;
+        final Integer lineNumber;
+
+        Unusable(SmallObject object, Integer lineNumber, String message) {
+            super(message, null, false, false);
+            this.object = object;
+            this.lineNumber = lineNumber;
+        }
+    }
+
+    private Outcome mergeOnce(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
         long pid = claim.partitionId();
         MergeJobService.Inputs in = await(() -> jobs.inputs(pid, planner.fetchSize()));
         Partition p = in.partition();
         Optional<MergeRange> open = in.open();
         List<SmallObject> unmerged = in.unmerged();
+        // Quarantined and dropped objects take part in planning with no bytes: the range still covers their ids, so
+        // the chain stays gapless and the partition can switch, but none of their records are read.
         Optional<MergePlan> planned = planner.plan(open, unmerged.stream()
-                .map(o -> new MergePlanner.Candidate(o.objectId(), o.contentLength())).toList());
+                .map(o -> new MergePlanner.Candidate(o.objectId(), in.excluded().contains(o.objectId()) ? 0 : o.contentLength()))
+                .toList());
         if (planned.isEmpty()) {
             fenced(claim, await(() -> jobs.finish(claim)));
             return Outcome.FINISHED;
@@ -140,9 +173,10 @@ public final class MergeWorker implements AutoCloseable {
         Map<Long, SmallObject> byId = unmerged.stream().collect(Collectors.toMap(SmallObject::objectId, Function.identity()));
         RecordMerger.Source old = plan.extendsOpenRange() ? () -> store.open(ObjectKeys.merged(p.tablePrefix(),
                 p.partitionDate(), open.get().lowerBound(), open.get().upperBound())) : null;
-        List<RecordMerger.Source> inputs = plan.objects().stream().map(c -> byId.get(c.objectId()))
-                .<RecordMerger.Source>map(o -> () -> store.open(ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(),
-                        o.objectId(), o.delayed())))
+        List<SmallObject> merged = plan.objects().stream().map(c -> byId.get(c.objectId()))
+                .filter(o -> !in.excluded().contains(o.objectId())).toList();
+        List<RecordMerger.Source> inputs = merged.stream()
+                .<RecordMerger.Source>map(o -> () -> store.open(smallObjectKey(p, o)))
                 .toList();
         String key = ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), plan.lower(), plan.upper());
         long records;
@@ -158,14 +192,32 @@ public final class MergeWorker implements AutoCloseable {
                 throw new LeaseLost(claim);
             }
             size = out.commit();
+        } catch (RecordMerger.BadObject bad) {
+            SmallObject object = merged.get(bad.input());
+            if (bad.lineNumber() == null && !folderServed(p, object)) {
+                // nothing of the object's folder is there: the store is not serving it (not mounted?), which is an
+                // infrastructure failure for the job's retries, not bad data of one object
+                throw new IOException("object store does not serve " + smallObjectKey(p, object), bad);
+            }
+            throw new Unusable(object, bad.lineNumber(), bad.getMessage());
         }
         hook.objectWritten(claim, plan);
         MergeRange range = new MergeRange(plan.lower(), plan.upper(), size, records);
         fenced(claim, await(() -> jobs.commit(claim, range, plan.continuing())));
         meters.merged(size);
         LOG.debugf("worker %s: partition %d merged (%d, %d] from %d object(s), %d record(s), %d bytes%s", id, pid,
-                plan.lower(), plan.upper(), plan.objects().size(), records, size, plan.continuing() ? ", continuing" : "");
+                plan.lower(), plan.upper(), merged.size(), records, size, plan.continuing() ? ", continuing" : "");
         return plan.continuing() ? Outcome.CONTINUING : Outcome.FINISHED;
+    }
+
+    private static String smallObjectKey(Partition p, SmallObject o) {
+        return ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), o.objectId(), o.delayed());
+    }
+
+    /** Whether the store lists anything in the folder of a small object that it cannot find. */
+    private boolean folderServed(Partition p, SmallObject o) throws IOException {
+        String key = smallObjectKey(p, o);
+        return !store.list(key.substring(0, key.lastIndexOf('/') + 1)).isEmpty();
     }
 
     /** A fenced write found the lease taken over: it wrote nothing, and this run ends without a result. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -38,10 +39,36 @@ public final class RecordMerger {
         InputStream open() throws IOException;
     }
 
-    /** A record that is not a JSON object; the object is poison, the job fails and eventually dead-letters. */
+    /** A record that is not a JSON object. */
     public static final class MalformedRecord extends RuntimeException {
         MalformedRecord(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * One small object cannot be merged: a record of it is not a JSON object ({@code lineNumber} 1-based, counting
+     * blank lines too, so an operator finds it in an editor), or it is not in the store ({@code lineNumber} null). The
+     * object is bad data, not a broken store: the caller sets it aside and merges the rest. Nothing was written yet
+     * when this is thrown, since every small object is read before the first output line.
+     */
+    public static final class BadObject extends RuntimeException {
+        private final int input;
+        private final Integer lineNumber;
+
+        BadObject(int input, Integer lineNumber, String message) {
+            super(message, null, false, false);
+            this.input = input;
+            this.lineNumber = lineNumber;
+        }
+
+        /** Index of the object in the list given to {@link #merge}. */
+        public int input() {
+            return input;
+        }
+
+        public Integer lineNumber() {
+            return lineNumber;
         }
     }
 
@@ -86,8 +113,10 @@ public final class RecordMerger {
                 byte[] bytes;
                 try (InputStream in = s.open()) {
                     bytes = in.readAllBytes();
+                } catch (NoSuchFileException e) {
+                    throw new BadObject(order - 1, null, "the object is not in the store");
                 }
-                List<Line> lines = split(bytes);
+                List<Line> lines = split(order - 1, bytes);
                 lines.sort(Comparator.comparingLong(Line::eventTime));
                 addIfAny(heads, order, lines.iterator());
             }
@@ -120,16 +149,22 @@ public final class RecordMerger {
         }
     }
 
-    /** Non-blank lines of a whole small object. */
-    private static List<Line> split(byte[] bytes) {
+    /** Non-blank lines of a whole small object, the {@code input}-th; the first malformed one names its line. */
+    private static List<Line> split(int input, byte[] bytes) {
         List<Line> lines = new ArrayList<>();
         int start = 0;
+        int lineNumber = 0;
         for (int i = 0; i <= bytes.length; i++) {
             if (i == bytes.length || bytes[i] == '\n') {
+                lineNumber++;
                 int end = i > start && bytes[i - 1] == '\r' ? i - 1 : i;
                 if (!blank(bytes, start, end)) {
                     byte[] text = Arrays.copyOfRange(bytes, start, end);
-                    lines.add(new Line(eventTime(text), text));
+                    try {
+                        lines.add(new Line(eventTime(text), text));
+                    } catch (MalformedRecord e) {
+                        throw new BadObject(input, lineNumber, e.getMessage());
+                    }
                 }
                 start = i + 1;
             }

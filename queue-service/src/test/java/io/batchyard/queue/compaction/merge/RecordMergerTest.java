@@ -38,9 +38,15 @@ class RecordMergerTest {
     }
 
     @Test
-    void aRecordThatIsNotAJsonObjectMakesTheMergeFail() {
-        assertThatThrownBy(() -> new RecordMerger().merge(null, List.of(lines("not json")), new ByteArrayOutputStream(),
-                n -> { })).isInstanceOf(RecordMerger.MalformedRecord.class);
+    void aRecordThatIsNotAJsonObjectNamesItsObjectAndLine() {
+        assertThatThrownBy(() -> new RecordMerger().merge(null,
+                List.of(lines("{\"eventTime\":1}"), lines("{\"eventTime\":2}", "", "not json")),
+                new ByteArrayOutputStream(), n -> { }))
+                .isInstanceOfSatisfying(RecordMerger.BadObject.class, bad -> {
+                    assertThat(bad.input()).isEqualTo(1);
+                    assertThat(bad.lineNumber()).as("1-based, blank lines counted").isEqualTo(3);
+                    assertThat(bad.getMessage()).isEqualTo("a record is not valid JSON");
+                });
     }
 
     @Test
