@@ -2,7 +2,7 @@ package io.batchyard.queue.compaction;
 
 import io.batchyard.api.ErrorCode;
 
-/** Compaction's errors (311-320), next to queue-service's 301-305. */
+/** Compaction's errors (311-330), next to queue-service's 301-305. */
 public enum CompactionError implements ErrorCode {
     UNKNOWN_TABLE(311, 404, "Unknown compaction table"),
     TABLE_EXISTS(312, 409, "Compaction table exists with other settings"),
@@ -15,7 +15,11 @@ public enum CompactionError implements ErrorCode {
     NO_MANIFEST(319, 404, "Partition has no published manifest"),
     // The catalog names a manifest the store cannot hand out (volume not mounted, files removed behind the service's
     // back): the service is not usable for that partition until the store is back, which is what 503 tells a reader.
-    STORE_UNREADABLE(320, 503, "Object store cannot serve the published manifest");
+    STORE_UNREADABLE(320, 503, "Object store cannot serve the published manifest"),
+    UNKNOWN_QUARANTINED_OBJECT(321, 404, "No quarantined object of that key in the partition"),
+    // release and drop are final for each other: a dropped object is not merged again, a released one is already
+    // queued for merging (if it is still bad, the merge quarantines it again and it can then be dropped)
+    QUARANTINE_STATE(322, 409, "Quarantined object is not in a state that allows this action");
 
     private final Spec spec;
 

@@ -117,7 +117,10 @@ class CatalogTest {
         assertThat(await(() -> compaction.catalog.close(partition))).isPresent();
         assertThat(await(compaction.catalog::run).switched()).doesNotContain(partition);
         assertThat(f.partition(partition).state()).isEqualTo(PartitionState.CLOSED);
-        given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(404).body("code", equalTo(319));
+        // published on the live prefix at version 0: no manifest file, readers read the prefix
+        given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(200)
+                .body("version", equalTo(0)).body("location", org.hamcrest.Matchers.endsWith("/live/dt=" + f.date + "/"))
+                .body("manifest", org.hamcrest.Matchers.nullValue());
     }
 
     @Test

@@ -11,6 +11,12 @@ import io.batchyard.queue.compaction.gc.GarbageCollector;
 import io.batchyard.queue.compaction.merge.MergeJob;
 import io.batchyard.queue.compaction.merge.MergeJobService;
 import io.batchyard.queue.compaction.merge.MergeJobState;
+import io.batchyard.queue.compaction.merge.MergeRange;
+import io.batchyard.queue.compaction.merge.RangeService;
+import io.batchyard.queue.compaction.partition.PartitionObject;
+import io.batchyard.queue.compaction.partition.QuarantineState;
+import io.batchyard.queue.compaction.partition.QuarantinedObject;
+import io.batchyard.queue.compaction.quarantine.QuarantineService;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.partition.PartitionState;
@@ -46,12 +52,19 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
 import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
 import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
+import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
+import static io.batchyard.queue.compaction.CompactionError.QUARANTINE_STATE;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_QUARANTINED_OBJECT;
 import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
 import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
 
-/** Small-object compaction: tables, object registration, partitions, merge jobs, the catalog step and GC. */
+/**
+ * Small-object compaction: tables, object registration, partitions (their objects, ranges, quarantine and read location),
+ * merge jobs, the catalog step and GC. Quarantine actions name the object by its key as registered, in the query
+ * parameter {@code objectKey}: keys contain '/', and a query parameter needs no path-segment encoding rules.
+ */
 @RolesAllowed(Roles.VIEWER)
 @Path("/compaction")
 @Produces(MediaType.APPLICATION_JSON)
@@ -91,15 +104,20 @@ public class CompactionResource {
     private final MergeJobService jobs;
     private final CatalogSync catalog;
     private final GarbageCollector gc;
+    private final RangeService ranges;
+    private final QuarantineService quarantine;
 
     public CompactionResource(TableService tables, ObjectRegistrationService registration, PartitionService partitions,
-                              MergeJobService jobs, CatalogSync catalog, GarbageCollector gc) {
+                              MergeJobService jobs, CatalogSync catalog, GarbageCollector gc, RangeService ranges,
+                              QuarantineService quarantine) {
         this.tables = tables;
         this.registration = registration;
         this.partitions = partitions;
         this.jobs = jobs;
         this.catalog = catalog;
         this.gc = gc;
+        this.ranges = ranges;
+        this.quarantine = quarantine;
     }
 
     @RolesAllowed(Roles.DEVELOPER)
@@ -170,14 +188,69 @@ public class CompactionResource {
 
     @GET
     @Path("partitions/{id}/manifest")
-    @Operation(summary = "The manifest readers currently use (319 before the partition's first manifest)")
+    @Operation(summary = "The manifest readers currently use; at version 0 the live prefix with no manifest file "
+            + "(319 before the partition's first publish)")
     public Uni<CatalogSync.PublishedManifest> manifest(@PathParam("id") long id) {
-        return find(id).chain(p -> catalog.current(p)
+        return find(id).chain(p -> catalog.published(p)
                 .onFailure(UncheckedIOException.class).transform(e -> STORE_UNREADABLE.exception("partition " + id
                         + ": manifest version " + p.currentManifestVersion() + " cannot be read from the object store ("
                         + e.getCause().getClass().getSimpleName() + ")"))
                 .map(current -> current.orElseThrow(() -> NO_MANIFEST.exception("partition " + id
                         + " has no published manifest (current version " + p.currentManifestVersion() + ")"))));
+    }
+
+    @GET
+    @Path("partitions/{id}/read-location")
+    @Operation(summary = "Where readers read the partition now: its live prefix (before the first publish, or "
+            + "published at version 0) or the manifest of the published version")
+    public Uni<CatalogSync.ReadLocation> readLocation(@PathParam("id") long id) {
+        return find(id).map(catalog::readLocation);
+    }
+
+    @GET
+    @Path("partitions/{id}/objects")
+    @Operation(summary = "The partition's small objects, ids ascending, with state PENDING, MERGED, QUARANTINED or DROPPED")
+    public Uni<Page<PartitionObject>> objects(@PathParam("id") long id, @Valid @BeanParam PageRequest page,
+                                              @QueryParam("state") String state) {
+        PartitionObject.State filter = parse(PartitionObject.State.class, "state", state);
+        return find(id).chain(p -> partitions.objects(page, id, filter));
+    }
+
+    @GET
+    @Path("partitions/{id}/ranges")
+    @Operation(summary = "The partition's merged ranges (lowerBound, upperBound] in small-object ids, ascending")
+    public Uni<Page<MergeRange>> ranges(@PathParam("id") long id, @Valid @BeanParam PageRequest page) {
+        return find(id).chain(p -> ranges.page(page, id));
+    }
+
+    @GET
+    @Path("partitions/{id}/quarantine")
+    @Operation(summary = "The partition's quarantined objects (state QUARANTINED, RELEASED or DROPPED) with the line and "
+            + "error that put them there")
+    public Uni<Page<QuarantinedObject>> quarantine(@PathParam("id") long id, @Valid @BeanParam PageRequest page,
+                                                   @QueryParam("state") String state) {
+        QuarantineState filter = parse(QuarantineState.class, "state", state);
+        return find(id).chain(p -> quarantine.page(page, id, filter));
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("partitions/{id}/quarantine/release")
+    @Operation(summary = "Release a quarantined object fixed at its source key: the next merge includes it "
+            + "(idempotent; 321 unknown, 322 dropped, 313 source key missing)")
+    public Uni<QuarantinedObject> release(@PathParam("id") long id,
+                                          @QueryParam("objectKey") @NotBlank @Size(max = 1024) String objectKey) {
+        return decide(id, objectKey, quarantine::release);
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("partitions/{id}/quarantine/drop")
+    @Operation(summary = "Drop a quarantined object: it is never merged, the row records the decision "
+            + "(idempotent; 321 unknown, 322 released)")
+    public Uni<QuarantinedObject> drop(@PathParam("id") long id,
+                                       @QueryParam("objectKey") @NotBlank @Size(max = 1024) String objectKey) {
+        return decide(id, objectKey, quarantine::drop);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -192,7 +265,7 @@ public class CompactionResource {
     @Path("jobs")
     public Uni<Page<MergeJob>> jobs(@Valid @BeanParam PageRequest page, @QueryParam("state") String state,
                                     @QueryParam("partitionId") @Positive Long partitionId) {
-        return jobs.page(page, parseState(state), partitionId);
+        return jobs.page(page, parse(MergeJobState.class, "state", state), partitionId);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -220,14 +293,33 @@ public class CompactionResource {
                 .map(found -> found.orElseThrow(() -> UNKNOWN_PARTITION.exception("partition " + id + " does not exist")));
     }
 
-    private static MergeJobState parseState(String state) {
-        if (state == null || state.isBlank()) {
+    private Uni<QuarantinedObject> decide(long partitionId, String objectKey,
+                                          java.util.function.BiFunction<Long, String, Uni<QuarantineService.Decision>> action) {
+        return find(partitionId).chain(p -> action.apply(partitionId, objectKey)).map(d -> decided(partitionId, objectKey, d));
+    }
+
+    private static QuarantinedObject decided(long partitionId, String objectKey, QuarantineService.Decision d) {
+        return switch (d.outcome()) {
+            case DONE, ALREADY -> d.object().orElseThrow();
+            case UNKNOWN -> throw UNKNOWN_QUARANTINED_OBJECT.exception("partition " + partitionId
+                    + " has no quarantined object " + objectKey);
+            case WRONG_STATE -> throw QUARANTINE_STATE.exception("object " + objectKey + " of partition " + partitionId
+                    + " is " + d.object().orElseThrow().state());
+            case SOURCE_MISSING -> throw OBJECT_MISSING.exception("object " + objectKey
+                    + " is not in the object store: write the fixed object there first");
+        };
+    }
+
+    /** An optional enum query parameter, case-insensitive; anything else is a 400 naming the allowed values. */
+    private static <E extends Enum<E>> E parse(Class<E> type, String name, String value) {
+        if (value == null || value.isBlank()) {
             return null;
         }
         try {
-            return MergeJobState.valueOf(state.toUpperCase(Locale.ROOT));
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw CommonErrors.INVALID_REQUEST.exception("state must be one of PENDING, ONGOING, DEAD");
+            throw CommonErrors.INVALID_REQUEST.exception(name + " must be one of "
+                    + String.join(", ", java.util.Arrays.stream(type.getEnumConstants()).map(Enum::name).toList()));
         }
     }
 }

@@ -33,8 +33,24 @@ public class CatalogSync {
     public record Summary(List<Long> switched, List<Long> closed, List<Long> published) {
     }
 
-    /** A published manifest as the API shows it. */
+    /**
+     * A published manifest as the API shows it. At version 0 the partition is published on its live prefix: there is
+     * no manifest file, {@code manifest} is null and readers read every object under {@code location}.
+     */
     public record PublishedManifest(long partitionId, long version, String location, Manifest manifest) {
+    }
+
+    /**
+     * Where readers of a partition read now. {@code LIVE_PREFIX}: the small objects' folder, either before the first
+     * publish ({@code version} null, {@code published} false) or as published at version 0; {@code MANIFEST}: the
+     * manifest file of {@code version} (the upper bound of the partition's last merged range when it was published).
+     */
+    public record ReadLocation(long partitionId, PartitionState state, boolean published, Kind kind, Long version,
+                               String location) {
+
+        public enum Kind {
+            LIVE_PREFIX, MANIFEST
+        }
     }
 
     private final ObjectStore store;
@@ -68,8 +84,7 @@ public class CatalogSync {
         return catalog.partitionWithRanges(partitionId).map(Optional::orElseThrow).chain(read -> {
             Partition p = read.partition();
             if (p.state().allows(PartitionState.Step.PUBLISH_LIVE) && p.currentManifestVersion() < 0) {
-                String live = store.uri(ObjectKeys.liveFolder(p.tablePrefix(), p.partitionDate())).toString();
-                return catalog.publish(p, 0, live, 0, 0);
+                return catalog.publish(p, 0, liveLocation(p), 0, 0);
             }
             if (!p.state().allows(PartitionState.Step.PUBLISH_MANIFEST)
                     || p.currentManifestVersion() >= p.desiredManifestVersion()) {
@@ -89,7 +104,30 @@ public class CatalogSync {
         });
     }
 
-    /** The manifest readers currently use; empty before the partition's first manifest. */
+    /** Where readers of {@code p} read now; no store access (a location is a name, not a check). */
+    public ReadLocation readLocation(Partition p) {
+        long version = p.currentManifestVersion();
+        if (version > 0) {
+            return new ReadLocation(p.partitionId(), p.state(), true, ReadLocation.Kind.MANIFEST, version,
+                    store.uri(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), version)).toString());
+        }
+        return new ReadLocation(p.partitionId(), p.state(), version == 0, ReadLocation.Kind.LIVE_PREFIX,
+                version == 0 ? 0L : null, liveLocation(p));
+    }
+
+    /** The published manifest, version 0 (the live prefix, no file) included; empty before the first publish. */
+    public Uni<Optional<PublishedManifest>> published(Partition p) {
+        if (p.currentManifestVersion() == 0) {
+            return Uni.createFrom().item(Optional.of(new PublishedManifest(p.partitionId(), 0, liveLocation(p), null)));
+        }
+        return current(p);
+    }
+
+    private String liveLocation(Partition p) {
+        return store.uri(ObjectKeys.liveFolder(p.tablePrefix(), p.partitionDate())).toString();
+    }
+
+    /** The manifest file readers currently use; empty before the partition's first manifest file (version > 0). */
     public Uni<Optional<PublishedManifest>> current(Partition p) {
         if (p.currentManifestVersion() <= 0) {
             return Uni.createFrom().item(Optional.empty());

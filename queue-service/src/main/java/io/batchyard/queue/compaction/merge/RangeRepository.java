@@ -32,6 +32,18 @@ public class RangeRepository extends NativeRepository {
         return rows(SELECT + " ORDER BY upper_bound", q -> q.setParameter("p", partitionId), RangeRepository::row);
     }
 
+    /** One page of the non-sentinel ranges, ascending. */
+    public Uni<List<MergeRange>> ranges(long partitionId, int limit, int offset) {
+        return rows(SELECT + " ORDER BY upper_bound LIMIT :limit OFFSET :offset",
+                q -> q.setParameter("p", partitionId).setParameter("limit", limit).setParameter("offset", offset),
+                RangeRepository::row);
+    }
+
+    public Uni<Long> count(long partitionId) {
+        return value("SELECT count(*) FROM merge_range WHERE partition_id = :p AND upper_bound > 0", Long.class,
+                q -> q.setParameter("p", partitionId)).map(java.util.Optional::orElseThrow);
+    }
+
     /**
      * Records a merged object. A range with the same lower bound is widened, never narrowed (a stale writer cannot
      * shrink it); a gap, an overlap or widening a range that another follows fails on the chain constraints.

@@ -1,5 +1,7 @@
 package io.batchyard.queue.compaction.merge;
 
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -19,6 +21,12 @@ public class RangeService {
     @WithSession
     public Uni<List<MergeRange>> ranges(long partitionId) {
         return ranges.ranges(partitionId);
+    }
+
+    @WithSession
+    public Uni<Page<MergeRange>> page(PageRequest page, long partitionId) {
+        return ranges.ranges(partitionId, page.limit(), page.offset())
+                .chain(items -> ranges.count(partitionId).map(total -> Page.of(items, total, page)));
     }
 
     /** Records one range on its own; the database refuses a range that would break the chain. */

@@ -14,9 +14,18 @@ import java.util.Optional;
 public class PartitionService {
 
     private final PartitionRepository partitions;
+    private final SmallObjectRepository objects;
 
-    public PartitionService(PartitionRepository partitions) {
+    public PartitionService(PartitionRepository partitions, SmallObjectRepository objects) {
         this.partitions = partitions;
+        this.objects = objects;
+    }
+
+    /** A partition's small objects with their state, ids ascending, optionally of one state. */
+    @WithSession
+    public Uni<Page<PartitionObject>> objects(PageRequest page, long partitionId, PartitionObject.State state) {
+        return objects.list(partitionId, state, page.limit(), page.offset())
+                .chain(items -> objects.count(partitionId, state).map(total -> Page.of(items, total, page)));
     }
 
     @WithSession

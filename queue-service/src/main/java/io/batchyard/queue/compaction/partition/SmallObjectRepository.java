@@ -2,6 +2,7 @@ package io.batchyard.queue.compaction.partition;
 
 import io.batchyard.eventing.persistence.Columns;
 
+import static io.batchyard.eventing.persistence.Columns.time;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
@@ -15,6 +16,19 @@ import java.util.Optional;
 public class SmallObjectRepository extends NativeRepository {
 
     private static final String COLUMNS = "object_id, partition_id, source_key, delayed, content_length";
+
+    /**
+     * An object's state: a quarantine decision wins; otherwise it is merged once a range reaches its id (ranges tile
+     * the ids without gaps from 0), else pending.
+     */
+    private static final String WITH_STATE = """
+            SELECT o.object_id, o.source_key, o.delayed, o.content_length, o.registered_at, o.state FROM (
+              SELECT s.object_id, s.partition_id, s.source_key, s.delayed, s.content_length, s.registered_at,
+                CASE WHEN q.state IN ('QUARANTINED', 'DROPPED') THEN q.state
+                     WHEN s.object_id <= COALESCE((SELECT max(r.upper_bound) FROM merge_range r
+                                                   WHERE r.partition_id = s.partition_id), 0) THEN 'MERGED'
+                     ELSE 'PENDING' END AS state
+              FROM small_object s LEFT JOIN small_object_quarantine q ON q.object_id = s.object_id) o""";
 
     /**
      * Inserts the object, delayed if and only if its partition is closed at this moment (decided inside the insert).
@@ -44,6 +58,35 @@ public class SmallObjectRepository extends NativeRepository {
                         ORDER BY object_id LIMIT :limit""",
                 q -> q.setParameter("p", partitionId).setParameter("above", above).setParameter("limit", limit),
                 SmallObjectRepository::row);
+    }
+
+    /**
+     * Gives the object a fresh id from the sequence, above every merged range, so the next merge takes it up again
+     * (its quarantine row follows by ON UPDATE CASCADE); its size is read anew because it was fixed.
+     */
+    public Uni<SmallObject> renumber(long objectId, long contentLength) {
+        return first("UPDATE small_object SET object_id = DEFAULT, content_length = :length WHERE object_id = :o RETURNING "
+                        + COLUMNS, q -> q.setParameter("o", objectId).setParameter("length", contentLength),
+                SmallObjectRepository::row).map(Optional::orElseThrow);
+    }
+
+    /** The partition's objects with what became of them, ids ascending, optionally of one state. */
+    public Uni<List<PartitionObject>> list(long partitionId, PartitionObject.State state, int limit, int offset) {
+        Filter filter = filter(partitionId, state);
+        return rows(WITH_STATE + filter.where() + " ORDER BY o.object_id LIMIT :limit OFFSET :offset",
+                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset),
+                r -> new PartitionObject(toLong(r[0]), (String) r[1], (Boolean) r[2], toLong(r[3]), time(r[4]),
+                        PartitionObject.State.valueOf((String) r[5])));
+    }
+
+    public Uni<Long> count(long partitionId, PartitionObject.State state) {
+        Filter filter = filter(partitionId, state);
+        return value("SELECT count(*) FROM (" + WITH_STATE + filter.where() + ") c", Long.class, q -> bind(q, filter))
+                .map(Optional::orElseThrow);
+    }
+
+    private static Filter filter(long partitionId, PartitionObject.State state) {
+        return Filter.of("o.partition_id", partitionId, "o.state", state == null ? null : state.name());
     }
 
     private static SmallObject row(Object[] r) {

@@ -1,0 +1,126 @@
+package io.batchyard.queue.compaction.quarantine;
+
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.compaction.merge.MergeJobRepository;
+import io.batchyard.queue.compaction.partition.QuarantineRepository;
+import io.batchyard.queue.compaction.partition.QuarantineState;
+import io.batchyard.queue.compaction.partition.QuarantinedObject;
+import io.batchyard.queue.compaction.partition.SmallObject;
+import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.ObjectStore;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * An operator's side of the quarantine, each action one transaction on the locked quarantine row: release (the object
+ * was fixed at its source key and is merged again) and drop (never merged). Repeating an action finds the row in the
+ * state it leads to and answers that state again, changing nothing.
+ */
+@ApplicationScoped
+public class QuarantineService {
+
+    /** How an action ended; {@code object} is the row afterwards (absent only for {@link Outcome#UNKNOWN}). */
+    public record Decision(Outcome outcome, Optional<QuarantinedObject> object) {
+    }
+
+    public enum Outcome {
+        /** The action changed the object's state. */
+        DONE,
+        /** The object already was in the state the action leads to (a repeat). */
+        ALREADY,
+        /** No quarantined object of that key in the partition. */
+        UNKNOWN,
+        /** The object's state does not allow the action (a dropped object is not released, nor a released one dropped). */
+        WRONG_STATE,
+        /** Release: nothing under the object's source key to merge again. */
+        SOURCE_MISSING
+    }
+
+    private final ObjectStore store;
+    private final QuarantineRepository quarantine;
+    private final SmallObjectRepository objects;
+    private final MergeJobRepository jobs;
+
+    public QuarantineService(ObjectStore store, QuarantineRepository quarantine, SmallObjectRepository objects,
+                             MergeJobRepository jobs) {
+        this.store = store;
+        this.quarantine = quarantine;
+        this.objects = objects;
+        this.jobs = jobs;
+    }
+
+    @WithSession
+    public Uni<Page<QuarantinedObject>> page(PageRequest page, long partitionId, QuarantineState state) {
+        return quarantine.list(partitionId, state, page.limit(), page.offset())
+                .chain(items -> quarantine.count(partitionId, state).map(total -> Page.of(items, total, page)));
+    }
+
+    @WithSession
+    public Uni<Optional<QuarantinedObject>> find(long partitionId, String objectKey) {
+        return quarantine.find(partitionId, objectKey);
+    }
+
+    /**
+     * Release: the object gets a new id above every merged range (its old id stays covered by a range that holds none
+     * of its records), its source key is placed anew under that id (the fixed bytes; the old, bad copy is removed so
+     * the live prefix does not hold both), and a merge is due at once. A release whose object is still bad is simply
+     * quarantined again by that merge.
+     */
+    @WithTransaction
+    public Uni<Decision> release(long partitionId, String objectKey) {
+        return decide(partitionId, objectKey, QuarantineState.Event.RELEASE, q -> Blocking
+                .blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L)
+                .chain(size -> size < 0 ? Uni.createFrom().item(Outcome.SOURCE_MISSING)
+                        : objects.renumber(q.objectId(), size)
+                        .call(renumbered -> Blocking.blocking(() -> replace(q, renumbered)))
+                        .call(renumbered -> quarantine.decide(renumbered.objectId(), QuarantineState.RELEASED))
+                        .call(() -> jobs.enqueue(partitionId, Duration.ZERO))
+                        .replaceWith(Outcome.DONE)));
+    }
+
+    /** Drop: the object is never merged; its row stays as the record of that decision. */
+    @WithTransaction
+    public Uni<Decision> drop(long partitionId, String objectKey) {
+        return decide(partitionId, objectKey, QuarantineState.Event.DROP,
+                q -> quarantine.decide(q.objectId(), QuarantineState.DROPPED).replaceWith(Outcome.DONE));
+    }
+
+    private Uni<Decision> decide(long partitionId, String objectKey, QuarantineState.Event event,
+                                 java.util.function.Function<QuarantinedObject, Uni<Outcome>> action) {
+        return quarantine.lock(partitionId, objectKey).chain(found -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().item(new Decision(Outcome.UNKNOWN, Optional.empty()));
+            }
+            QuarantinedObject q = found.get();
+            if (q.state() == QuarantineState.target(event)) {
+                return Uni.createFrom().item(new Decision(Outcome.ALREADY, found));
+            }
+            if (!q.state().allows(event)) {
+                return Uni.createFrom().item(new Decision(Outcome.WRONG_STATE, found));
+            }
+            return action.apply(q).chain(outcome -> quarantine.find(partitionId, objectKey)
+                    .map(after -> new Decision(outcome, after)));
+        });
+    }
+
+    private Void replace(QuarantinedObject q, SmallObject renumbered) {
+        String prefix = ObjectKeys.tablePrefix(q.schemaName(), q.tableName());
+        try {
+            store.copy(q.objectKey(), ObjectKeys.smallObject(prefix, q.partitionDate(), renumbered.objectId(),
+                    renumbered.delayed()));
+            store.delete(ObjectKeys.smallObject(prefix, q.partitionDate(), q.objectId(), renumbered.delayed()));
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot place released object " + q.objectKey(), e);
+        }
+    }
+}
