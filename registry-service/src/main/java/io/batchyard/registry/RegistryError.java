@@ -33,7 +33,9 @@ public enum RegistryError implements ErrorCode {
     /** Rows seeded by migrations (the default application, the seeded server) stay. */
     MASTER_DATA(220, 409, "Master data cannot be deleted"),
     /** A permission type other than 0, 4, 6 or 7. */
-    INVALID_PERMISSION(221, 400, "Invalid permission type");
+    INVALID_PERMISSION(221, 400, "Invalid permission type"),
+    /** The parent's workflow type does not run under the asked-for engine (a stand-alone parent has no Oozie XML). */
+    WORKFLOW_TYPE_MISMATCH(222, 409, "Workflow type does not match the format");
 
     private final Spec spec;
 

@@ -1,6 +1,8 @@
 package io.batchyard.registry.workflow;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Renders a {@link WorkflowGraph} as Oozie workflow XML ({@code uri:oozie:workflow:0.4}, spec 4.1). Lifecycle nodes
@@ -10,6 +12,29 @@ public final class OozieWorkflowWriter {
 
     /** Main classes of the Batchyard Oozie client (one per lifecycle call). */
     static final String CLIENT_PACKAGE = "io.batchyard.client.oozie.";
+
+    /**
+     * The params every Hive action gets, by the names BDRE's scripts use (kept as they are: renaming one breaks every
+     * existing script), each read from init-job's output (key, {@code <id>} = the step). {@code instance-exec-id} is
+     * Batchyard's name for {@code exec-id}, beside it; min/max-pri are the step's source instance ids.
+     */
+    static final Map<String, String> HIVE_PARAMS = hiveParams();
+
+    private static Map<String, String> hiveParams() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("exec-id", "instance-exec-id");
+        m.put("instance-exec-id", "instance-exec-id");
+        m.put("target-batch-id", "target-batch-id");
+        m.put("min-batch-id", "min-batch-id-map.<id>");
+        m.put("max-batch-id", "max-batch-id-map.<id>");
+        m.put("min-pri", "min-source-instance-exec-id-map.<id>");
+        m.put("max-pri", "max-source-instance-exec-id-map.<id>");
+        m.put("min-batch-marking", "min-batch-marking-map.<id>");
+        m.put("max-batch-marking", "max-batch-marking-map.<id>");
+        m.put("target-batch-marking", "target-batch-marking");
+        m.put("last-recoverable-sp-id", "last-recoverable-sp-id");
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     private final StringBuilder xml = new StringBuilder();
 
@@ -84,25 +109,26 @@ public final class OozieWorkflowWriter {
             xml.append("    <hive xmlns=\"uri:oozie:hive-action:0.2\">\n");
             trackerAndNameNode();
             xml.append("      <job-xml>hive-site.xml</job-xml>\n      <configuration>\n");
-            property("run_id", "${wf:actionData('init-job')['min-batch-id-map." + n.processId() + "']}");
+            property("run_id", initJob("min-batch-id-map." + n.processId()));
             property("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
+            // BDRE's lineage keys stay for existing hooks; the batchyard.* names are Batchyard's, beside them.
+            property("bdre.lineage.processId", String.valueOf(n.processId()));
+            property("bdre.lineage.instanceExecId", initJob("instance-exec-id"));
             property("batchyard.lineage.processId", String.valueOf(n.processId()));
-            property("batchyard.lineage.instanceExecId", "${wf:actionData('init-job')['instance-exec-id']}");
+            property("batchyard.lineage.instanceExecId", initJob("instance-exec-id"));
             xml.append("      </configuration>\n");
             xml.append("      <script>").append(escape(hive.script())).append("</script>\n");
-            for (String key : List.of("instance-exec-id", "target-batch-id", "target-batch-marking", "last-recoverable-sp-id")) {
-                param(key + "=${wf:actionData('init-job')['" + key + "']}");
-            }
-            for (String map : List.of("min-batch-id", "max-batch-id", "min-batch-marking", "max-batch-marking")) {
-                param(map + "=${wf:actionData('init-job')['" + map + "-map." + n.processId() + "']}");
-            }
+            HIVE_PARAMS.forEach((name, key) -> param(name + "=" + initJob(key.replace("<id>", String.valueOf(n.processId())))));
             hive.params().forEach(this::param);
             xml.append("    </hive>\n");
         } else if (a instanceof Action.Pig pig) {
             xml.append("    <pig>\n");
             trackerAndNameNode();
             xml.append("      <script>").append(escape(pig.script())).append("</script>\n");
-            pig.params().forEach(this::param);
+            // A "run_id" param is the step's first batch, as BDRE's scripts expect (-param run_id=<min-batch-id>):
+            // the pig action's <param> element is that -param, so the EL value goes there, not the literal text.
+            pig.params().forEach(kv -> param(kv.startsWith("run_id=")
+                    ? "run_id=" + initJob("min-batch-id-map." + n.processId()) : kv));
             xml.append("    </pig>\n");
         } else if (a instanceof Action.Java java) {
             xml.append("    <java>\n");
@@ -135,6 +161,11 @@ public final class OozieWorkflowWriter {
 
     private void param(String value) {
         xml.append("      <param>").append(escape(value)).append("</param>\n");
+    }
+
+    /** EL reading one key of init-job's captured output. */
+    static String initJob(String key) {
+        return "${wf:actionData('init-job')['" + key + "']}";
     }
 
     private static String join(List<Long> ids) {

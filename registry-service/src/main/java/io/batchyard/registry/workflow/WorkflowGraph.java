@@ -167,9 +167,11 @@ public final class WorkflowGraph {
             List<Node> chain = actions.get(p);
             chain.get(chain.size() - 1).ok = join;
             chain.forEach(a -> a.error = firstTerm);
+            // A joined parent's term-step that succeeds goes on to close the next joined parent; one that fails
+            // leaves the others open and ends the job, since term-job closes every step the run left running.
             Node term = termSteps.get(p);
             term.ok = i + 1 < preds.size() ? termSteps.get(preds.get(i + 1)) : termJob;
-            term.error = term.ok;
+            term.error = termJob;
         }
         joins.put(child, new Node[] {join, combinedHalt});
         entries.put(child, join);

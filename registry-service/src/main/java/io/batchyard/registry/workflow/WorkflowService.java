@@ -51,7 +51,7 @@ public class WorkflowService {
     }
 
     public Uni<String> generate(long processId, Format format) {
-        Uni<WorkflowGraph> graph = graph(processId);
+        Uni<WorkflowGraph> graph = graph(processId, format);
         return switch (format) {
             case OOZIE -> graph.map(OozieWorkflowWriter::write);
             case DOT -> graph.map(DotWriter::write);
@@ -59,9 +59,16 @@ public class WorkflowService {
         };
     }
 
-    /** The workflow graph of parent {@code processId}, from its live steps and their properties. */
+    /** Workflow type of a parent that runs on its own, outside any workflow engine. */
+    static final int STAND_ALONE = 2;
+
+    /**
+     * The workflow graph of parent {@code processId}, from its live steps and their properties. A stand-alone parent
+     * is not run by Oozie, so asking for its Oozie XML is refused (409, 222) rather than answered with a workflow
+     * nobody deploys; its DOT picture is still drawn.
+     */
     @WithSession
-    public Uni<WorkflowGraph> graph(long processId) {
+    Uni<WorkflowGraph> graph(long processId, Format format) {
         return access.onProcess(processId, Permission.READ).chain(() -> processes.find(processId))
                 .map(found -> found.filter(p -> !p.deleted()).orElseThrow(() -> NOT_FOUND.exception(
                         "process " + processId + " does not exist or is deleted")))
@@ -71,6 +78,11 @@ public class WorkflowService {
                     if (parent.processId() != processId) {
                         throw RegistryError.WORKFLOW_SHAPE.exception("process " + processId + " is a step; generate"
                                 + " the workflow of its parent " + parent.processId());
+                    }
+                    if (format == Format.OOZIE && parent.workflowTypeId() == STAND_ALONE) {
+                        throw RegistryError.WORKFLOW_TYPE_MISMATCH.exception("process " + processId + " has workflow type "
+                                + STAND_ALONE + " (stand alone) and runs outside Oozie; ask for format=dot, or change its"
+                                + " workflowTypeId to 1 (oozie)");
                     }
                 })
                 .chain(tree -> properties.forTree(processId).map(all -> {

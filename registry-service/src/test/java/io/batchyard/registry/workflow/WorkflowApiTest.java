@@ -5,6 +5,8 @@ import static io.batchyard.registry.Fixtures.SHELL;
 import static io.batchyard.registry.Fixtures.application;
 import static io.batchyard.registry.Fixtures.link;
 import static io.batchyard.registry.Fixtures.parent;
+import static io.batchyard.registry.Fixtures.parentBody;
+import static io.batchyard.registry.Fixtures.postProcess;
 import static io.batchyard.registry.Fixtures.step;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -61,5 +63,20 @@ class WorkflowApiTest {
         given().get("/processes/" + job + "/workflow").then().statusCode(422).body("code", equalTo(215))
                 .body("detail", containsString("has no next process"));
         given().get("/processes/987654321/workflow").then().statusCode(404);
+    }
+
+    @Test
+    void aStandAloneParentHasNoOozieWorkflow() {
+        long app = application();
+        Map<String, Object> body = parentBody(app, SEMANTIC);
+        body.put("workflowTypeId", 2);
+        long job = postProcess(body).statusCode(201).extract().jsonPath().getLong("id");
+        long a = step(app, job, SHELL);
+        link(job, a);
+        link(a, job);
+        given().get("/processes/" + job + "/workflow").then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo(222))
+                .body("detail", containsString("stand alone"));
+        given().queryParam("format", "dot").get("/processes/" + job + "/workflow").then().statusCode(200);
     }
 }

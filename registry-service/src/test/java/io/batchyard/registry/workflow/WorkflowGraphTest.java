@@ -29,6 +29,7 @@ class WorkflowGraphTest {
 
     private static final int SHELL = 22;
     private static final int HIVE = 9;
+    private static final int PIG = 10;
     private static final int PARENT = 2;
 
     @Test
@@ -70,6 +71,9 @@ class WorkflowGraphTest {
         assertThat(error(xml, "shell-13-s13")).isEqualTo("term-step-12");
         assertThat(ok(xml, "term-step-12")).isEqualTo("term-step-13");
         assertThat(ok(xml, "term-step-13")).isEqualTo("term-job");
+        // a term-step that itself fails ends the job instead of closing the next joined step
+        assertThat(error(xml, "term-step-12")).isEqualTo("term-job");
+        assertThat(error(xml, "term-step-13")).isEqualTo("term-job");
         assertThat(cases(xml)).containsExactly("11->fork-11", "14->init-step-14");
         renders(g);
     }
@@ -143,6 +147,33 @@ class WorkflowGraphTest {
         assertThat(list(xml, "//*[local-name()='hive']/*[local-name()='param']")).contains("region=eu",
                 "min-batch-id=${wf:actionData('init-job')['min-batch-id-map.12']}");
         assertThat(text(xml, "//*[local-name()='hive']/*[local-name()='script']")).isEqualTo("hql/merge.hql");
+    }
+
+    @Test
+    void hiveKeepsBdreParamNamesAndPigRunIdIsTheFirstBatch() {
+        StepSpec hive = new StepSpec(11, "h", HIVE, true, List.of(12L), List.of(), "", Map.of());
+        StepSpec pig = new StepSpec(12, "p", PIG, true, List.of(10L), List.of(), "",
+                props("param", entry("run_id", "x"), "script", entry("s", "pig/load.pig")));
+        WorkflowGraph g = graph(parent(10, 11), hive, pig);
+        Document xml = validXml(g);
+        assertThat(list(xml, "//*[local-name()='hive']/*[local-name()='param']")).containsExactly(
+                "exec-id=${wf:actionData('init-job')['instance-exec-id']}",
+                "instance-exec-id=${wf:actionData('init-job')['instance-exec-id']}",
+                "target-batch-id=${wf:actionData('init-job')['target-batch-id']}",
+                "min-batch-id=${wf:actionData('init-job')['min-batch-id-map.11']}",
+                "max-batch-id=${wf:actionData('init-job')['max-batch-id-map.11']}",
+                "min-pri=${wf:actionData('init-job')['min-source-instance-exec-id-map.11']}",
+                "max-pri=${wf:actionData('init-job')['max-source-instance-exec-id-map.11']}",
+                "min-batch-marking=${wf:actionData('init-job')['min-batch-marking-map.11']}",
+                "max-batch-marking=${wf:actionData('init-job')['max-batch-marking-map.11']}",
+                "target-batch-marking=${wf:actionData('init-job')['target-batch-marking']}",
+                "last-recoverable-sp-id=${wf:actionData('init-job')['last-recoverable-sp-id']}");
+        assertThat(list(xml, "//*[local-name()='hive']//*[local-name()='property']/*[local-name()='name']"))
+                .contains("bdre.lineage.processId", "bdre.lineage.instanceExecId");
+        assertThat(list(xml, "//*[local-name()='pig']/*[local-name()='param']"))
+                .containsExactly("run_id=${wf:actionData('init-job')['min-batch-id-map.12']}");
+        assertThat(text(xml, "//*[local-name()='pig']/*[local-name()='script']")).isEqualTo("pig/load.pig");
+        renders(g);
     }
 
     // ---- helpers ----
