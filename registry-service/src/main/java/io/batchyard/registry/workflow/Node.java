@@ -18,6 +18,8 @@ final class Node {
     final List<Node> paths = new ArrayList<>();
     /** For ACTION nodes: what to run. */
     Action action;
+    /** For ACTION nodes: the step it belongs to (its type, name and recovery flag go in the node's comment). */
+    StepSpec step;
 
     Node(String name, Kind kind, List<Long> processIds) {
         this.name = name.length() > 45 ? name.substring(0, 45) : name;

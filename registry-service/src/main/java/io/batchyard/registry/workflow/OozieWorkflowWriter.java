@@ -84,18 +84,32 @@ public final class OozieWorkflowWriter {
 
     private void java(Node n, String mainClass, List<String> args, boolean captureOutput) {
         open(n);
+        javaBody(CLIENT_PACKAGE + mainClass, args, captureOutput);
+        close(n);
+    }
+
+    private void javaBody(String mainClass, List<String> args, boolean captureOutput) {
         xml.append("    <java>\n");
         trackerAndNameNode();
-        xml.append("      <main-class>").append(CLIENT_PACKAGE).append(mainClass).append("</main-class>\n");
+        xml.append("      <main-class>").append(escape(mainClass)).append("</main-class>\n");
         args.forEach(a -> xml.append("      <arg>").append(escape(a)).append("</arg>\n"));
         if (captureOutput) {
             xml.append("      <capture-output/>\n");
         }
         xml.append("    </java>\n");
-        close(n);
+    }
+
+    /** Says what the action is for whoever reads the deployed XML: type, name, upstream, recovery, description. */
+    private void comment(StepSpec s) {
+        String text = "process type " + s.processTypeId() + ", " + s.name() + ", enqueuing process ids "
+                + s.enqueuingProcessIds() + ", can recover " + s.canRecover() + ", "
+                + (s.description() == null ? "" : s.description());
+        // "--" may not appear inside an XML comment (the space before "-->" keeps a trailing "-" legal).
+        xml.append("  <!-- ").append(text.replaceAll("-(?=-)", "- ")).append(" -->\n");
     }
 
     private void action(Node n) {
+        comment(n.step);
         open(n);
         Action a = n.action;
         if (a instanceof Action.Shell shell) {
@@ -106,21 +120,7 @@ public final class OozieWorkflowWriter {
             shell.files().forEach(f -> xml.append("      <file>").append(escape(f)).append("</file>\n"));
             xml.append("    </shell>\n");
         } else if (a instanceof Action.Hive hive) {
-            xml.append("    <hive xmlns=\"uri:oozie:hive-action:0.2\">\n");
-            trackerAndNameNode();
-            xml.append("      <job-xml>hive-site.xml</job-xml>\n      <configuration>\n");
-            property("run_id", initJob("min-batch-id-map." + n.processId()));
-            property("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
-            // BDRE's lineage keys stay for existing hooks; the batchyard.* names are Batchyard's, beside them.
-            property("bdre.lineage.processId", String.valueOf(n.processId()));
-            property("bdre.lineage.instanceExecId", initJob("instance-exec-id"));
-            property("batchyard.lineage.processId", String.valueOf(n.processId()));
-            property("batchyard.lineage.instanceExecId", initJob("instance-exec-id"));
-            xml.append("      </configuration>\n");
-            xml.append("      <script>").append(escape(hive.script())).append("</script>\n");
-            HIVE_PARAMS.forEach((name, key) -> param(name + "=" + initJob(key.replace("<id>", String.valueOf(n.processId())))));
-            hive.params().forEach(this::param);
-            xml.append("    </hive>\n");
+            hive(n, hive);
         } else if (a instanceof Action.Pig pig) {
             xml.append("    <pig>\n");
             trackerAndNameNode();
@@ -131,13 +131,43 @@ public final class OozieWorkflowWriter {
                     ? "run_id=" + initJob("min-batch-id-map." + n.processId()) : kv));
             xml.append("    </pig>\n");
         } else if (a instanceof Action.Java java) {
-            xml.append("    <java>\n");
+            javaBody(java.mainClass(), java.arguments(), java.captureOutput());
+        } else if (a instanceof Action.Streaming st) {
+            xml.append("    <map-reduce>\n");
             trackerAndNameNode();
-            xml.append("      <main-class>").append(escape(java.mainClass())).append("</main-class>\n");
-            java.arguments().forEach(arg -> xml.append("      <arg>").append(escape(arg)).append("</arg>\n"));
-            xml.append("    </java>\n");
+            xml.append("      <streaming>\n        <mapper>").append(escape(st.mapper())).append("</mapper>\n")
+                    .append("        <reducer>").append(escape(st.reducer())).append("</reducer>\n      </streaming>\n");
+            xml.append("      <configuration>\n");
+            property("mapred.input.dir", st.input());
+            property("mapred.output.dir", st.output());
+            xml.append("      </configuration>\n");
+            st.files().forEach(f -> xml.append("      <file>").append(escape(f)).append("</file>\n"));
+            xml.append("    </map-reduce>\n");
+        } else if (a instanceof Action.SubWorkflow sub) {
+            // The other parent's deployed workflow; the deployment defines ${workflowRoot}.
+            xml.append("    <sub-workflow>\n      <app-path>${workflowRoot}/workflow-").append(sub.processId())
+                    .append("</app-path>\n      <propagate-configuration/>\n    </sub-workflow>\n");
         }
         close(n);
+    }
+
+    private void hive(Node n, Action.Hive hive) {
+        xml.append("    <hive xmlns=\"uri:oozie:hive-action:0.2\">\n");
+        trackerAndNameNode();
+        xml.append("      <job-xml>hive-site.xml</job-xml>\n      <configuration>\n");
+        property("run_id", initJob("min-batch-id-map." + n.processId()));
+        property("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
+        // BDRE's lineage keys stay for existing hooks; the batchyard.* names are Batchyard's, beside them.
+        property("bdre.lineage.processId", String.valueOf(n.processId()));
+        property("bdre.lineage.instanceExecId", initJob("instance-exec-id"));
+        property("batchyard.lineage.processId", String.valueOf(n.processId()));
+        property("batchyard.lineage.instanceExecId", initJob("instance-exec-id"));
+        xml.append("      </configuration>\n");
+        xml.append("      <script>").append(escape(hive.script())).append("</script>\n");
+        String step = String.valueOf(n.processId());
+        HIVE_PARAMS.forEach((name, key) -> param(name + "=" + initJob(key.replace("<id>", step))));
+        hive.params().forEach(this::param);
+        xml.append("    </hive>\n");
     }
 
     private void open(Node n) {

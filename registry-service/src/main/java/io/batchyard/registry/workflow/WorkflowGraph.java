@@ -235,7 +235,10 @@ public final class WorkflowGraph {
             if (n.ok != null) {
                 queue.add(n.ok);
             }
-            if (n.error != null) {
+            // A step's nodes come out as init-step, actions, halt-step, term-step: the inner actions of a
+            // multi-node step share the last one's term-step, which it queues after its halt-step.
+            boolean innerAction = n.kind == ACTION && n.ok != null && n.ok.kind == ACTION;
+            if (n.error != null && !innerAction) {
                 queue.add(n.error);
             }
         }

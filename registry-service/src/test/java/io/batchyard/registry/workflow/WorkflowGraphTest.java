@@ -20,7 +20,11 @@ import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.SchemaFactory;
 import javax.xml.xpath.XPathConstants;
 import javax.xml.xpath.XPathFactory;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.w3c.dom.Document;
 import org.w3c.dom.NodeList;
 
@@ -173,6 +177,58 @@ class WorkflowGraphTest {
         assertThat(list(xml, "//*[local-name()='pig']/*[local-name()='param']"))
                 .containsExactly("run_id=${wf:actionData('init-job')['min-batch-id-map.12']}");
         assertThat(text(xml, "//*[local-name()='pig']/*[local-name()='script']")).isEqualTo("pig/load.pig");
+        renders(g);
+    }
+
+    /** Every step type the generator knows, with the action nodes one step of it produces, in order. */
+    static Stream<Arguments> stepTypes() {
+        return Stream.of(
+                Arguments.of(6, List.of("rawLoad-11-s11")),
+                Arguments.of(7, List.of("stageLoad-11-s11")),
+                Arguments.of(8, List.of("baseLoad-11-s11")),
+                Arguments.of(9, List.of("hive-11-s11")),
+                Arguments.of(10, List.of("pig-11-s11")),
+                Arguments.of(11, List.of("mapreduce-11-s11")),
+                Arguments.of(12, List.of("sftp-11-s11")),
+                Arguments.of(13, List.of("import-11-s11", "fileRegistration-11-s11")),
+                Arguments.of(14, List.of("hive-generation-11-s11", "fileRegistration-11-s11")),
+                Arguments.of(15, List.of("fileRegistration-11-s11")),
+                Arguments.of(16, List.of("lof-11-s11", "data-quality-11-s11", "fileRegistration-11-s11")),
+                Arguments.of(17, List.of("export-11-s11")),
+                Arguments.of(22, List.of("shell-11-s11")),
+                Arguments.of(24, List.of("R-11-s11")),
+                Arguments.of(25, List.of("spark-11-s11")),
+                Arguments.of(29, List.of("crawler-mapreduce-11-s11")),
+                Arguments.of(30, List.of("hadoopStream-11-s11")),
+                Arguments.of(32, List.of("migration-preprocessor-11-s11")),
+                Arguments.of(33, List.of("source-stg-load-11-s11")),
+                Arguments.of(34, List.of("src-dest-copy-11-s11")),
+                Arguments.of(35, List.of("dest-table-load-11-s11")),
+                Arguments.of(36, List.of("reg-partitions-11-s11")),
+                Arguments.of(40, List.of("subworkflow-11-s11")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("stepTypes")
+    void everyStepTypeGeneratesItsNodes(int type, List<String> actions) {
+        StepSpec s = new StepSpec(11, "s11", type, true, List.of(12L), List.of(7L), "a step -- of type " + type,
+                props("ppid", entry("ppid", "99")));
+        WorkflowGraph g = graph(parent(10, 11), s, step(12, SHELL, 10));
+        Document xml = validXml(g);
+        List<String> expected = new ArrayList<>(List.of("init-job", "init-step-11"));
+        expected.addAll(actions);
+        expected.addAll(List.of("halt-step-11", "term-step-11", "init-step-12", "shell-12-s12", "halt-step-12",
+                "term-step-12", "halt-job", "term-job"));
+        assertThat(names(xml)).containsExactlyElementsOf(expected);
+        // a multi-node action runs its nodes in order and every node fails to the step's term-step
+        assertThat(ok(xml, "init-step-11")).isEqualTo(actions.get(0));
+        for (int i = 0; i < actions.size(); i++) {
+            assertThat(ok(xml, actions.get(i))).isEqualTo(i + 1 < actions.size() ? actions.get(i + 1) : "halt-step-11");
+            assertThat(error(xml, actions.get(i))).isEqualTo("term-step-11");
+        }
+        String raw = OozieWorkflowWriter.write(g);
+        assertThat(raw).contains("<!-- process type " + type + ", s11, enqueuing process ids [7], can recover true,"
+                + " a step - - of type " + type + " -->\n  <action name=\"" + actions.get(0) + "\">");
         renders(g);
     }
 
