@@ -1,6 +1,6 @@
 package io.batchyard.registry.workflow;
 
-/** Renders a {@link WorkflowGraph} as Graphviz DOT (spec 4.5): ok-transitions only, recovery jumps dashed. */
+/** Renders a {@link WorkflowGraph} as Graphviz DOT: ok-transitions only, recovery jumps dashed. */
 public final class DotWriter {
 
     private DotWriter() {

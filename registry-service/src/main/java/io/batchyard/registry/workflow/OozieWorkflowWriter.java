@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Renders a {@link WorkflowGraph} as Oozie workflow XML ({@code uri:oozie:workflow:0.4}, spec 4.1). Lifecycle nodes
+ * Renders a {@link WorkflowGraph} as Oozie workflow XML ({@code uri:oozie:workflow:0.4}). Lifecycle nodes
  * are java actions running the Batchyard Oozie client, which calls execution-service and writes the captured output.
  */
 public final class OozieWorkflowWriter {

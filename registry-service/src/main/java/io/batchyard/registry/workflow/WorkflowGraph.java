@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The workflow of a parent process, built from its steps' next-process lists (spec 4.2): each step becomes
+ * The workflow of a parent process, built from its steps' next-process lists: each step becomes
  * init-step -> action -> halt-step with term-step/term-job failure paths; a step with several successors forks; a step
  * with several predecessors is preceded by a join and a combined halt-step; the last steps lead to halt-job. Unlike the
  * reference, unreachable nodes are never emitted and the recovery decision has one deterministic case per id.
@@ -205,7 +205,7 @@ public final class WorkflowGraph {
             forks.put(from, fork);
             target = fork;
         }
-        // A halt-step followed by an init-step or fork is a restart point (spec 4.4).
+        // A halt-step followed by an init-step or fork is a restart point: recovery-test can resume there.
         if (restartNode != null && target.kind == INIT_STEP) {
             recoveryCases.putIfAbsent(target.processId(), target);
         }
