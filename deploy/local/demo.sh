@@ -3,7 +3,7 @@
 # workflow with a fork and a join whose steps are real shell commands (deploy/local/demo-scripts), run by
 # execution-service's runner; B and C make the lifecycle calls themselves, as an Oozie workflow would. Each job's
 # HaltJob fans its output batch out to the next job. Every lifecycle and queue event is printed as it flows through
-# Kafka, and A's workflow graph is written as Oozie XML, DOT and SVG.
+# Kafka, A's workflow graph is written as DOT and SVG and B's as an Oozie workflow.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ROOT"
@@ -94,12 +94,13 @@ sleep 3
 say "C's queue now holds B's output batch:"
 get "$QUE/queue?processId=$C1" | python3 -c "import json,sys; [print('    batch %(sourceBatchId)s from process %(sourceProcessId)s, marking %(batchMarking)s, state %(batchState)s' % r) for r in json.load(sys.stdin)['items']]"
 
-get -o "$OUT/workflow-$A.xml" "$REG/processes/$A/workflow?format=oozie"
-get -o "$OUT/workflow-$A.dot" "$REG/processes/$A/workflow?format=dot"
+# A runs stand-alone (its graph has no Oozie form: asking for one is a 409); B is the kind Oozie would run
+get -f -o "$OUT/workflow-$B.xml" "$REG/processes/$B/workflow?format=oozie" || die "B's Oozie workflow could not be generated"
+get -f -o "$OUT/workflow-$A.dot" "$REG/processes/$A/workflow?format=dot" || die "A's workflow graph could not be generated"
 if get -f -o "$OUT/workflow-$A.svg" "$REG/processes/$A/workflow?format=svg" 2>/dev/null; then
-  say "A's workflow: $OUT/workflow-$A.xml, .dot and .svg (rendered by Graphviz)"
+  say "A's workflow graph: $OUT/workflow-$A.dot and .svg (rendered by Graphviz); B's Oozie workflow: $OUT/workflow-$B.xml"
 else
-  say "A's workflow: $OUT/workflow-$A.xml and .dot (install graphviz for the SVG)"
+  say "A's workflow graph: $OUT/workflow-$A.dot (install graphviz for the SVG); B's Oozie workflow: $OUT/workflow-$B.xml"
 fi
 
 AS=$DEV

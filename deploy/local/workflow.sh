@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes a parent process's generated workflow to files: workflow.sh <parent-process-id> [out-dir]
-#   -> <out-dir>/workflow-<id>.xml (Oozie), .dot (Graphviz) and, when Graphviz is available on the server, .svg
+#   -> <out-dir>/workflow-<id>.xml (Oozie, unless the parent runs stand-alone), .dot (Graphviz) and, when Graphviz is
+#      available on the server, .svg
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# -ge 1 ] || die "usage: workflow.sh <parent-process-id> [out-dir]"
@@ -18,6 +19,8 @@ for fmt in oozie dot svg; do
   else
     msg=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('detail',''))" "$file.tmp" 2>/dev/null || true); rm -f "$file.tmp"
     [ $fmt = svg ] && [ "$code" = 503 ] && { say "no SVG: $msg"; continue; }
+    # a stand-alone parent (run by execution-service's runner) has no Oozie form; its graph still renders
+    [ $fmt = oozie ] && [ "$code" = 409 ] && { say "no Oozie XML: $msg"; continue; }
     die "$fmt: HTTP $code ${msg:+— $msg}"
   fi
 done
