@@ -21,7 +21,17 @@ public enum ExecutionError implements ErrorCode {
     UNKNOWN_PROCESS(412, 404, "Unknown process"),
     /** The process was deleted in the registry: its history stays readable, nothing new is recorded for it. */
     DELETED_PROCESS(413, 409, "Deleted process"),
-    NO_PROCESS_LOG_ENTRY(414, 404, "No process log entry");
+    NO_PROCESS_LOG_ENTRY(414, 404, "No process log entry"),
+    // The deployment queue's refusals. Their texts are the historical messages with uniform spacing (one space after
+    // the colon, none before it, single spaces between words), whichever of the three calls refuses.
+    UNKNOWN_DEPLOYMENT(420, 404, "The deployment Id is not present"),
+    ALREADY_DEPLOYING(421, 409, "The process is already deploying"),
+    ALREADY_DEPLOYED(422, 409, "The process is already deployed"),
+    NOT_DEPLOYING(423, 409, "The process is not deploying"),
+    /** InitDeploy of a deployment no poller has picked yet: only a picked deployment starts running. */
+    DEPLOYMENT_NOT_PICKED(424, 409, "The deployment has not been picked"),
+    /** A deployment was requested for a process that is not a live parent this service knows. */
+    NOT_A_DEPLOYABLE_PROCESS(425, 404, "Not a deployable parent process");
 
     private final Spec spec;
 

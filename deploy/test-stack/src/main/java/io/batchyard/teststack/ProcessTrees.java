@@ -45,6 +45,12 @@ public final class ProcessTrees {
         return this;
     }
 
+    /** The parent's process type (default 1); it names e.g. the parent's deployment script. */
+    public ProcessTrees processType(int processTypeId) {
+        parent.setProcessTypeId(processTypeId);
+        return this;
+    }
+
     public ProcessTrees property(String group, String key, String value) {
         addProperty(parent, group, key, value);
         return this;

@@ -1,0 +1,162 @@
+package io.batchyard.execution.deployment;
+
+import io.batchyard.api.CommonErrors;
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.deployment.Deployment.Status;
+import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The deployment queue's use cases, one transaction each. InitDeploy, HaltDeploy and TermDeploy check in a fixed
+ * order and the first failing check answers; a refused call changes nothing.
+ */
+@ApplicationScoped
+public class DeploymentService {
+
+    /** Longest failure reason kept; a script's error output can be long, its end says what failed. */
+    static final int MAX_MESSAGE = 2000;
+
+    private final DeploymentRepository deployments;
+    private final ProcessDefinitionRepository definitions;
+    private final ExecutePermission permission;
+
+    public DeploymentService(DeploymentRepository deployments, ProcessDefinitionRepository definitions,
+                             ExecutePermission permission) {
+        this.deployments = deployments;
+        this.definitions = definitions;
+        this.permission = permission;
+    }
+
+    /** Queues a deployment of a live parent process (NOT_STARTED); the poller picks it up. */
+    @WithTransaction
+    public Uni<Deployment> request(Caller caller, long processId) {
+        return definitions.find(processId).chain(found -> {
+            ProcessDefinition parent = found.filter(p -> p.isParent() && !p.deleted())
+                    .orElseThrow(() -> ExecutionError.NOT_A_DEPLOYABLE_PROCESS.exception(
+                            "process " + processId + " is not a live parent process"));
+            return permission.requireKnown(caller, processId).chain(() -> deployments.insert(processId,
+                    parent.processTypeId(), caller.name(), Deployment.scriptFor(parent.processTypeId())));
+        });
+    }
+
+    /** InitDeploy: a picked deployment starts running. */
+    @WithTransaction
+    public Uni<Deployment> init(Caller caller, long deploymentId) {
+        return checked(caller, deploymentId, d -> {
+            if (d.status() == Status.RUNNING) {
+                throw ExecutionError.ALREADY_DEPLOYING.exception("The process is already deploying: " + deploymentId);
+            }
+            refuseEnded(d);
+            if (d.status() != Status.PICKED) {
+                throw ExecutionError.DEPLOYMENT_NOT_PICKED.exception(
+                        "The deployment has not been picked: " + deploymentId);
+            }
+        }, Status.RUNNING, null);
+    }
+
+    /** HaltDeploy: a running deployment succeeded. */
+    @WithTransaction
+    public Uni<Deployment> halt(Caller caller, long deploymentId) {
+        return checked(caller, deploymentId, DeploymentService::refuseUnlessRunning, Status.SUCCESS, null);
+    }
+
+    /** TermDeploy: a running deployment failed, with an optional reason. */
+    @WithTransaction
+    public Uni<Deployment> term(Caller caller, long deploymentId, String reason) {
+        return checked(caller, deploymentId, DeploymentService::refuseUnlessRunning, Status.FAIL, clip(reason));
+    }
+
+    /** What the poller runs: up to {@code limit} waiting deployments, now PICKED. */
+    @WithTransaction
+    public Uni<List<Deployment>> pick(int limit) {
+        return deployments.pick(limit);
+    }
+
+    @WithSession
+    public Uni<Deployment> get(long deploymentId) {
+        return deployments.find(deploymentId).map(found -> found.orElseThrow(() -> unknown(deploymentId)));
+    }
+
+    @WithSession
+    public Uni<Page<Deployment>> list(long processId, Status status, PageRequest page) {
+        return deployments.list(processId, status, page.limit(), page.offset())
+                .chain(items -> deployments.count(processId, status).map(total -> Page.of(items, total, page)));
+    }
+
+    /** The process's newest deployment, whatever its status. */
+    @WithSession
+    public Uni<Optional<Deployment>> latest(long processId) {
+        return deployments.latest(processId);
+    }
+
+    /** Whether the process's newest deployment succeeded: only such a parent may be triggered automatically. */
+    @WithSession
+    public Uni<Boolean> latestDeploymentSucceeded(long processId) {
+        return deployments.latest(processId).map(d -> d.filter(x -> x.status() == Status.SUCCESS).isPresent());
+    }
+
+    /** The process's newest deployment, or 404 code 2 when it was never deployed. */
+    @WithSession
+    public Uni<Deployment> requireLatest(long processId) {
+        return deployments.latest(processId).map(found -> found.orElseThrow(() -> CommonErrors.NOT_FOUND.exception(
+                "process " + processId + " has no deployment")));
+    }
+
+    private interface Check {
+        void refuse(Deployment current);
+    }
+
+    /**
+     * Locks the row, answers 420 for an unknown id, then the caller's permission on the process, then the call's own
+     * checks, and only then moves it.
+     */
+    private Uni<Deployment> checked(Caller caller, long deploymentId, Check check, Status to, String message) {
+        return deployments.lock(deploymentId).chain(found -> {
+            Deployment d = found.orElseThrow(() -> unknown(deploymentId));
+            return permission.require(caller, d.processId()).chain(() -> {
+                check.refuse(d);
+                if (!d.status().canBecome(to)) {
+                    // the checks above cover every state; this keeps the transition table the last word
+                    throw ExecutionError.ILLEGAL_TRANSITION.exception(
+                            "deployment " + deploymentId + " cannot go from " + d.status() + " to " + to);
+                }
+                return deployments.move(deploymentId, d.status(), to, message);
+            }).map(Optional::orElseThrow);
+        });
+    }
+
+    private static void refuseUnlessRunning(Deployment d) {
+        refuseEnded(d);
+        if (d.status() != Status.RUNNING) {
+            throw ExecutionError.NOT_DEPLOYING.exception("The process is not deploying: " + d.deploymentId());
+        }
+    }
+
+    private static void refuseEnded(Deployment d) {
+        if (d.status().ended()) {
+            throw ExecutionError.ALREADY_DEPLOYED.exception("The process is already deployed: " + d.deploymentId());
+        }
+    }
+
+    private static RuntimeException unknown(long deploymentId) {
+        return ExecutionError.UNKNOWN_DEPLOYMENT.exception("The deployment Id is not present: " + deploymentId);
+    }
+
+    static String clip(String reason) {
+        if (reason == null || reason.isBlank()) {
+            return null;
+        }
+        String r = reason.strip();
+        return r.length() <= MAX_MESSAGE ? r : "…" + r.substring(r.length() - MAX_MESSAGE + 1);
+    }
+}

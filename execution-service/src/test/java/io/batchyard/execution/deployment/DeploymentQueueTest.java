@@ -1,0 +1,241 @@
+package io.batchyard.execution.deployment;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.execution.ExecutionTest;
+import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.ProcessTrees;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The deployment queue through its REST API and the poller, with real deployment scripts. */
+@ExecutionTest
+class DeploymentQueueTest {
+
+    private static final AtomicLong IDS = new AtomicLong(800_000 + (System.nanoTime() % 1000) * 1000);
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @ConfigProperty(name = "batchyard.runner.script-dir")
+    String scriptDir;
+
+    @Inject
+    DeployPoller poller;
+
+    @Inject
+    DeploymentService service;
+
+    EventPublisher publisher;
+    Path work;
+
+    @BeforeEach
+    void open() throws IOException {
+        publisher = new EventPublisher(bootstrap);
+        work = Files.createTempDirectory("batchyard-deploy-test");
+    }
+
+    @AfterEach
+    void close() {
+        publisher.close();
+    }
+
+    @Test
+    void aDeploymentWhoseScriptSucceedsIsPickedRunAndSucceeds() {
+        long p = parent();
+        script(type(p), "echo \"$1 $2 $BATCHYARD_DEPLOYMENT_ID ${BATCHYARD_SECRETS_KEY:-no-secret}\" > " + work.resolve("args"));
+        long id = request(p).statusCode(201).body("status", equalTo("NOT_STARTED"))
+                .body("processId", equalTo((int) p)).body("deployScriptLocation", equalTo("process-type-" + type(p) + ".sh"))
+                .extract().jsonPath().getLong("deploymentId");
+        assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isFalse();
+
+        deployUntilEnded(id);
+
+        given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("SUCCESS"))
+                .body("startTs", notNullValue()).body("endTs", notNullValue());
+        assertThat(lines("args")).containsExactly(id + " " + p + " " + id + " no-secret");
+        given().get("/processes/" + p + "/deployments/latest").then().statusCode(200)
+                .body("deploymentId", equalTo((int) id)).body("status", equalTo("SUCCESS"));
+        assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isTrue();
+        given().queryParam("status", "SUCCESS").get("/processes/" + p + "/deployments").then().statusCode(200)
+                .body("total", equalTo(1)).body("items[0].deploymentId", equalTo((int) id));
+        given().queryParam("status", "1").get("/processes/" + p + "/deployments").then().statusCode(200)
+                .body("total", equalTo(0));
+    }
+
+    @Test
+    void aFailingScriptFailsTheDeploymentWithItsExitCodeAndErrorOutput() {
+        long p = parent();
+        script(type(p), "echo 'cluster unreachable' >&2; exit 3");
+        long id = requestedId(p);
+
+        deployUntilEnded(id);
+
+        given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("FAIL"))
+                .body("message", equalTo("exit code 3: cluster unreachable"));
+        assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isFalse();
+    }
+
+    @Test
+    void aMissingScriptFailsTheDeploymentWithTheReason() {
+        long p = parent();
+        long id = requestedId(p);
+
+        deployUntilEnded(id);
+
+        given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("FAIL"))
+                .body("message", startsWith("not started: script 'process-type-" + type(p) + ".sh' not found"));
+    }
+
+    @Test
+    void refusedCallsAnswerTheirCodeInOrderAndChangeNothing() {
+        long unknown = 9_000_000_000L + IDS.incrementAndGet();
+        for (String call : List.of("init", "halt", "term")) {
+            refused(call, unknown, 404, 420, "The deployment Id is not present: " + unknown);
+        }
+        given().post("/processes/" + unknown + "/deployments").then().statusCode(404).body("code", equalTo(425));
+        given().queryParam("status", "LOST").get("/processes/1/deployments").then().statusCode(400)
+                .body("code", equalTo(1));
+
+        // waiting: not deploying, and not picked yet for InitDeploy
+        long waiting = requestedId(parent());
+        refused("halt", waiting, 409, 423, "The process is not deploying: " + waiting);
+        refused("term", waiting, 409, 423, "The process is not deploying: " + waiting);
+        refused("init", waiting, 409, 424, "The deployment has not been picked: " + waiting);
+        given().get("/deployments/" + waiting).then().body("status", equalTo("NOT_STARTED"));
+
+        // running: its script waits for a file the test writes
+        long p = parent();
+        Path go = work.resolve("go");
+        script(type(p), "i=0; while [ ! -f " + go + " ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done");
+        long id = requestedId(p);
+        CompletableFuture<Void> polling = CompletableFuture.runAsync(() -> deployUntilEnded(id));
+        await().atMost(WAIT).until(() -> "RUNNING".equals(status(id)));
+        refused("init", id, 409, 421, "The process is already deploying: " + id);
+        touch(go);
+        polling.join();
+
+        // ended
+        String endTs = given().get("/deployments/" + id).then().body("status", equalTo("SUCCESS")).extract()
+                .jsonPath().getString("endTs");
+        refused("init", id, 409, 422, "The process is already deployed: " + id);
+        refused("halt", id, 409, 422, "The process is already deployed: " + id);
+        refused("term", id, 409, 422, "The process is already deployed: " + id);
+        given().get("/deployments/" + id).then().body("status", equalTo("SUCCESS")).body("endTs", equalTo(endTs))
+                .body("message", equalTo(null));
+    }
+
+    @Test
+    void twoPollersNeverRunOneDeploymentTwice() {
+        long p = parent();
+        Path runs = work.resolve("runs");
+        script(type(p), "echo \"$1\" >> " + runs + "; sleep 0.2");
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ids.add(requestedId(p));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            CompletableFuture<?> a = CompletableFuture.runAsync(poller::pollOnce);
+            CompletableFuture<?> b = CompletableFuture.runAsync(poller::pollOnce);
+            CompletableFuture.allOf(a, b).join();
+            return ids.stream().allMatch(id -> "SUCCESS".equals(status(id)));
+        });
+        List<String> ran = lines("runs");
+        assertThat(ran).hasSize(ids.size());
+        assertThat(new HashSet<>(ran)).hasSize(ids.size());
+    }
+
+    // --- fixtures
+
+    /** A new parent whose process type is its own, so each test has a deployment script of its own. */
+    private long parent() {
+        long p = IDS.incrementAndGet();
+        var event = ProcessTrees.parent(p).processType(type(p)).publish(publisher);
+        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
+                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
+        return p;
+    }
+
+    private static int type(long parentId) {
+        return (int) parentId;
+    }
+
+    private ValidatableResponse request(long p) {
+        return given().post("/processes/" + p + "/deployments").then();
+    }
+
+    private long requestedId(long p) {
+        return request(p).statusCode(201).extract().jsonPath().getLong("deploymentId");
+    }
+
+    private static String status(long id) {
+        return given().get("/deployments/" + id).then().statusCode(200).extract().jsonPath().getString("status");
+    }
+
+    /** Polls until the deployment ended: rows other tests left waiting may come first. */
+    private void deployUntilEnded(long id) {
+        await().atMost(WAIT).until(() -> {
+            poller.pollOnce();
+            String s = status(id);
+            return "SUCCESS".equals(s) || "FAIL".equals(s);
+        });
+    }
+
+    private static void refused(String call, long id, int http, int code, String detail) {
+        given().contentType(ContentType.JSON).body(Map.of("text", "why")).post("/deployments/" + id + "/" + call)
+                .then().statusCode(http).contentType("application/problem+json").body("code", equalTo(code))
+                .body("detail", equalTo(detail));
+    }
+
+    private void script(int type, String body) {
+        try {
+            Path dir = Files.createDirectories(Path.of(scriptDir).toAbsolutePath());
+            Path p = dir.resolve(Deployment.scriptFor(type));
+            Files.writeString(p, "#!/bin/sh\nset -e\n" + body + "\n");
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void touch(Path file) {
+        try {
+            Files.writeString(file, "go");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<String> lines(String name) {
+        try {
+            Path p = work.resolve(name);
+            return Files.exists(p) ? Files.readAllLines(p) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
