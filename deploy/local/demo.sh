@@ -78,7 +78,13 @@ AS=$OPS
 say "runner: A runs daily buckets (YYYYMMDD); launching today's (as demo-ops)"
 call PUT "$EXE/runner/processes/$A" '{"bucket":"YYYYMMDD","stepConcurrency":2,"timeoutSeconds":120}' >/dev/null
 call POST "$EXE/runner/processes/$A/launch" >"$OUT/launch.json"
-BUCKET=$(field "['buckets'][0]" <"$OUT/launch.json")
+if [ "$(field "['started']" <"$OUT/launch.json")" = True ]; then
+  BUCKET=$(field "['buckets'][0]" <"$OUT/launch.json")
+else
+  # the runner's own cycle (every few seconds) may have claimed today's bucket between the policy and the launch
+  say "the runner's own cycle took it first: $(field "['reasons'][0]['message']" <"$OUT/launch.json")"
+  BUCKET=$(call GET "$EXE/runner/processes/$A/buckets" | field "['items'][0]['bucket']")
+fi
 for _ in $(seq 1 120); do
   call GET "$EXE/runner/processes/$A/buckets" >"$OUT/buckets.json"
   STATE=$(python3 -c "import json,sys; print([b['status'] for b in json.load(open(sys.argv[1]))['items'] if b['bucket']==sys.argv[2]][0])" "$OUT/buckets.json" "$BUCKET")
