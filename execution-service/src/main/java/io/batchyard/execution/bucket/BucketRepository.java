@@ -35,11 +35,21 @@ public class BucketRepository extends SqlRepository {
      * left and whose back-off has passed.
      */
     public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
-        return values("""
-                SELECT bucket FROM bucket_status WHERE process_id = :p AND (status = 'INIT' OR (:failed AND status = 'FAILED'
-                    AND attempts < :max AND (next_attempt_at IS NULL OR next_attempt_at <= now())))
-                ORDER BY bucket""", String.class, params("p", processId).and("failed", includeFailed)
+        return values("SELECT b.bucket FROM bucket_status b WHERE b.process_id = :p AND " + eligibleRow(":failed", ":max")
+                + " ORDER BY b.bucket", String.class, params("p", processId).and("failed", includeFailed)
                 .and("max", maxAttempts));
+    }
+
+    /**
+     * The condition under which a bucket_status row {@code b} may be taken by a run, the one rule both the planner
+     * and the launcher's "which jobs have work" query apply.
+     *
+     * @param retryFailed SQL for whether the policy retries failed buckets
+     * @param maxAttempts SQL for the policy's number of runs a bucket gets
+     */
+    public static String eligibleRow(String retryFailed, String maxAttempts) {
+        return "(b.status = 'INIT' OR (" + retryFailed + " AND b.status = 'FAILED' AND b.attempts < " + maxAttempts
+                + " AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= now())))";
     }
 
     public Uni<Optional<BucketStatus>> find(long processId, String bucket) {

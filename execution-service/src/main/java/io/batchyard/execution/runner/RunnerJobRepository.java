@@ -6,6 +6,7 @@ import static io.batchyard.eventing.persistence.Columns.intOrNull;
 import static io.batchyard.eventing.persistence.Columns.longOrNull;
 
 import io.batchyard.execution.SqlRepository;
+import io.batchyard.execution.bucket.BucketRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -76,10 +77,9 @@ public class RunnerJobRepository extends SqlRepository {
     public Uni<List<Long>> enabledWithWork() {
         return values("""
                 SELECT j.process_id FROM runner_job j WHERE j.enabled AND (j.bucket IS NOT NULL OR EXISTS (
-                    SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id
-                      AND (b.status = 'INIT' OR (j.retry_failed AND b.status = 'FAILED' AND b.attempts < j.max_attempts
-                           AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= now())))))
-                ORDER BY j.process_id""", Long.class, none());
+                    SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id AND""" + " "
+                + BucketRepository.eligibleRow("j.retry_failed", "j.max_attempts") + ")) ORDER BY j.process_id",
+                Long.class, none());
     }
 
     public Uni<Boolean> delete(long processId) {

@@ -1,6 +1,7 @@
 package io.batchyard.eventing;
 
 import io.batchyard.schemas.RecordHeaders;
+import io.batchyard.schemas.TraceParent;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -50,7 +51,7 @@ public final class Trace {
 
     /** A span's context as a {@code traceparent} value: {@code 00-<trace id>-<span id>-<flags>}. */
     static String traceparent(SpanContext span) {
-        return "00-" + span.getTraceId() + "-" + span.getSpanId() + "-" + span.getTraceFlags().asHex();
+        return new TraceParent(span.getTraceId(), span.getSpanId(), span.getTraceFlags().asHex()).toString();
     }
 
     /**
