@@ -26,7 +26,7 @@ SCHEMA_REGISTRY_MANAGEMENT_PORT=${BATCHYARD_SCHEMA_REGISTRY_MANAGEMENT_PORT:-908
 COMPACTION_ROOT=${BATCHYARD_COMPACTION_STORE_ROOT:-$WORK/compaction}
 SERVICES=(registry-service queue-service execution-service lineage-service)
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
-        batchyard.execution.rejections batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
+        batchyard.execution.rejections batchyard.execution.deployments batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
         batchyard.lineage.parsed batchyard.queue.objects batchyard.queue.compaction)
 
 say() { printf '[batchyard] %s\n' "$*"; }

@@ -1,6 +1,7 @@
 package io.batchyard.schemas;
 
 import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
@@ -38,7 +39,7 @@ public final class EventCatalog {
             ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class, ApplicationChanged.class,
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
-            LifecycleCommand.class, CommandRejected.class,
+            LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
             QueryRegistered.class, LineageParsed.class);

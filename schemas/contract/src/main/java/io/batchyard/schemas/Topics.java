@@ -12,6 +12,8 @@ public final class Topics {
     public static final String EXECUTION_COMMANDS = "batchyard.execution.commands";
     /** CommandRejected; key = process id named by the rejected command. */
     public static final String EXECUTION_REJECTIONS = "batchyard.execution.rejections";
+    /** DeploymentChanged, one per deployment state change; key = parent process id. */
+    public static final String EXECUTION_DEPLOYMENTS = "batchyard.execution.deployments";
     /** BatchEnqueued (key = consuming process id), BatchesArchived (key = parent process id). */
     public static final String QUEUE_BATCHES = "batchyard.queue.batches";
     /** FileRegistered; key = batch id. */
@@ -26,8 +28,8 @@ public final class Topics {
     public static final String LINEAGE_PARSED = "batchyard.lineage.parsed";
 
     public static final List<String> ALL = List.of(
-            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, QUEUE_BATCHES, QUEUE_FILES,
-            QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED);
+            REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, EXECUTION_DEPLOYMENTS,
+            QUEUE_BATCHES,             QUEUE_FILES, QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED);
 
     private Topics() {
     }

@@ -50,8 +50,11 @@ class ContractCompatibilityTest {
             assertThat(current).containsKey(generated.getFullName());
             assertThat(SchemaNormalization.parsingFingerprint64(current.get(generated.getFullName())))
                     .as(generated.getFullName()).isEqualTo(EventCatalog.fingerprint(type));
-            assertThat(ContractCompatibility.parse(RELEASED.resolve("0.1.0"))).containsKey(generated.getFullName());
         }
+        // Every released type is still catalogued (or retired on purpose); a type added since the last release has no
+        // older reader or writer to be compatible with, so it is checked from the first release that ships it.
+        assertThat(EventCatalog.EVENT_TYPES.stream().map(t -> SpecificData.get().getSchema(t).getFullName()).toList())
+                .containsAll(releasedEventTypes());
     }
 
     @Test
@@ -71,7 +74,7 @@ class ContractCompatibilityTest {
 
         assertThat(problems).extracting(Problem::schema)
                 .contains("io.batchyard.events.EventHeader", "io.batchyard.events.queue.BatchEnqueued")
-                .containsAll(EventCatalog.EVENT_TYPES.stream().map(t -> SpecificData.get().getSchema(t).getFullName()).toList());
+                .containsAll(releasedEventTypes());
         assertThat(problems).allSatisfy(p -> {
             assertThat(p.direction()).isEqualTo(Direction.NEW_READER_OLD_DATA);
             assertThat(p.field()).isEqualTo(p.schema().equals("io.batchyard.events.EventHeader") ? "tenant" : "header.tenant");
@@ -135,5 +138,13 @@ class ContractCompatibilityTest {
 
     private static List<Problem> fixture(String change) {
         return ContractCompatibility.check(FIXTURES.resolve(change), FIXTURES.resolve("released"), Set.of());
+    }
+
+    /** Event types of release 0.1.0 that are not retired: records with a header first (shared types have none). */
+    private static List<String> releasedEventTypes() {
+        return ContractCompatibility.parse(RELEASED.resolve("0.1.0")).values().stream()
+                .filter(s -> s.getType() == Schema.Type.RECORD && !s.getFields().isEmpty()
+                        && s.getFields().get(0).name().equals("header") && !RETIRED.contains(s.getFullName()))
+                .map(Schema::getFullName).toList();
     }
 }
