@@ -29,12 +29,14 @@ public class DeploymentService {
     private final DeploymentRepository deployments;
     private final ProcessDefinitionRepository definitions;
     private final ExecutePermission permission;
+    private final DeploymentEvents events;
 
     public DeploymentService(DeploymentRepository deployments, ProcessDefinitionRepository definitions,
-                             ExecutePermission permission) {
+                             ExecutePermission permission, DeploymentEvents events) {
         this.deployments = deployments;
         this.definitions = definitions;
         this.permission = permission;
+        this.events = events;
     }
 
     /** Queues a deployment of a live parent process (NOT_STARTED); the poller picks it up. */
@@ -45,7 +47,8 @@ public class DeploymentService {
                     .orElseThrow(() -> ExecutionError.NOT_A_DEPLOYABLE_PROCESS.exception(
                             "process " + processId + " is not a live parent process"));
             return permission.requireKnown(caller, processId).chain(() -> deployments.insert(processId,
-                    parent.processTypeId(), caller.name(), Deployment.scriptFor(parent.processTypeId())));
+                    parent.processTypeId(), caller.name(), Deployment.scriptFor(parent.processTypeId())))
+                    .chain(d -> events.changed(d, null));
         });
     }
 
@@ -79,7 +82,7 @@ public class DeploymentService {
     /** What the poller runs: up to {@code limit} waiting deployments, now PICKED. */
     @WithTransaction
     public Uni<List<Deployment>> pick(int limit) {
-        return deployments.pick(limit);
+        return deployments.pick(limit).chain(events::picked);
     }
 
     @WithSession
@@ -130,8 +133,9 @@ public class DeploymentService {
                     throw ExecutionError.ILLEGAL_TRANSITION.exception(
                             "deployment " + deploymentId + " cannot go from " + d.status() + " to " + to);
                 }
-                return deployments.move(deploymentId, d.status(), to, message);
-            }).map(Optional::orElseThrow);
+                return deployments.move(deploymentId, d.status(), to, message).map(Optional::orElseThrow)
+                        .chain(moved -> events.changed(moved, d.status()));
+            });
         });
     }
 

@@ -8,7 +8,10 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.execution.ExecutionTest;
+import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
@@ -98,6 +101,52 @@ class DeploymentQueueTest {
         given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("FAIL"))
                 .body("message", equalTo("exit code 3: cluster unreachable"));
         assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isFalse();
+    }
+
+    @Test
+    void everyTransitionIsPublishedOnTheDeploymentsTopicKeyedByTheProcess() {
+        long ok = parent();
+        script(type(ok), "true");
+        long failing = parent();
+        script(type(failing), "echo 'no cluster' >&2; exit 2");
+        long okId = requestedId(ok);
+        long failId = requestedId(failing);
+
+        deployUntilEnded(okId);
+        deployUntilEnded(failId);
+
+        try (EventProbe probe = EventProbe.on(bootstrap, Topics.EXECUTION_DEPLOYMENTS)) {
+            probe.await(DeploymentChanged.class, e -> e.getDeploymentId() == failId && "FAIL".equals(e.getStatus()), WAIT);
+            probe.await(DeploymentChanged.class, e -> e.getDeploymentId() == okId && "SUCCESS".equals(e.getStatus()), WAIT);
+            List<EventProbe.Received<DeploymentChanged>> okEvents =
+                    probe.received(DeploymentChanged.class, e -> e.getDeploymentId() == okId);
+            assertThat(okEvents).extracting(r -> r.event().getPreviousStatus() + "->" + r.event().getStatus())
+                    .containsExactly("null->NOT_STARTED", "NOT_STARTED->PICKED", "PICKED->RUNNING", "RUNNING->SUCCESS");
+            assertThat(okEvents).allSatisfy(r -> {
+                assertThat(r.key()).isEqualTo(String.valueOf(ok));
+                assertThat(r.event().getProcessId()).isEqualTo(ok);
+                assertThat(r.event().getReason()).isNull();
+                assertThat(r.event().getHeader().getProducer()).isEqualTo("execution-service");
+            });
+            List<DeploymentChanged> failEvents = probe.received(DeploymentChanged.class, e -> e.getDeploymentId() == failId)
+                    .stream().map(EventProbe.Received::event).toList();
+            assertThat(failEvents).extracting(DeploymentChanged::getStatus)
+                    .containsExactly("NOT_STARTED", "PICKED", "RUNNING", "FAIL");
+            assertThat(failEvents.get(3).getReason()).isEqualTo("exit code 2: no cluster");
+        }
+    }
+
+    @Test
+    void refusedCallsPublishNothing() {
+        long p = parent();
+        long id = requestedId(p);
+        refused("halt", id, 409, 423, "The process is not deploying: " + id);
+
+        try (EventProbe probe = EventProbe.on(bootstrap, Topics.EXECUTION_DEPLOYMENTS)) {
+            probe.await(DeploymentChanged.class, e -> e.getDeploymentId() == id, WAIT);
+            assertThat(probe.all(DeploymentChanged.class, e -> e.getDeploymentId() == id, Duration.ofSeconds(1)))
+                    .extracting(DeploymentChanged::getStatus).containsExactly("NOT_STARTED");
+        }
     }
 
     @Test
