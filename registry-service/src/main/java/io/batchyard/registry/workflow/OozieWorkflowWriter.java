@@ -127,8 +127,7 @@ public final class OozieWorkflowWriter {
             xml.append("      <script>").append(escape(pig.script())).append("</script>\n");
             // A "run_id" param is the step's first batch, as BDRE's scripts expect (-param run_id=<min-batch-id>):
             // the pig action's <param> element is that -param, so the EL value goes there, not the literal text.
-            pig.params().forEach(kv -> param(kv.startsWith("run_id=")
-                    ? "run_id=" + initJob("min-batch-id-map." + n.processId()) : kv));
+            pig.params().forEach(kv -> param(pigParam(kv, n.processId())));
             xml.append("    </pig>\n");
         } else if (a instanceof Action.Java java) {
             javaBody(java.mainClass(), java.arguments(), java.captureOutput());
@@ -155,13 +154,7 @@ public final class OozieWorkflowWriter {
         xml.append("    <hive xmlns=\"uri:oozie:hive-action:0.2\">\n");
         trackerAndNameNode();
         xml.append("      <job-xml>hive-site.xml</job-xml>\n      <configuration>\n");
-        property("run_id", initJob("min-batch-id-map." + n.processId()));
-        property("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
-        // BDRE's lineage keys stay for existing hooks; the batchyard.* names are Batchyard's, beside them.
-        property("bdre.lineage.processId", String.valueOf(n.processId()));
-        property("bdre.lineage.instanceExecId", initJob("instance-exec-id"));
-        property("batchyard.lineage.processId", String.valueOf(n.processId()));
-        property("batchyard.lineage.instanceExecId", initJob("instance-exec-id"));
+        hiveConfiguration(n.processId()).forEach(this::property);
         xml.append("      </configuration>\n");
         xml.append("      <script>").append(escape(hive.script())).append("</script>\n");
         String step = String.valueOf(n.processId());
@@ -191,6 +184,24 @@ public final class OozieWorkflowWriter {
 
     private void param(String value) {
         xml.append("      <param>").append(escape(value)).append("</param>\n");
+    }
+
+    /** The Hive configuration of a step's Hive action: its first batch as run_id and the lineage hook's settings. */
+    static Map<String, String> hiveConfiguration(long step) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("run_id", initJob("min-batch-id-map." + step));
+        conf.put("hive.exec.post.hooks", "io.batchyard.client.hive.LineageHook");
+        // BDRE's lineage keys stay for existing hooks; the batchyard.* names are Batchyard's, beside them.
+        conf.put("bdre.lineage.processId", String.valueOf(step));
+        conf.put("bdre.lineage.instanceExecId", initJob("instance-exec-id"));
+        conf.put("batchyard.lineage.processId", String.valueOf(step));
+        conf.put("batchyard.lineage.instanceExecId", initJob("instance-exec-id"));
+        return conf;
+    }
+
+    /** A Pig param as the action passes it: {@code run_id} is the step's first batch, any other as registered. */
+    static String pigParam(String keyValue, long step) {
+        return keyValue.startsWith("run_id=") ? "run_id=" + initJob("min-batch-id-map." + step) : keyValue;
     }
 
     /** EL reading one key of init-job's captured output. */

@@ -263,6 +263,16 @@ public final class WorkflowGraph {
         }
     }
 
+    /** The steps in emission order (breadth-first from the parent's first steps). */
+    List<StepSpec> stepsInOrder() {
+        return nodes.stream().filter(n -> n.kind == INIT_STEP).map(n -> steps.get(n.processId())).toList();
+    }
+
+    /** The action nodes of one step, in the order they run. */
+    List<Node> actionsOf(long step) {
+        return actions.get(step);
+    }
+
     /** The first node after recovery-test when there is nothing to resume. */
     Node firstNode() {
         return recovery.ok;

@@ -31,7 +31,7 @@ import static io.batchyard.api.CommonErrors.NOT_FOUND;
 @ApplicationScoped
 public class WorkflowService {
 
-    public enum Format { OOZIE, DOT, SVG }
+    public enum Format { OOZIE, DOT, SVG, AIRFLOW }
 
     private final ProcessRepository processes;
     private final PropertyRepository properties;
@@ -55,6 +55,7 @@ public class WorkflowService {
         return switch (format) {
             case OOZIE -> graph.map(OozieWorkflowWriter::write);
             case DOT -> graph.map(DotWriter::write);
+            case AIRFLOW -> graph.map(AirflowDagWriter::write);
             case SVG -> graph.map(DotWriter::write).emitOn(Infrastructure.getDefaultWorkerPool()).map(this::svg);
         };
     }
@@ -64,8 +65,8 @@ public class WorkflowService {
 
     /**
      * The workflow graph of parent {@code processId}, from its live steps and their properties. A stand-alone parent
-     * is not run by Oozie, so asking for its Oozie XML is refused (409, 222) rather than answered with a workflow
-     * nobody deploys; its DOT picture is still drawn.
+     * is not run by a workflow engine, so asking for its Oozie XML or Airflow DAG is refused (409, 222) rather than
+     * answered with a workflow nobody deploys; its DOT picture is still drawn.
      */
     @WithSession
     Uni<WorkflowGraph> graph(long processId, Format format) {
@@ -79,10 +80,10 @@ public class WorkflowService {
                         throw RegistryError.WORKFLOW_SHAPE.exception("process " + processId + " is a step; generate"
                                 + " the workflow of its parent " + parent.processId());
                     }
-                    if (format == Format.OOZIE && parent.workflowTypeId() == STAND_ALONE) {
+                    if ((format == Format.OOZIE || format == Format.AIRFLOW) && parent.workflowTypeId() == STAND_ALONE) {
                         throw RegistryError.WORKFLOW_TYPE_MISMATCH.exception("process " + processId + " has workflow type "
-                                + STAND_ALONE + " (stand alone) and runs outside Oozie; ask for format=dot, or change its"
-                                + " workflowTypeId to 1 (oozie)");
+                                + STAND_ALONE + " (stand alone) and runs outside Oozie and Airflow; ask for format=dot, or"
+                                + " change its workflowTypeId to 1 (oozie) or 3 (airflow)");
                     }
                 })
                 .chain(tree -> properties.forTree(processId).map(all -> {

@@ -48,6 +48,12 @@ class WorkflowApiTest {
                 .body(containsString("\"fork_" + a + "\" [label=\"fork-" + a + "\", shape=triangle]"));
         given().queryParam("format", "svg").get("/processes/" + job + "/workflow").then().statusCode(200)
                 .contentType("image/svg+xml").body(containsString("<svg"));
+        given().queryParam("format", "airflow").get("/processes/" + job + "/workflow").then().statusCode(200)
+                .contentType("text/x-python")
+                .header("Content-Disposition", containsString("workflow-" + job + ".py"))
+                .body(containsString("dag_id=\"batchyard_" + job + "\""))
+                .body(containsString("t_" + a + " >> [t_" + b + ", t_" + c + "]"))
+                .body(containsString("./'shell/extract.sh'"));
     }
 
     @Test
@@ -66,7 +72,7 @@ class WorkflowApiTest {
     }
 
     @Test
-    void aStandAloneParentHasNoOozieWorkflow() {
+    void aStandAloneParentHasNoOozieWorkflowNorAirflowDag() {
         long app = application();
         Map<String, Object> body = parentBody(app, SEMANTIC);
         body.put("workflowTypeId", 2);
@@ -77,6 +83,8 @@ class WorkflowApiTest {
         given().get("/processes/" + job + "/workflow").then().statusCode(409)
                 .contentType("application/problem+json").body("code", equalTo(222))
                 .body("detail", containsString("stand alone"));
+        given().queryParam("format", "airflow").get("/processes/" + job + "/workflow").then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo(222));
         given().queryParam("format", "dot").get("/processes/" + job + "/workflow").then().statusCode(200);
     }
 }

@@ -254,7 +254,7 @@ class WorkflowGraphTest {
         return out;
     }
 
-    private static Map.Entry<String, String> entry(String k, String v) {
+    static Map.Entry<String, String> entry(String k, String v) {
         return new AbstractMap.SimpleImmutableEntry<>(k, v);
     }
 
