@@ -2,41 +2,152 @@ package io.batchyard.lineage.openlineage;
 
 import static io.batchyard.lineage.LineageError.UNKNOWN_RUN;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.lineage.InOrder;
+import io.batchyard.lineage.openlineage.OpenLineageRepository.StatementRow;
+import io.batchyard.lineage.openlineage.RunEventBuilder.Relation;
 import io.batchyard.lineage.process.ProcessLineage;
 import io.batchyard.lineage.process.ProcessLineageRepository;
-import io.batchyard.lineage.query.QueryRepository;
-import io.batchyard.lineage.query.StoredQuery;
-import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.batchyard.lineage.process.RunTransitions;
+import io.batchyard.lineage.schema.TableSchemaRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
 
-/** OpenLineage export: a run as one RunEvent with the column lineage of the queries it registered. */
+/**
+ * OpenLineage RunEvents of runs and step runs: built on request ({@link #runEvent}) and, when a transport is
+ * configured, queued for pushing as runs start and end ({@link #changed}), in the transaction of the lifecycle event.
+ */
 @ApplicationScoped
-public class OpenLineageService {
+public class OpenLineageService implements RunTransitions {
 
     private final ProcessLineageRepository runs;
-    private final QueryRepository queries;
-    private final OpenLineageRepository relations;
+    private final OpenLineageRepository openLineage;
+    private final TableSchemaRepository schemas;
+    private final OpenLineageSettings settings;
+    private final ObjectMapper json;
 
-    public OpenLineageService(ProcessLineageRepository runs, QueryRepository queries, OpenLineageRepository relations) {
+    public OpenLineageService(ProcessLineageRepository runs, OpenLineageRepository openLineage,
+                              TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json) {
         this.runs = runs;
-        this.queries = queries;
-        this.relations = relations;
+        this.openLineage = openLineage;
+        this.schemas = schemas;
+        this.settings = settings;
+        this.json = json;
     }
 
-    @WithSession
+    /** Where the event comes from: a run's recorded state and time, or (null) the run's stored state. */
+    private record Moment(String eventType, OffsetDateTime at) {
+    }
+
+    /** The run's event as its recorded state says; a write because a run's id is made the first time it is asked. */
+    @WithTransaction
     public Uni<Map<String, Object>> runEvent(long instanceExecId) {
-        return runs.run(instanceExecId).chain(run -> queries.ofRun(instanceExecId).chain(ofRun -> {
-            if (run.isEmpty() && ofRun.isEmpty()) {
-                throw UNKNOWN_RUN.exception("no run event and no query names instance exec id " + instanceExecId);
+        return event(instanceExecId, null).map(found -> found.orElseThrow(() -> UNKNOWN_RUN.exception(
+                "no run event and no query names instance exec id " + instanceExecId)));
+    }
+
+    /** Joins the caller's transaction: the queued events commit with the lifecycle state they describe. */
+    @Override
+    public Uni<Void> changed(Transition transition) {
+        List<String> transports = settings.transports();
+        if (transports.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Moment moment = new Moment(eventType(transition.state()), transition.at());
+        return event(transition.instanceExecId(), moment).chain(found -> found.map(e -> {
+            String payload = write(e);
+            UUID runId = UUID.fromString((String) ((Map<?, ?>) e.get("run")).get("runId"));
+            return InOrder.each(transports, t -> openLineage.enqueue(t, runId, moment.eventType(), payload));
+        }).orElseGet(() -> Uni.createFrom().voidItem()));
+    }
+
+    private Uni<Optional<Map<String, Object>>> event(long id, Moment moment) {
+        return runs.run(id).chain(run -> runs.stepRun(id).chain(step -> {
+            if (run.isPresent()) {
+                ProcessLineage.Run r = run.get();
+                Moment m = moment != null ? moment : new Moment(eventType(r.state()),
+                        r.endedAt() != null ? r.endedAt() : r.startedAt());
+                return build(id, r.processId(), null, m, r.batchMarking(), null, true);
             }
-            // A run known only from its lifecycle events has no query: its event still answers, with no datasets.
-            long process = run.map(ProcessLineage.Run::processId).orElseGet(() -> ofRun.get(0).processId());
-            return relations.relations(ofRun.stream().map(StoredQuery::id).toList())
-                    .map(found -> RunEventBuilder.build(instanceExecId, run.map(ProcessLineage.Run::state).orElse(null),
-                            run.map(r -> r.endedAt() != null ? r.endedAt() : r.startedAt()).orElse(null), process,
-                            found));
+            if (step.isPresent()) {
+                ProcessLineage.StepRun s = step.get();
+                Moment m = moment != null ? moment : new Moment(eventType(s.state()),
+                        s.endedAt() != null ? s.endedAt() : s.startedAt());
+                return runs.run(s.parentInstanceExecId()).chain(parent -> openLineage.runId(s.parentInstanceExecId())
+                        .chain(parentId -> build(id, s.subProcessId(), s.parentProcessId(), m,
+                                parent.map(ProcessLineage.Run::batchMarking).orElse(null),
+                                new RunEventBuilder.Parent(parentId, RunEventBuilder.jobName(s.parentProcessId())),
+                                false)));
+            }
+            // Known only from its queries: no lifecycle says how it went, so OTHER at its last registration.
+            return openLineage.statements(id, false).chain(statements -> statements.isEmpty()
+                    ? Uni.createFrom().item(Optional.<Map<String, Object>>empty())
+                    : build(id, statements.get(0).processId(), null, new Moment("OTHER", statements.stream()
+                            .map(StatementRow::registeredAt).max(Comparator.naturalOrder()).orElseThrow()),
+                            null, null, false));
         }));
+    }
+
+    private Uni<Optional<Map<String, Object>>> build(long id, long processId, Long parentProcessId, Moment moment,
+                                                     String marking, RunEventBuilder.Parent parent, boolean withSteps) {
+        return openLineage.statements(id, withSteps).chain(statements -> openLineage.relations(
+                        statements.stream().map(StatementRow::queryId).distinct().toList())
+                .chain(relations -> {
+                    List<RunEventBuilder.Statement> ran = statements.stream()
+                            .map(s -> new RunEventBuilder.Statement(s.text(), s.defaultDatabase())).toList();
+                    return schemas.columns(tables(relations, ran)).chain(columns -> openLineage.runId(id)
+                            .map(runId -> Optional.of(RunEventBuilder.build(
+                                    new RunEventBuilder.Naming(settings.jobNamespace(), settings.producer()),
+                                    new RunEventBuilder.Run(runId, moment.eventType(), moment.at(),
+                                            RunEventBuilder.jobName(processId), parent, marking,
+                                            settings.namespaceOf(processId, parentProcessId), ran, relations,
+                                            columns)))));
+                }));
+    }
+
+    private static Set<String> tables(List<Relation> relations, List<RunEventBuilder.Statement> statements) {
+        Set<String> tables = new TreeSet<>(RunEventBuilder.lifecycle(statements).keySet());
+        for (Relation r : relations) {
+            if (r.fromBaseColumn()) {
+                tables.add(r.fromTable());
+            }
+            if (r.toBaseColumn()) {
+                tables.add(r.toTable());
+            }
+            if (r.toBaseTable()) {
+                tables.add(r.toName());
+            }
+        }
+        return tables;
+    }
+
+    private String write(Map<String, Object> event) {
+        try {
+            return json.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a RunEvent of maps and strings always serialises", e);
+        }
+    }
+
+    private static String eventType(String state) {
+        if (state == null) {
+            return "OTHER";
+        }
+        return switch (state) {
+            case "RUNNING" -> "START";
+            case "SUCCESS" -> "COMPLETE";
+            case "FAILED" -> "FAIL";
+            default -> "OTHER";
+        };
     }
 }

@@ -1,42 +1,91 @@
 package io.batchyard.lineage.openlineage;
 
-import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Builds an OpenLineage RunEvent (spec 2-0-2) for one run: the base tables its queries read and wrote, and for each
- * written column the base columns it came from ({@code columnLineage} dataset facet). Temporary tables, functions and
- * constants are walked through, not exported: OpenLineage datasets are real tables.
+ * Builds an OpenLineage RunEvent (spec 2-0-2) for one run: the base tables its queries read and wrote with their
+ * columns ({@code schema}), for each written column the base columns it came from ({@code columnLineage}), how each
+ * output was written ({@code lifecycleStateChange}), the statements ({@code sql}), the batch marking as
+ * {@code nominalTime} and, for a step, its parent run. Temporary tables, functions and constants are walked through,
+ * not exported: OpenLineage datasets are real tables.
  */
 public final class RunEventBuilder {
 
-    static final String PRODUCER = "https://github.com/batchyard/batchyard/tree/main/lineage-service";
     static final String RUN_EVENT_SCHEMA = "https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent";
     static final String COLUMN_LINEAGE_SCHEMA =
             "https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet";
-    public static final String DATASET_NAMESPACE = "hive";
-    public static final String JOB_NAMESPACE = "batchyard";
+    static final String SCHEMA_SCHEMA =
+            "https://openlineage.io/spec/facets/1-1-1/SchemaDatasetFacet.json#/$defs/SchemaDatasetFacet";
+    static final String LIFECYCLE_SCHEMA = "https://openlineage.io/spec/facets/1-0-1/"
+            + "LifecycleStateChangeDatasetFacet.json#/$defs/LifecycleStateChangeDatasetFacet";
+    static final String SQL_SCHEMA = "https://openlineage.io/spec/facets/1-1-0/SQLJobFacet.json#/$defs/SQLJobFacet";
+    static final String NOMINAL_TIME_SCHEMA =
+            "https://openlineage.io/spec/facets/1-0-1/NominalTimeRunFacet.json#/$defs/NominalTimeRunFacet";
+    static final String PARENT_SCHEMA =
+            "https://openlineage.io/spec/facets/1-1-0/ParentRunFacet.json#/$defs/ParentRunFacet";
+
+    /** Functions that fold many rows into one: a column through them is AGGREGATION, not TRANSFORMATION. */
+    private static final Set<String> AGGREGATES = Set.of("sum", "count", "avg", "min", "max", "collect_set",
+            "collect_list", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "percentile",
+            "percentile_approx", "corr", "covar_pop", "covar_samp", "histogram_numeric", "count_distinct", "approx_count_distinct", "array_agg", "string_agg",
+            "listagg", "median");
+
+    private static final String NAME = "(`[^`]+`(?:\\.`[^`]+`)?|[A-Za-z0-9_$.{}:]+(?:`[^`]+`)?)";
+    private static final Pattern CTAS = Pattern.compile("^\\s*CREATE\\s+(?:TEMPORARY\\s+)?(?:EXTERNAL\\s+)?TABLE\\s+"
+            + "(?:IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "[\\s\\S]*?\\bAS\\s*\\(?\\s*(?:SELECT|WITH|FROM)\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern OVERWRITE = Pattern.compile("\\bINSERT\\s+OVERWRITE\\s+TABLE\\s+" + NAME,
+            Pattern.CASE_INSENSITIVE);
 
     /**
-     * One stored relation with both ends; {@code table} is null for function, constant and table nodes.
-     * {@code toBaseTable}: an indirect relation into a real table (its {@code toName} is the table).
+     * One stored relation with both ends; {@code fromTable}/{@code toTable} are null for function, constant and
+     * table nodes. {@code toBaseTable}: an indirect relation into a real table (its {@code toName} is the table).
      */
     public record Relation(UUID queryId, long from, String fromTable, String fromName, boolean fromBaseColumn,
                            long to, String toTable, String toName, boolean toBaseColumn, boolean fromIsFunction,
                            boolean toBaseTable) {
     }
+
+    /** A statement as it ran, with the database its unqualified names are in. */
+    public record Statement(String text, String defaultDatabase) {
+    }
+
+    public record Parent(UUID runId, String jobName) {
+    }
+
+    /** Everything one event says. {@code parent} null for a parent run; {@code batchMarking} may be null. */
+    public record Run(UUID runId, String eventType, OffsetDateTime eventTime, String jobName, Parent parent,
+                      String batchMarking, String datasetNamespace, List<Statement> statements,
+                      List<Relation> relations, Map<String, List<String>> schemas) {
+    }
+
+    public record Naming(String jobNamespace, String producer) {
+    }
+
+    private enum Direct { IDENTITY, TRANSFORMATION, AGGREGATION }
 
     private record Field(String table, String column) implements Comparable<Field> {
         @Override
@@ -49,97 +98,204 @@ public final class RunEventBuilder {
     private RunEventBuilder() {
     }
 
-    /** Stable run id: OpenLineage wants a UUID, Batchyard runs have numeric instance exec ids. */
-    public static UUID runId(long instanceExecId) {
-        return UUID.nameUUIDFromBytes(("batchyard-run-" + instanceExecId).getBytes(StandardCharsets.UTF_8));
+    public static String jobName(long processId) {
+        return "process-" + processId;
     }
 
-    public static Map<String, Object> build(long instanceExecId, String state, OffsetDateTime eventTime, long processId,
-                                            List<Relation> relations) {
+    public static Map<String, Object> build(Naming naming, Run run) {
+        String producer = naming.producer();
+        String ns = run.datasetNamespace();
         Map<Long, List<Relation>> into = new HashMap<>();
         Set<String> inputs = new TreeSet<>();
-        for (Relation r : relations) {
+        Map<String, Set<String>> seen = new HashMap<>();
+        for (Relation r : run.relations()) {
             into.computeIfAbsent(r.to(), k -> new ArrayList<>()).add(r);
             if (r.fromBaseColumn()) {
                 inputs.add(r.fromTable());
+                seen.computeIfAbsent(r.fromTable(), k -> new LinkedHashSet<>()).add(r.fromName());
+            }
+            if (r.toBaseColumn()) {
+                seen.computeIfAbsent(r.toTable(), k -> new LinkedHashSet<>()).add(r.toName());
             }
         }
-        // written base column -> its base sources, and whether a function sits on the way
-        Map<Field, Map<Field, Boolean>> lineage = new TreeMap<>();
-        for (Relation r : relations) {
+        // written base column -> its base sources, and the strongest change on the way
+        Map<Field, Map<Field, Direct>> lineage = new TreeMap<>();
+        for (Relation r : run.relations()) {
             if (r.toBaseColumn()) {
-                Map<Field, Boolean> sources = lineage.computeIfAbsent(new Field(r.toTable(), r.toName()),
-                        k -> new TreeMap<>());
-                walkBack(r, into, sources);
+                walkBack(r, into, lineage.computeIfAbsent(new Field(r.toTable(), r.toName()), k -> new TreeMap<>()));
             }
         }
         // JOIN/WHERE/GROUP BY/HAVING columns decide the rows of the whole output: the facet's dataset-level list.
         Map<String, Set<Field>> indirect = new TreeMap<>();
-        for (Relation r : relations) {
+        for (Relation r : run.relations()) {
             if (r.toBaseTable() && r.fromBaseColumn()) {
                 indirect.computeIfAbsent(r.toName(), k -> new TreeSet<>()).add(new Field(r.fromTable(), r.fromName()));
             }
         }
-        Map<String, Map<String, Object>> outputs = new TreeMap<>();
-        indirect.keySet().forEach(t -> outputs.computeIfAbsent(t, k -> new TreeMap<>()));
-        lineage.forEach((target, sources) -> {
-            Map<String, Object> fields = outputs.computeIfAbsent(target.table(), t -> new TreeMap<>());
-            List<Map<String, Object>> inputFields = new ArrayList<>();
-            sources.forEach((source, transformed) -> inputFields.add(Map.of(
-                    "namespace", DATASET_NAMESPACE, "name", source.table(), "field", source.column(),
-                    "transformations", List.of(Map.of("type", "DIRECT",
-                            "subtype", transformed ? "TRANSFORMATION" : "IDENTITY")))));
-            fields.put(target.column(), Map.of("inputFields", inputFields));
-        });
+        Map<String, String> lifecycle = lifecycle(run.statements());
+        Set<String> outputs = new TreeSet<>(indirect.keySet());
+        lineage.keySet().forEach(f -> outputs.add(f.table()));
+        outputs.addAll(lifecycle.keySet());
+        List<String> texts = run.statements().stream().map(Statement::text).toList();
+
         Map<String, Object> event = new LinkedHashMap<>();
-        event.put("eventType", eventType(state));
-        event.put("eventTime", (eventTime == null ? OffsetDateTime.now() : eventTime).toString());
-        event.put("producer", PRODUCER);
+        event.put("eventType", run.eventType());
+        event.put("eventTime", rfc3339(run.eventTime()));
+        event.put("producer", producer);
         event.put("schemaURL", RUN_EVENT_SCHEMA);
-        event.put("run", Map.of("runId", runId(instanceExecId).toString(), "facets", Map.of()));
-        event.put("job", Map.of("namespace", JOB_NAMESPACE, "name", "process-" + processId, "facets", Map.of()));
-        event.put("inputs", inputs.stream().map(t -> Map.of("namespace", DATASET_NAMESPACE, "name", t)).toList());
-        event.put("outputs", outputs.entrySet().stream().map(o -> Map.of("namespace", DATASET_NAMESPACE,
-                "name", o.getKey(), "facets", Map.of("columnLineage", Map.of(
-                        "_producer", PRODUCER, "_schemaURL", COLUMN_LINEAGE_SCHEMA, "fields", o.getValue(),
-                        "dataset", indirect.getOrDefault(o.getKey(), Set.of()).stream()
-                                .map(f -> Map.of("namespace", DATASET_NAMESPACE, "name", f.table(), "field", f.column(),
-                                        "transformations", List.of(Map.of("type", "INDIRECT"))))
-                                .toList()))))
-                .toList());
+        event.put("run", Map.of("runId", run.runId().toString(), "facets", runFacets(naming, run)));
+        Map<String, Object> jobFacets = new LinkedHashMap<>();
+        if (!texts.isEmpty()) {
+            jobFacets.put("sql", facet(producer, SQL_SCHEMA, Map.of("query", String.join(";\n", texts))));
+        }
+        event.put("job", Map.of("namespace", naming.jobNamespace(), "name", run.jobName(), "facets", jobFacets));
+        event.put("inputs", inputs.stream().map(t -> dataset(ns, t, Map.of("schema",
+                schema(producer, run.schemas().get(t), seen.get(t))))).toList());
+        event.put("outputs", outputs.stream().map(t -> {
+            Map<String, Object> facets = new LinkedHashMap<>();
+            facets.put("schema", schema(producer, run.schemas().get(t), seen.get(t)));
+            if (lifecycle.containsKey(t)) {
+                facets.put("lifecycleStateChange", facet(producer, LIFECYCLE_SCHEMA,
+                        Map.of("lifecycleStateChange", lifecycle.get(t))));
+            }
+            Map<String, Object> fields = new TreeMap<>();
+            lineage.forEach((target, sources) -> {
+                if (target.table().equals(t)) {
+                    fields.put(target.column(), Map.of("inputFields", sources.entrySet().stream()
+                            .map(s -> inputField(ns, s.getKey(), List.of(Map.of("type", "DIRECT",
+                                    "subtype", s.getValue().name())))).toList()));
+                }
+            });
+            List<Map<String, Object>> rows = indirect.getOrDefault(t, Set.of()).stream()
+                    .map(f -> inputField(ns, f, indirectTransformations(texts, f.column()))).toList();
+            if (!fields.isEmpty() || !rows.isEmpty()) {
+                facets.put("columnLineage", facet(producer, COLUMN_LINEAGE_SCHEMA, Map.of("fields", fields,
+                        "dataset", rows)));
+            }
+            return dataset(ns, t, facets);
+        }).toList());
         return event;
     }
 
-    /** Back from a written column through temp columns and functions to base columns. */
-    private static void walkBack(Relation start, Map<Long, List<Relation>> into, Map<Field, Boolean> sources) {
-        Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {start, false});
-        Set<Long> visited = new HashSet<>();
-        while (!stack.isEmpty()) {
-            Object[] item = stack.pop();
-            Relation r = (Relation) item[0];
-            boolean transformed = (Boolean) item[1] || r.fromIsFunction();
-            if (r.fromBaseColumn()) {
-                sources.merge(new Field(r.fromTable(), r.fromName()), transformed, Boolean::logicalOr);
-                continue;
+    private static Map<String, Object> runFacets(Naming naming, Run run) {
+        Map<String, Object> facets = new LinkedHashMap<>();
+        nominalTime(run.batchMarking()).ifPresent(t -> facets.put("nominalTime",
+                facet(naming.producer(), NOMINAL_TIME_SCHEMA, Map.of("nominalStartTime", rfc3339(t)))));
+        if (run.parent() != null) {
+            facets.put("parent", facet(naming.producer(), PARENT_SCHEMA, Map.of(
+                    "run", Map.of("runId", run.parent().runId().toString()),
+                    "job", Map.of("namespace", naming.jobNamespace(), "name", run.parent().jobName()))));
+        }
+        return facets;
+    }
+
+    private static List<Map<String, Object>> indirectTransformations(List<String> texts, String column) {
+        Set<ClauseScan.Subtype> subtypes = ClauseScan.of(texts, column);
+        if (subtypes.isEmpty()) {
+            return List.of(Map.of("type", "INDIRECT"));
+        }
+        return subtypes.stream().<Map<String, Object>>map(s -> Map.of("type", "INDIRECT", "subtype", s.name()))
+                .toList();
+    }
+
+    private static Map<String, Object> inputField(String ns, Field f, List<Map<String, Object>> transformations) {
+        return Map.of("namespace", ns, "name", f.table(), "field", f.column(), "transformations", transformations);
+    }
+
+    private static Map<String, Object> dataset(String ns, String table, Map<String, Object> facets) {
+        return Map.of("namespace", ns, "name", table, "facets", facets);
+    }
+
+    /** Registered columns in their order, then any the queries used that the registration does not list. */
+    private static Map<String, Object> schema(String producer, List<String> registered, Set<String> used) {
+        Set<String> names = new LinkedHashSet<>(registered == null ? List.of() : registered);
+        if (used != null) {
+            names.addAll(used);
+        }
+        return facet(producer, SCHEMA_SCHEMA, Map.of("fields",
+                names.stream().map(n -> Map.of("name", n)).toList()));
+    }
+
+    private static Map<String, Object> facet(String producer, String schemaUrl, Map<String, Object> body) {
+        Map<String, Object> facet = new LinkedHashMap<>();
+        facet.put("_producer", producer);
+        facet.put("_schemaURL", schemaUrl);
+        facet.putAll(body);
+        return facet;
+    }
+
+    /** CREATE for a table a CTAS made, OVERWRITE for one INSERT OVERWRITE replaced (the later statement wins). */
+    static Map<String, String> lifecycle(List<Statement> statements) {
+        Map<String, String> changes = new TreeMap<>();
+        for (Statement s : statements) {
+            Matcher ctas = CTAS.matcher(s.text());
+            if (ctas.find()) {
+                changes.put(qualify(ctas.group(1), s.defaultDatabase()), "CREATE");
             }
-            if (visited.add(r.from())) {
-                for (Relation up : into.getOrDefault(r.from(), List.of())) {
-                    stack.push(new Object[] {up, transformed});
+            Matcher overwrite = OVERWRITE.matcher(s.text());
+            while (overwrite.find()) {
+                changes.put(qualify(overwrite.group(1), s.defaultDatabase()), "OVERWRITE");
+            }
+        }
+        return changes;
+    }
+
+    private static String qualify(String name, String database) {
+        String plain = name.replace("`", "").toLowerCase(Locale.ROOT);
+        return plain.contains(".") ? plain : database.toLowerCase(Locale.ROOT) + "." + plain;
+    }
+
+    /** A batch marking that is a date or a timestamp is the run's nominal start; other markings say nothing. */
+    static Optional<OffsetDateTime> nominalTime(String marking) {
+        if (marking == null || marking.isBlank()) {
+            return Optional.empty();
+        }
+        String m = marking.trim();
+        try {
+            return Optional.of(OffsetDateTime.parse(m));
+        } catch (DateTimeParseException notOffset) {
+            try {
+                return Optional.of(LocalDateTime.parse(m).atOffset(ZoneOffset.UTC));
+            } catch (DateTimeParseException notLocal) {
+                try {
+                    return Optional.of(LocalDate.parse(m).atStartOfDay().atOffset(ZoneOffset.UTC));
+                } catch (DateTimeParseException notDate) {
+                    return Optional.empty();
                 }
             }
         }
     }
 
-    private static String eventType(String state) {
-        if (state == null) {
-            return "OTHER";
+    /** RFC 3339 with an explicit offset and at most millisecond precision. */
+    static String rfc3339(OffsetDateTime time) {
+        return time.truncatedTo(ChronoUnit.MILLIS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    }
+
+    /** Back from a written column through temp columns and functions to base columns. */
+    private static void walkBack(Relation start, Map<Long, List<Relation>> into, Map<Field, Direct> sources) {
+        record Step(Relation relation, Direct change) {
         }
-        return switch (state) {
-            case "RUNNING" -> "START";
-            case "SUCCESS" -> "COMPLETE";
-            case "FAILED" -> "FAIL";
-            default -> "OTHER";
-        };
+        Deque<Step> stack = new ArrayDeque<>();
+        stack.push(new Step(start, Direct.IDENTITY));
+        Set<Long> visited = new HashSet<>();
+        while (!stack.isEmpty()) {
+            Step step = stack.pop();
+            Relation r = step.relation();
+            Direct change = step.change();
+            if (r.fromIsFunction()) {
+                Direct here = AGGREGATES.contains(r.fromName().toLowerCase(Locale.ROOT)) ? Direct.AGGREGATION
+                        : Direct.TRANSFORMATION;
+                change = here.compareTo(change) > 0 ? here : change;
+            }
+            if (r.fromBaseColumn()) {
+                sources.merge(new Field(r.fromTable(), r.fromName()), change, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+                continue;
+            }
+            if (visited.add(r.from())) {
+                for (Relation up : into.getOrDefault(r.from(), List.of())) {
+                    stack.push(new Step(up, change));
+                }
+            }
+        }
     }
 }

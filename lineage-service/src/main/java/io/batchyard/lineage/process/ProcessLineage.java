@@ -10,6 +10,11 @@ public record ProcessLineage(long processId, List<Run> runs, List<ProcessEdge> u
                       OffsetDateTime startedAt, OffsetDateTime endedAt) {
     }
 
+    /** A step's run inside its parent's run; {@code state} RUNNING, SUCCESS or FAILED. */
+    public record StepRun(long subInstanceExecId, long subProcessId, long parentProcessId, long parentInstanceExecId,
+                          String state, OffsetDateTime startedAt, OffsetDateTime endedAt) {
+    }
+
     public record Enqueue(long queueId, long sourceBatchId, Long sourceProcessId, long consumerProcessId,
                           String batchMarking, OffsetDateTime enqueuedAt) {
     }

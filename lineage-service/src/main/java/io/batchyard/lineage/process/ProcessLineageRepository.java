@@ -4,6 +4,7 @@ import io.batchyard.eventing.persistence.Columns;
 import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.lineage.process.ProcessLineage.Run;
+import io.batchyard.lineage.process.ProcessLineage.StepRun;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -140,15 +141,37 @@ public class ProcessLineageRepository {
                 .replaceWithVoid());
     }
 
-    public Uni<Void> insertStepRun(long sub, long subProcess, long parent, long parentRun, OffsetDateTime at) {
+    /**
+     * Records a step's start or end. An end that arrives without its start still makes the row (started then); a
+     * start after the end keeps the end.
+     */
+    public Uni<Void> upsertStepRun(long sub, long subProcess, long parent, long parentRun, String state,
+                                   OffsetDateTime at) {
         return Panache.getSession().chain(s -> s.createNativeQuery("""
                         INSERT INTO step_run (sub_instance_exec_id, sub_process_id, parent_process_id,
-                            parent_instance_exec_id, started_at)
-                        VALUES (:sub, :subProcess, :parent, :parentRun, :at) ON CONFLICT DO NOTHING""")
+                            parent_instance_exec_id, started_at, state, ended_at)
+                        VALUES (:sub, :subProcess, :parent, :parentRun, :at, :state, :ended)
+                        ON CONFLICT (sub_instance_exec_id) DO UPDATE
+                        SET state = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.state ELSE EXCLUDED.state END,
+                            ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.ended_at
+                                            ELSE GREATEST(EXCLUDED.ended_at, step_run.started_at) END""")
                 .setParameter("sub", sub).setParameter("subProcess", subProcess).setParameter("parent", parent)
-                .setParameter("parentRun", parentRun).setParameter("at", at)
+                .setParameter("parentRun", parentRun).setParameter("at", at).setParameter("state", state)
+                .setParameter("ended", "RUNNING".equals(state) ? null : at)
                 .executeUpdate()
                 .replaceWithVoid());
+    }
+
+    public Uni<Optional<StepRun>> stepRun(long sub) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        SELECT sub_instance_exec_id, sub_process_id, parent_process_id, parent_instance_exec_id, state,
+                               started_at, ended_at
+                          FROM step_run WHERE sub_instance_exec_id = :sub""", Object[].class)
+                .setParameter("sub", sub)
+                .getResultList()
+                .map(rows -> rows.stream().findFirst().map(r -> new StepRun(Columns.toLong(r[0]), Columns.toLong(r[1]),
+                        Columns.toLong(r[2]), Columns.toLong(r[3]), (String) r[4], Columns.time(r[5]),
+                        Columns.time(r[6])))));
     }
 
     public Uni<Void> insertEnqueue(long queue, long batch, Long source, long consumer, String marking,

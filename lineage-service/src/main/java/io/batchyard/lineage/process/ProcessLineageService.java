@@ -7,6 +7,8 @@ import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
@@ -34,17 +36,21 @@ public class ProcessLineageService {
 
     private final ProcessLineageRepository lineage;
     private final ProcessedEventLedger ledger;
+    private final RunTransitions transitions;
 
-    public ProcessLineageService(ProcessLineageRepository lineage, ProcessedEventLedger ledger) {
+    public ProcessLineageService(ProcessLineageRepository lineage, ProcessedEventLedger ledger,
+                                 RunTransitions transitions) {
         this.lineage = lineage;
         this.ledger = ledger;
+        this.transitions = transitions;
     }
 
     /** Applies one event once, with its ledger row, in one transaction; other events say nothing about lineage. */
     @WithTransaction
     public Uni<Void> apply(SpecificRecord event) {
         if (!(event instanceof JobStarted || event instanceof JobHalted || event instanceof JobFailed
-                || event instanceof StepStarted || event instanceof BatchEnqueued || event instanceof BatchesArchived)) {
+                || event instanceof StepStarted || event instanceof StepHalted || event instanceof StepFailed
+                || event instanceof BatchEnqueued || event instanceof BatchesArchived)) {
             return Uni.createFrom().voidItem();
         }
         return ledger.once(CONSUMER, event, () -> project(event)).replaceWithVoid();
@@ -53,17 +59,27 @@ public class ProcessLineageService {
     private Uni<Void> project(SpecificRecord event) {
         OffsetDateTime at = OffsetDateTime.ofInstant(Events.headerOf(event).getOccurredAt(), ZoneOffset.UTC);
         if (event instanceof JobStarted e) {
-            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "RUNNING", at,
-                    null);
+            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(),
+                    e.getTargetBatchMarking(), "RUNNING", at, null)
+                    .chain(() -> changed(e.getInstanceExecId(), false, "RUNNING", at, null));
         } else if (event instanceof JobHalted e) {
             return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), e.getBatchMarking(),
-                    "SUCCESS", null, at);
+                    "SUCCESS", null, at).chain(() -> changed(e.getInstanceExecId(), false, "SUCCESS", at, null));
         } else if (event instanceof JobFailed e) {
             return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "FAILED", null,
-                    at);
+                    at).chain(() -> changed(e.getInstanceExecId(), false, "FAILED", at, e.getErrorText()));
         } else if (event instanceof StepStarted e) {
-            return lineage.insertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
-                    e.getParentInstanceExecId(), at);
+            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "RUNNING", at)
+                    .chain(() -> changed(e.getSubInstanceExecId(), true, "RUNNING", at, null));
+        } else if (event instanceof StepHalted e) {
+            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "SUCCESS", at)
+                    .chain(() -> changed(e.getSubInstanceExecId(), true, "SUCCESS", at, null));
+        } else if (event instanceof StepFailed e) {
+            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "FAILED", at)
+                    .chain(() -> changed(e.getSubInstanceExecId(), true, "FAILED", at, null));
         } else if (event instanceof BatchEnqueued e) {
             return lineage.insertEnqueue(e.getQueueId(), e.getSourceBatchId(), e.getSourceProcessId(),
                     e.getConsumerProcessId(), e.getBatchMarking(), at);
@@ -71,6 +87,10 @@ public class ProcessLineageService {
         BatchesArchived e = (BatchesArchived) event;
         return InOrder.each(e.getSourceBatchIds(), source -> lineage.insertConsumption(e.getParentProcessId(),
                 e.getTargetBatchId(), source, at));
+    }
+
+    private Uni<Void> changed(long run, boolean step, String state, OffsetDateTime at, String error) {
+        return transitions.changed(new RunTransitions.Transition(run, step, state, at, error));
     }
 
     /** Spec 3.8 lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId". */

@@ -1,0 +1,90 @@
+package io.batchyard.lineage.openlineage;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/** How this installation names its OpenLineage jobs and datasets, and where it pushes RunEvents. */
+@ConfigMapping(prefix = "batchyard.lineage.openlineage")
+public interface OpenLineageSettings {
+
+    /** Namespace of every Batchyard job (one per installation, so two installations never share job names). */
+    @WithName("job-namespace")
+    @WithDefault("batchyard")
+    String jobNamespace();
+
+    /** Dataset namespace of a run whose process has no entry in {@link #processNamespaces()}. */
+    @WithName("dataset-namespace")
+    @WithDefault("hive://localhost:10000")
+    String datasetNamespace();
+
+    /** Dataset namespace by process id (a step's own id first, then its parent's): {@code hive://host:port}. */
+    @WithName("process-namespaces")
+    Map<String, String> processNamespaces();
+
+    /** The {@code producer} and every facet's {@code _producer}; the default names the project version. */
+    @WithDefault("https://github.com/batchyard/batchyard/tree/${quarkus.application.version:0.1.0-SNAPSHOT}")
+    String producer();
+
+    Http http();
+
+    Kafka kafka();
+
+    Relay relay();
+
+    interface Http {
+        /** Base URL of the backend; events go to {@code {url}/api/v1/lineage}. Unset: no HTTP push. */
+        Optional<String> url();
+
+        /** Sent as {@code Authorization: Bearer <api-key>} when set. */
+        @WithName("api-key")
+        Optional<String> apiKey();
+
+        @WithDefault("PT10S")
+        Duration timeout();
+    }
+
+    interface Kafka {
+        /** Topic of OpenLineage JSON (key = run id). Unset: no Kafka push. */
+        Optional<String> topic();
+    }
+
+    interface Relay {
+        @WithName("poll-interval")
+        @WithDefault("PT0.5S")
+        Duration pollInterval();
+
+        @WithName("first-backoff")
+        @WithDefault("PT1S")
+        Duration firstBackoff();
+
+        @WithName("max-backoff")
+        @WithDefault("PT60S")
+        Duration maxBackoff();
+
+        @WithName("batch-size")
+        @WithDefault("100")
+        int batchSize();
+    }
+
+    /** The transports events are pushed through; empty when neither a URL nor a topic is set. */
+    default java.util.List<String> transports() {
+        java.util.List<String> on = new java.util.ArrayList<>();
+        http().url().filter(u -> !u.isBlank()).ifPresent(u -> on.add("http"));
+        kafka().topic().filter(t -> !t.isBlank()).ifPresent(t -> on.add("kafka"));
+        return on;
+    }
+
+    default String namespaceOf(long processId, Long parentProcessId) {
+        Map<String, String> map = processNamespaces();
+        String own = map.get(Long.toString(processId));
+        if (own != null) {
+            return own;
+        }
+        return parentProcessId == null ? datasetNamespace()
+                : map.getOrDefault(Long.toString(parentProcessId), datasetNamespace());
+    }
+}
