@@ -61,7 +61,7 @@ final class Stack implements AutoCloseable {
 
     private Stack(boolean withLineage, String kafka, String databasePrefix, Identity identity,
                   Map<String, String> registryEnv, Map<String, String> executionEnv) {
-        this(withLineage, false, kafka, databasePrefix, identity, registryEnv, executionEnv);
+        this(withLineage, false, kafka, databasePrefix, identity, registryEnv, executionEnv, Map.of());
     }
 
     /**
@@ -69,11 +69,11 @@ final class Stack implements AutoCloseable {
      * broker): each execution replica claims batches through its own queue replica.
      */
     static Stack withReplicas(String kafka, String databasePrefix) {
-        return new Stack(false, true, kafka, databasePrefix, Identity.get(), Map.of(), Map.of());
+        return new Stack(false, true, kafka, databasePrefix, Identity.get(), Map.of(), Map.of(), Map.of());
     }
 
     private Stack(boolean withLineage, boolean replicas, String kafka, String databasePrefix, Identity identity,
-                  Map<String, String> registryEnv, Map<String, String> executionEnv) {
+                  Map<String, String> registryEnv, Map<String, String> executionEnv, Map<String, String> lineageEnv) {
         this.kafka = kafka != null ? kafka : infra.kafkaBootstrapServers();
         this.databasePrefix = databasePrefix;
         this.identity = identity;
@@ -88,7 +88,7 @@ final class Stack implements AutoCloseable {
         Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
         executionExtra.putAll(executionEnv);
         execution = ServiceProcess.spawn("execution-service", "execution-service", env("execution", executionExtra));
-        lineage = withLineage ? ServiceProcess.spawn("lineage-service", "lineage-service", env("lineage", Map.of()))
+        lineage = withLineage ? ServiceProcess.spawn("lineage-service", "lineage-service", env("lineage", lineageEnv))
                 : null;
         queueReplica = replicas ? ServiceProcess.spawn("queue-service", "queue-service-2", env("queue", Map.of()))
                 : null;
@@ -113,7 +113,7 @@ final class Stack implements AutoCloseable {
      * applications and processes of its own, so they do not see each other's runs. A canary secret is planted in the
      * registry's and execution-service's own environment ({@link #SHARED_CANARY}) and execution-service's runner takes
      * its scripts from {@link #sharedScriptDir()}, so that the secret canary test can look for it in everything the
-     * shared stack writes.
+     * shared stack writes. Its lineage-service pushes OpenLineage events to {@link OpenLineageReceiver#PORT}.
      */
     static synchronized Stack shared() {
         if (shared == null) {
@@ -121,7 +121,12 @@ final class Stack implements AutoCloseable {
             Map<String, String> execution = new HashMap<>(canary);
             execution.put("BATCHYARD_SECRETS_KEY", SECRETS_KEY);
             execution.put("BATCHYARD_RUNNER_SCRIPT_DIR", sharedScriptDir().toString());
-            Stack stack = new Stack(true, false, null, "", Identity.get(), canary, execution);
+            // lineage-service pushes OpenLineage events to the receiver OpenLineageEndToEndTest opens on this port;
+            // until it does, the events wait in lineage-service's outbox and nothing else notices.
+            Map<String, String> lineage = Map.of("BATCHYARD_LINEAGE_OPENLINEAGE_HTTP_URL",
+                    "http://127.0.0.1:" + OpenLineageReceiver.PORT,
+                    "BATCHYARD_LINEAGE_OPENLINEAGE_RELAY_MAX_BACKOFF", "PT1S");
+            Stack stack = new Stack(true, false, null, "", Identity.get(), canary, execution, lineage);
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "e2e-shared-stack-stop"));
             shared = stack;
         }
