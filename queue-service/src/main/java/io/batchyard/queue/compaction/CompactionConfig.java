@@ -3,6 +3,7 @@ package io.batchyard.queue.compaction;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** {@code batchyard.compaction.*}: the small-object compaction of spec part A. */
 @ConfigMapping(prefix = "batchyard.compaction")
@@ -23,6 +24,21 @@ public interface CompactionConfig {
     /** Largest merged object planned, in bytes; a larger small object forms its own range. */
     @WithDefault("134217728")
     long mergedObjectSize();
+
+    /**
+     * Default acceptance window into the past, in days before today in the table's zone: an object for an older date
+     * is refused (325). Unset: unbounded. A table's own value replaces it.
+     */
+    Optional<Integer> acceptancePastDays();
+
+    /** Default acceptance window into the future, in days after today in the table's zone (325). Unset: unbounded. */
+    Optional<Integer> acceptanceFutureDays();
+
+    /**
+     * Default mergeable-delay window, in days: a new object for an already published partition whose date is more
+     * than this many days before today is refused (326) and never changes its manifest. Unset: unbounded.
+     */
+    Optional<Integer> mergeableDelayDays();
 
     /** Most new small objects one merge run reads; the rest is carried over to an immediate follow-up. */
     @WithDefault("2000")

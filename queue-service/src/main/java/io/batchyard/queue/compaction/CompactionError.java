@@ -2,7 +2,7 @@ package io.batchyard.queue.compaction;
 
 import io.batchyard.api.ErrorCode;
 
-/** Compaction's errors (311-330), next to queue-service's 301-305. */
+/** Compaction's errors (311-339; 323-324 are the clock's), next to queue-service's 301-305. */
 public enum CompactionError implements ErrorCode {
     UNKNOWN_TABLE(311, 404, "Unknown compaction table"),
     TABLE_EXISTS(312, 409, "Compaction table exists with other settings"),
@@ -19,7 +19,13 @@ public enum CompactionError implements ErrorCode {
     UNKNOWN_QUARANTINED_OBJECT(321, 404, "No quarantined object of that key in the partition"),
     // release and drop are final for each other: a dropped object is not merged again, a released one is already
     // queued for merging (if it is still bad, the merge quarantines it again and it can then be dropped)
-    QUARANTINE_STATE(322, 409, "Quarantined object is not in a state that allows this action");
+    QUARANTINE_STATE(322, 409, "Quarantined object is not in a state that allows this action"),
+    // 323-324: the movable clock (io.batchyard.queue.clock.ClockError)
+    OUTSIDE_ACCEPTANCE_WINDOW(325, 422, "Partition date is outside the table's acceptance window"),
+    // the partition is published and its date is past the mergeable-delay window: merging the object would change
+    // what readers were told is final, so it is refused and not registered
+    TOO_LATE_FOR_PUBLISHED_PARTITION(326, 409, "Partition is published and past the table's mergeable-delay window"),
+    INVALID_TABLE_SETTINGS(327, 400, "Invalid table settings");
 
     private final Spec spec;
 

@@ -2,6 +2,8 @@ package io.batchyard.queue.compaction;
 
 import static io.batchyard.queue.compaction.CompactionError.INVALID_OBJECT_KEY;
 import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
+import static io.batchyard.queue.compaction.CompactionError.OUTSIDE_ACCEPTANCE_WINDOW;
+import static io.batchyard.queue.compaction.CompactionError.TOO_LATE_FOR_PUBLISHED_PARTITION;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
 
 import io.batchyard.api.ApiException;
@@ -16,12 +18,15 @@ import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableRepository;
+import io.batchyard.queue.compaction.table.TableSettings;
+import io.batchyard.queue.clock.ServiceClock;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -49,10 +54,15 @@ public class ObjectRegistrationService {
     private final MergeJobRepository jobs;
     private final UnknownObjectRepository unknown;
     private final ProcessedEventLedger ledger;
+    private final TableSettings.Defaults defaults;
+    private final ServiceClock clock;
 
     public ObjectRegistrationService(ObjectStore store, TableRepository tables, PartitionRepository partitions,
                                      SmallObjectRepository objects, MergeJobRepository jobs,
-                                     UnknownObjectRepository unknown, ProcessedEventLedger ledger) {
+                                     UnknownObjectRepository unknown, ProcessedEventLedger ledger,
+                                     TableSettings.Defaults defaults, ServiceClock clock) {
+        this.defaults = defaults;
+        this.clock = clock;
         this.store = store;
         this.tables = tables;
         this.partitions = partitions;
@@ -93,12 +103,46 @@ public class ObjectRegistrationService {
         }
         return tables.find(schema, table)
                 .map(found -> found.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + schema + "." + table)))
-                .chain(t -> partitions.findOrCreate(t.tableId(), date)
-                        .call(partitions::lockShared)
-                        .chain(partitionId -> objects.find(partitionId, objectKey).chain(existing -> existing.isPresent()
-                                ? Uni.createFrom().item(new Registered(existing.get(), false,
-                                        storageKey(schema, table, date, existing.get())))
-                                : place(t, partitionId, schema, table, date, objectKey))));
+                .chain(t -> {
+                    TableSettings.Effective settings = t.settings().effective(defaults, t.zoneOffsetMinutes());
+                    LocalDate today = clock.today(settings.zone());
+                    checkAccepted(settings, today, date);
+                    return partitions.findOrCreate(t.tableId(), date)
+                            .call(partitions::lockShared)
+                            .chain(partitionId -> objects.find(partitionId, objectKey).chain(existing -> existing.isPresent()
+                                    ? Uni.createFrom().item(new Registered(existing.get(), false,
+                                            storageKey(schema, table, date, existing.get())))
+                                    : checkMergeable(settings, today, partitionId)
+                                            .chain(() -> place(t, partitionId, schema, table, date, objectKey))));
+                });
+    }
+
+    /** The acceptance window, in days around today in the table's zone; an unset side is unbounded. */
+    private static void checkAccepted(TableSettings.Effective s, LocalDate today, LocalDate date) {
+        if (s.acceptancePastDays() != null && date.isBefore(today.minusDays(s.acceptancePastDays()))
+                || s.acceptanceFutureDays() != null && date.isAfter(today.plusDays(s.acceptanceFutureDays()))) {
+            throw OUTSIDE_ACCEPTANCE_WINDOW.exception("partition date " + date + " is outside [today - "
+                    + s.acceptancePastDays() + " d, today + " + s.acceptanceFutureDays() + " d] (today " + today + " in "
+                    + s.timeZone() + ")");
+        }
+    }
+
+    /**
+     * A late object for a published partition merges (and re-publishes) only within the mergeable-delay window; past
+     * it the object is refused, so a published manifest that old never changes. Checked under the partition's shared
+     * lock, after the idempotency lookup: registering an already registered object again still answers its row.
+     */
+    private Uni<Void> checkMergeable(TableSettings.Effective s, LocalDate today, long partitionId) {
+        if (s.mergeableDelayDays() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return partitions.find(partitionId).map(Optional::orElseThrow).invoke(p -> {
+            if (p.currentManifestVersion() >= 0 && p.partitionDate().isBefore(today.minusDays(s.mergeableDelayDays()))) {
+                throw TOO_LATE_FOR_PUBLISHED_PARTITION.exception("partition " + p.partitionDate() + " is published and "
+                        + "more than " + s.mergeableDelayDays() + " day(s) before today (" + today + " in "
+                        + s.timeZone() + ")");
+            }
+        }).replaceWithVoid();
     }
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
@@ -115,7 +159,7 @@ public class ObjectRegistrationService {
             }
             String key = storageKey(schema, table, date, inserted.get());
             return Blocking.blocking(() -> copy(objectKey, key))
-                    .chain(() -> jobs.enqueue(partitionId, t.mergeInterval()))
+                    .chain(() -> jobs.enqueue(partitionId, clock.now().plus(t.mergeInterval())))
                     .replaceWith(new Registered(inserted.get(), true, key));
         });
     }

@@ -7,8 +7,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import io.batchyard.queue.clock.ServiceClock;
 import java.net.InetAddress;
-import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,10 @@ public class WorkerPool {
     private final List<MergeWorker> workers = new ArrayList<>();
     private volatile boolean running;
 
-    public WorkerPool(Compaction compaction, CompactionConfig config) {
+    private final ServiceClock clock;
+
+    public WorkerPool(Compaction compaction, CompactionConfig config, ServiceClock clock) {
+        this.clock = clock;
         this.compaction = compaction;
         this.config = config;
     }
@@ -88,7 +91,7 @@ public class WorkerPool {
         while (running) {
             try {
                 await(compaction.catalog::run);
-                await(() -> compaction.gc.collectUpTo(LocalDate.now(ZoneOffset.UTC).minusDays(config.gcAfterDays())));
+                await(() -> compaction.gc.collectUpTo(clock.today(ZoneOffset.UTC).minusDays(config.gcAfterDays())));
             } catch (RuntimeException e) {
                 LOG.warnf("catalog step failed, the next run repeats it: %s", e.getMessage());
             }

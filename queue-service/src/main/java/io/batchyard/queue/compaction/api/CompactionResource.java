@@ -22,6 +22,7 @@ import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.partition.PartitionState;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableService;
+import io.batchyard.queue.compaction.table.TableSettings;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -36,6 +37,7 @@ import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -45,11 +47,15 @@ import jakarta.ws.rs.core.Response;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import static io.batchyard.queue.compaction.CompactionError.INVALID_TABLE_SETTINGS;
 import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
 import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
 import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
 import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
@@ -88,6 +94,39 @@ public class CompactionResource {
                 return LocalDate.parse(partitionDate);
             } catch (java.time.DateTimeException e) {
                 throw CommonErrors.INVALID_REQUEST.exception("partitionDate is not a valid date (YYYY-MM-DD)");
+            }
+        }
+    }
+
+    /**
+     * A table's settings, all replaced at once: a null (absent) value means the global default, except the merge
+     * interval (required) and the time zone (absent: the table's registered zone offset).
+     */
+    public record NewSettings(@Positive Long mergedObjectSize, @NotNull @Min(0) @Max(31_536_000) Integer mergeIntervalSeconds,
+                              @Min(0) @Max(36_600) Integer acceptancePastDays, @Min(0) @Max(36_600) Integer acceptanceFutureDays,
+                              @Min(0) @Max(36_600) Integer mergeableDelayDays, @Size(max = 64) String timeZone) {
+
+        TableSettings settings() {
+            return new TableSettings(mergedObjectSize, mergeIntervalSeconds, acceptancePastDays, acceptanceFutureDays,
+                    mergeableDelayDays, timeZone == null ? null : region(timeZone));
+        }
+
+        /**
+         * Only region ids ("Europe/Paris", "UTC"): PostgreSQL reads a bare offset such as "+05:00" with the POSIX sign
+         * (east negative), so the database would close partitions ten hours apart from what Java means by it.
+         */
+        private static String region(String zone) {
+            try {
+                ZoneId id = ZoneId.of(zone);
+                if (id instanceof ZoneOffset || !zone.matches("[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*")
+                        || zone.startsWith("UTC+") || zone.startsWith("UTC-") || zone.startsWith("GMT+")
+                        || zone.startsWith("GMT-")) {
+                    throw INVALID_TABLE_SETTINGS.exception("timeZone must be a region id such as Europe/Paris, not an offset: "
+                            + zone);
+                }
+                return id.getId();
+            } catch (java.time.DateTimeException e) {
+                throw INVALID_TABLE_SETTINGS.exception("timeZone is not a known zone id: " + zone);
             }
         }
     }
@@ -143,6 +182,24 @@ public class CompactionResource {
     @Path("tables")
     public Uni<Page<CompactionTable>> tables(@Valid @BeanParam PageRequest page) {
         return tables.page(page);
+    }
+
+    @GET
+    @Path("tables/{id}/settings")
+    @Operation(summary = "A table's own settings (null: the global default) and the values its decisions use now")
+    public Uni<TableService.Settings> tableSettings(@PathParam("id") long id) {
+        return tables.settings(id).map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
+    }
+
+    @RolesAllowed(Roles.DEVELOPER)
+    @PUT
+    @Path("tables/{id}/settings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Replace a table's settings; the next merge, close and registration decisions use them (327)")
+    public Uni<TableService.Settings> updateTableSettings(@PathParam("id") long id, @Valid @NotNull NewSettings request) {
+        TableSettings settings = request.settings();
+        return tables.updateSettings(id, settings)
+                .map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
     }
 
     @RolesAllowed(Roles.OPERATOR)

@@ -1,6 +1,7 @@
 package io.batchyard.queue.compaction.catalog;
 
 import io.batchyard.queue.Sequential;
+import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.RangeRepository;
 import io.batchyard.queue.compaction.partition.Partition;
@@ -23,8 +24,11 @@ public class CatalogService {
     private final PartitionRepository partitions;
     private final RangeRepository ranges;
     private final CompactionEvents events;
+    private final ServiceClock clock;
 
-    public CatalogService(PartitionRepository partitions, RangeRepository ranges, CompactionEvents events) {
+    public CatalogService(PartitionRepository partitions, RangeRepository ranges, CompactionEvents events,
+                          ServiceClock clock) {
+        this.clock = clock;
         this.partitions = partitions;
         this.ranges = ranges;
         this.events = events;
@@ -41,7 +45,7 @@ public class CatalogService {
 
     @WithSession
     public Uni<List<Long>> dueForClose() {
-        return partitions.dueForClose();
+        return partitions.dueForClose(clock.now());
     }
 
     /** Closes one partition; empty when it has no live object yet (it stays open). */

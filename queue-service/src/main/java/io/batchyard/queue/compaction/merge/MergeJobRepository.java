@@ -9,7 +9,6 @@ import static io.batchyard.eventing.persistence.Columns.toLong;
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.EnumMap;
 import java.util.List;
@@ -40,41 +39,43 @@ public class MergeJobRepository extends NativeRepository {
      *
      * @return true when a new pending job was created
      */
-    public Uni<Boolean> enqueue(long partitionId, Duration delay) {
+    public Uni<Boolean> enqueue(long partitionId, OffsetDateTime due) {
         return update("""
                         INSERT INTO merge_job (partition_id, state, schedule_time)
-                        SELECT :p, 'PENDING', now() + make_interval(secs => :delay)
+                        SELECT :p, 'PENDING', CAST(:due AS timestamptz)
                         WHERE NOT EXISTS (SELECT 1 FROM merge_job WHERE partition_id = :p AND state = 'DEAD')
                         ON CONFLICT (partition_id) WHERE state = 'PENDING' DO NOTHING""",
-                q -> q.setParameter("p", partitionId).setParameter("delay", (double) delay.toSeconds()))
+                q -> q.setParameter("p", partitionId).setParameter("due", due))
                 .map(inserted -> inserted == 1);
     }
 
     /**
      * Claims the due pending job with the earliest schedule, exclusively: concurrent claimers skip a row another one
      * has locked, and a partition that already has an ongoing job is not claimable, so one partition is merged by one
-     * worker at a time.
+     * worker at a time. {@code now} is the service clock's: schedules, claims and heartbeats are all on that clock,
+     * so a moved clock moves due times and lease expiry together.
      */
-    public Uni<Optional<MergeJobClaim>> claim(String owner) {
+    public Uni<Optional<MergeJobClaim>> claim(String owner, OffsetDateTime now) {
         return first("""
                         WITH candidate AS (
                           SELECT j.job_id FROM merge_job j
-                          WHERE j.state = 'PENDING' AND j.schedule_time <= now()
+                          WHERE j.state = 'PENDING' AND j.schedule_time <= CAST(:now AS timestamptz)
                             AND NOT EXISTS (SELECT 1 FROM merge_job o WHERE o.partition_id = j.partition_id AND o.state = 'ONGOING')
                           ORDER BY j.schedule_time, j.job_id
                           LIMIT 1
                           FOR UPDATE SKIP LOCKED)
-                        UPDATE merge_job j SET state = 'ONGOING', lease_owner = :owner, claimed_at = now(),
-                               heartbeat_at = now(), attempts = j.attempts + 1
+                        UPDATE merge_job j SET state = 'ONGOING', lease_owner = :owner, claimed_at = CAST(:now AS timestamptz),
+                               heartbeat_at = CAST(:now AS timestamptz), attempts = j.attempts + 1
                         FROM candidate WHERE j.job_id = candidate.job_id AND j.state = 'PENDING'
                         RETURNING j.job_id, j.partition_id, j.attempts, j.schedule_time""",
-                q -> q.setParameter("owner", owner),
+                q -> q.setParameter("owner", owner).setParameter("now", now),
                 r -> new MergeJobClaim(toLong(r[0]), toLong(r[1]), owner, toInt(r[2]), time(r[3])));
     }
 
     /** Refreshes the lease; false when it was lost (the job was recovered by another worker). */
-    public Uni<Boolean> heartbeat(MergeJobClaim claim) {
-        return update("UPDATE merge_job SET heartbeat_at = now() WHERE " + FENCE, q -> fence(q, claim))
+    public Uni<Boolean> heartbeat(MergeJobClaim claim, OffsetDateTime now) {
+        return update("UPDATE merge_job SET heartbeat_at = CAST(:now AS timestamptz) WHERE " + FENCE,
+                q -> fence(q, claim).setParameter("now", now))
                 .map(updated -> updated == 1);
     }
 
@@ -89,14 +90,14 @@ public class MergeJobRepository extends NativeRepository {
         return update("DELETE FROM merge_job WHERE job_id = :id", q -> q.setParameter("id", jobId));
     }
 
-    /** Ongoing jobs whose heartbeat is older than {@code timeout}, locked; rows another recoverer holds are skipped. */
-    public Uni<List<Expired>> lockExpired(Duration timeout, int limit) {
+    /** Ongoing jobs whose heartbeat is older than {@code deadline}, locked; rows another recoverer holds are skipped. */
+    public Uni<List<Expired>> lockExpired(OffsetDateTime deadline, int limit) {
         return rows("""
                         SELECT job_id, partition_id, schedule_time, attempts FROM merge_job
-                        WHERE state = 'ONGOING' AND heartbeat_at < now() - make_interval(secs => :timeout)
+                        WHERE state = 'ONGOING' AND heartbeat_at < CAST(:deadline AS timestamptz)
                         ORDER BY heartbeat_at LIMIT :limit
                         FOR UPDATE SKIP LOCKED""",
-                q -> q.setParameter("timeout", timeout.toMillis() / 1000.0).setParameter("limit", limit),
+                q -> q.setParameter("deadline", deadline).setParameter("limit", limit),
                 r -> new Expired(toLong(r[0]), toLong(r[1]), time(r[2]), toInt(r[3])));
     }
 
@@ -104,12 +105,6 @@ public class MergeJobRepository extends NativeRepository {
     public Uni<Optional<Long>> lockDead(long jobId) {
         return value("SELECT partition_id FROM merge_job WHERE job_id = :id AND state = 'DEAD' FOR UPDATE", Long.class,
                 q -> q.setParameter("id", jobId));
-    }
-
-    /** The database's clock plus {@code delay}: schedules compare with now() in SQL. */
-    public Uni<OffsetDateTime> nowPlus(Duration delay) {
-        return value("SELECT now() + make_interval(secs => :s)", OffsetDateTime.class,
-                q -> q.setParameter("s", (double) delay.toMillis() / 1000)).map(Optional::orElseThrow);
     }
 
     /**

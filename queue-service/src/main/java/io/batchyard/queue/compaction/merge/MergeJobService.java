@@ -6,11 +6,15 @@ import static io.batchyard.queue.compaction.merge.MergeJobState.ONGOING;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.queue.Sequential;
+import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
 import io.batchyard.queue.compaction.partition.QuarantineRepository;
 import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.table.CompactionTable;
+import io.batchyard.queue.compaction.table.TableRepository;
+import io.batchyard.queue.compaction.table.TableSettings;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -34,7 +38,8 @@ public class MergeJobService {
      * What one merge run reads before it plans: the partition, its open range, the objects above it, and which of
      * those are quarantined or dropped (a range still covers their ids, but none of their records).
      */
-    public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged, Set<Long> excluded) {
+    public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged, Set<Long> excluded,
+                         long sizeCap) {
     }
 
     private final MergeJobRepository jobs;
@@ -42,9 +47,14 @@ public class MergeJobService {
     private final PartitionRepository partitions;
     private final SmallObjectRepository objects;
     private final QuarantineRepository quarantine;
+    private final ServiceClock clock;
+    private final TableRepository tables;
 
     public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
-                           SmallObjectRepository objects, QuarantineRepository quarantine) {
+                           SmallObjectRepository objects, QuarantineRepository quarantine, ServiceClock clock,
+                           TableRepository tables) {
+        this.clock = clock;
+        this.tables = tables;
         this.jobs = jobs;
         this.ranges = ranges;
         this.partitions = partitions;
@@ -60,24 +70,30 @@ public class MergeJobService {
 
     @WithTransaction
     public Uni<Optional<MergeJobClaim>> claim(String owner) {
-        return jobs.claim(owner);
+        return jobs.claim(owner, clock.now());
     }
 
     /** Refreshes the lease; false when it was lost (the job was recovered by another worker). */
     @WithTransaction
     public Uni<Boolean> heartbeat(MergeJobClaim claim) {
-        return jobs.heartbeat(claim);
+        return jobs.heartbeat(claim, clock.now());
     }
 
     @WithSession
-    public Uni<Inputs> inputs(long partitionId, int fetchSize) {
-        return partitions.find(partitionId).map(Optional::orElseThrow).chain(p -> ranges.openRange(partitionId)
-                .chain(open -> {
+    /**
+     * @param defaultSizeCap the worker's size cap, used when the partition's table has none of its own; the table's is
+     *                       read here, at each run, so a changed setting applies from the next run on
+     */
+    public Uni<Inputs> inputs(long partitionId, int fetchSize, long defaultSizeCap) {
+        return partitions.find(partitionId).map(Optional::orElseThrow).chain(p -> tables.find(p.tableId())
+                .map(t -> t.map(CompactionTable::settings).map(TableSettings::mergedObjectSize).orElse(null))
+                .chain(tableCap -> ranges.openRange(partitionId).chain(open -> {
                     long above = open.map(MergeRange::upperBound).orElse(0L);
+                    long cap = tableCap != null ? tableCap : defaultSizeCap;
                     return objects.unmerged(partitionId, above, fetchSize)
                             .chain(unmerged -> quarantine.excludedAbove(partitionId, above)
-                                    .map(excluded -> new Inputs(p, open, unmerged, Set.copyOf(excluded))));
-                }));
+                                    .map(excluded -> new Inputs(p, open, unmerged, Set.copyOf(excluded), cap)));
+                })));
     }
 
     /**
@@ -113,8 +129,8 @@ public class MergeJobService {
     public Uni<MergeJobState> fail(MergeJobClaim claim, String error, Duration backoff, int maxAttempts) {
         return jobs.holds(claim).chain(held -> !held
                 ? Uni.createFrom().item(ONGOING) // someone else owns it now; nothing of ours to undo
-                : jobs.nowPlus(backoff).chain(retryAt -> release(claim.jobId(), claim.partitionId(), retryAt,
-                        claim.attempt(), maxAttempts, error)));
+                : release(claim.jobId(), claim.partitionId(), clock.now().plus(backoff), claim.attempt(), maxAttempts,
+                        error));
     }
 
     /**
@@ -126,7 +142,7 @@ public class MergeJobService {
      */
     @WithTransaction
     public Uni<Integer> recoverExpired(Duration timeout, int limit, int maxAttempts) {
-        return jobs.lockExpired(timeout, limit).call(expired -> Sequential.each(expired, e -> release(e.jobId(),
+        return jobs.lockExpired(clock.now().minus(timeout), limit).call(expired -> Sequential.each(expired, e -> release(e.jobId(),
                         e.partitionId(), e.scheduleTime(), e.attempts(), maxAttempts,
                         "lease expired (no heartbeat for " + timeout + ")")))
                 .map(List::size);
@@ -140,9 +156,7 @@ public class MergeJobService {
                 return Uni.createFrom().item(false);
             }
             DEAD.next(MergeJobState.Event.REVIVE);
-            return jobs.nowPlus(Duration.ZERO)
-                    .chain(now -> jobs.requeue(jobId, partition.get(), now, 0, null))
-                    .replaceWith(true);
+            return jobs.requeue(jobId, partition.get(), clock.now(), 0, null).replaceWith(true);
         });
     }
 

@@ -156,7 +156,10 @@ public final class MergeWorker implements AutoCloseable {
 
     private Outcome mergeOnce(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
         long pid = claim.partitionId();
-        MergeJobService.Inputs in = await(() -> jobs.inputs(pid, planner.fetchSize()));
+        MergeJobService.Inputs in = await(() -> jobs.inputs(pid, planner.fetchSize(), settings.sizeCap()));
+        // the size cap is the table's at this run (a setting changed since the last run applies now)
+        MergePlanner planner = in.sizeCap() == settings.sizeCap() ? this.planner
+                : new MergePlanner(in.sizeCap(), settings.batchSize());
         Partition p = in.partition();
         Optional<MergeRange> open = in.open();
         List<SmallObject> unmerged = in.unmerged();

@@ -10,6 +10,7 @@ import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 
@@ -75,13 +76,20 @@ public class PartitionRepository extends NativeRepository {
                                 RETURNING last_live_object_id""", Long.class, q -> q.setParameter("p", partitionId)));
     }
 
-    /** Open partitions whose date is over in their table's zone: date <= (now + offset)::date - 1 (spec A.8). */
-    public Uni<List<Long>> dueForClose() {
+    /**
+     * Open partitions whose date is over in their table's zone at {@code now} (the service clock's, not the
+     * database's): date <= local date of now - 1. The zone is the table's time zone when it has one (summer time
+     * included), else its fixed offset.
+     */
+    public Uni<List<Long>> dueForClose(OffsetDateTime now) {
         return values("""
                         SELECT p.partition_id FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id
                         WHERE p.last_live_object_id IS NULL
-                          AND p.partition_date <= CAST((now() AT TIME ZONE 'UTC') + make_interval(mins => t.zone_offset_minutes) AS DATE) - 1
-                        ORDER BY p.partition_id""", Long.class, q -> q);
+                          AND p.partition_date <= CAST(CASE WHEN t.time_zone IS NOT NULL
+                                THEN CAST(:now AS timestamptz) AT TIME ZONE t.time_zone
+                                ELSE (CAST(:now AS timestamptz) AT TIME ZONE 'UTC') + make_interval(mins => t.zone_offset_minutes)
+                              END AS DATE) - 1
+                        ORDER BY p.partition_id""", Long.class, q -> q.setParameter("now", now));
     }
 
     /** Switches every closed partition whose merged ranges reach its last live object; returns their ids. */

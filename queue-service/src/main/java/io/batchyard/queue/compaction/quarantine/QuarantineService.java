@@ -3,6 +3,7 @@ package io.batchyard.queue.compaction.quarantine;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.partition.QuarantineRepository;
 import io.batchyard.queue.compaction.partition.QuarantineState;
@@ -17,7 +18,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -49,9 +49,11 @@ public class QuarantineService {
     private final QuarantineRepository quarantine;
     private final SmallObjectRepository objects;
     private final MergeJobRepository jobs;
+    private final ServiceClock clock;
 
     public QuarantineService(ObjectStore store, QuarantineRepository quarantine, SmallObjectRepository objects,
-                             MergeJobRepository jobs) {
+                             MergeJobRepository jobs, ServiceClock clock) {
+        this.clock = clock;
         this.store = store;
         this.quarantine = quarantine;
         this.objects = objects;
@@ -83,7 +85,7 @@ public class QuarantineService {
                         : objects.renumber(q.objectId(), size)
                         .call(renumbered -> Blocking.blocking(() -> replace(q, renumbered)))
                         .call(renumbered -> quarantine.decide(renumbered.objectId(), QuarantineState.RELEASED))
-                        .call(() -> jobs.enqueue(partitionId, Duration.ZERO))
+                        .call(() -> jobs.enqueue(partitionId, clock.now()))
                         .replaceWith(Outcome.DONE)));
     }
 

@@ -2,6 +2,8 @@ package io.batchyard.queue.compaction.table;
 
 import io.batchyard.eventing.persistence.Columns;
 
+import static io.batchyard.eventing.persistence.Columns.intOrNull;
+import static io.batchyard.eventing.persistence.Columns.longOrNull;
 import static io.batchyard.eventing.persistence.Columns.toInt;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
@@ -15,7 +17,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class TableRepository extends NativeRepository {
 
-    private static final String COLUMNS = "table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes";
+    private static final String COLUMNS = """
+            table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes, merged_object_size,
+            acceptance_past_days, acceptance_future_days, mergeable_delay_days, time_zone""";
 
     /** Inserts the table unless one of that name exists; empty when it existed. */
     public Uni<Optional<CompactionTable>> insert(String schema, String table, int mergeIntervalSeconds,
@@ -34,6 +38,26 @@ public class TableRepository extends NativeRepository {
                 q -> q.setParameter("s", schema).setParameter("t", table), TableRepository::row);
     }
 
+    public Uni<Optional<CompactionTable>> find(long tableId) {
+        return first("SELECT " + COLUMNS + " FROM compaction_table WHERE table_id = :id",
+                q -> q.setParameter("id", tableId), TableRepository::row);
+    }
+
+    /** Replaces the table's settings; empty when there is no such table. */
+    public Uni<Optional<CompactionTable>> updateSettings(long tableId, TableSettings s) {
+        return first("""
+                        UPDATE compaction_table SET merged_object_size = :size, merge_interval_seconds = :interval,
+                          acceptance_past_days = :past, acceptance_future_days = :future, mergeable_delay_days = :delay,
+                          time_zone = CAST(:zone AS text), settings_updated_at = now()
+                        WHERE table_id = :id
+                        RETURNING\s""" + COLUMNS,
+                q -> q.setParameter("id", tableId).setParameter("size", s.mergedObjectSize())
+                        .setParameter("interval", s.mergeIntervalSeconds()).setParameter("past", s.acceptancePastDays())
+                        .setParameter("future", s.acceptanceFutureDays()).setParameter("delay", s.mergeableDelayDays())
+                        .setParameter("zone", s.timeZone()),
+                TableRepository::row);
+    }
+
     public Uni<List<CompactionTable>> list(int limit, int offset) {
         return rows("SELECT " + COLUMNS + " FROM compaction_table ORDER BY table_id LIMIT :limit OFFSET :offset",
                 q -> q.setParameter("limit", limit).setParameter("offset", offset), TableRepository::row);
@@ -44,6 +68,8 @@ public class TableRepository extends NativeRepository {
     }
 
     private static CompactionTable row(Object[] r) {
-        return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]));
+        return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]),
+                new TableSettings(longOrNull(r[5]), toInt(r[3]), intOrNull(r[6]), intOrNull(r[7]), intOrNull(r[8]),
+                        (String) r[9]));
     }
 }

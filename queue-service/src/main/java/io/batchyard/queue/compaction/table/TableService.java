@@ -6,8 +6,9 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 
-/** Compaction tables: registration (idempotent per name) and the list. */
+/** Compaction tables: registration (idempotent per name), the list, and each table's run-time settings. */
 @ApplicationScoped
 public class TableService {
 
@@ -15,10 +16,17 @@ public class TableService {
     public record Registered(CompactionTable table, boolean created) {
     }
 
-    private final TableRepository tables;
+    /** A table's settings as stored (null: the global default) and as decisions use them now. */
+    public record Settings(long tableId, String schemaName, String tableName, TableSettings table,
+                           TableSettings.Effective effective) {
+    }
 
-    public TableService(TableRepository tables) {
+    private final TableRepository tables;
+    private final TableSettings.Defaults defaults;
+
+    public TableService(TableRepository tables, TableSettings.Defaults defaults) {
         this.tables = tables;
+        this.defaults = defaults;
     }
 
     @WithTransaction
@@ -32,5 +40,26 @@ public class TableService {
     public Uni<Page<CompactionTable>> page(PageRequest page) {
         return tables.list(page.limit(), page.offset())
                 .chain(items -> tables.count().map(total -> Page.of(items, total, page)));
+    }
+
+    /** Empty when there is no such table. */
+    @WithSession
+    public Uni<Optional<Settings>> settings(long tableId) {
+        return tables.find(tableId).map(t -> t.map(this::settingsOf));
+    }
+
+    /** Replaces the table's settings (empty: no such table); the next decisions read them, none already made changes. */
+    @WithTransaction
+    public Uni<Optional<Settings>> updateSettings(long tableId, TableSettings settings) {
+        return tables.updateSettings(tableId, settings).map(t -> t.map(this::settingsOf));
+    }
+
+    /** The values the table's decisions use now. */
+    public TableSettings.Effective effective(CompactionTable t) {
+        return t.settings().effective(defaults, t.zoneOffsetMinutes());
+    }
+
+    private Settings settingsOf(CompactionTable t) {
+        return new Settings(t.tableId(), t.schemaName(), t.tableName(), t.settings(), effective(t));
     }
 }
