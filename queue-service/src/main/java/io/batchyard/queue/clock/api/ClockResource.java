@@ -39,6 +39,9 @@ public class ClockResource {
         }
     }
 
+    /** Farther moves are typing errors, and would overflow date arithmetic downstream. */
+    private static final Duration LIMIT = Duration.ofDays(36_500);
+
     private final ServiceClock clock;
 
     public ClockResource(ServiceClock clock) {
@@ -58,13 +61,22 @@ public class ClockResource {
             throw INVALID_CLOCK_SETTING.exception("body: {\"offsetSeconds\": n} or {\"instant\": \"2026-11-20T23:59:00Z\"}");
         }
         if (move.offsetSeconds() != null) {
+            // not Math.abs: it leaves Long.MIN_VALUE negative
+            if (move.offsetSeconds() > LIMIT.toSeconds() || move.offsetSeconds() < -LIMIT.toSeconds()) {
+                throw INVALID_CLOCK_SETTING.exception("offsetSeconds beyond +-" + LIMIT.toSeconds());
+            }
             c.shift(Duration.ofSeconds(move.offsetSeconds()));
         } else {
+            Instant at;
             try {
-                c.fix(Instant.parse(move.instant()));
+                at = Instant.parse(move.instant());
             } catch (DateTimeException e) {
                 throw INVALID_CLOCK_SETTING.exception("instant is not an ISO-8601 instant: " + move.instant());
             }
+            if (Duration.between(Instant.now(), at).abs().compareTo(LIMIT) > 0) {
+                throw INVALID_CLOCK_SETTING.exception("instant more than " + LIMIT.toDays() + " days from now");
+            }
+            c.fix(at);
         }
         return ClockView.of(c);
     }

@@ -198,8 +198,14 @@ public class CompactionResource {
     @Operation(summary = "Replace a table's settings; the next merge, close and registration decisions use them (327)")
     public Uni<TableService.Settings> updateTableSettings(@PathParam("id") long id, @Valid @NotNull NewSettings request) {
         TableSettings settings = request.settings();
-        return tables.updateSettings(id, settings)
-                .map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
+        Uni<Boolean> zoneKnown = settings.timeZone() == null ? Uni.createFrom().item(true)
+                : tables.zoneKnown(settings.timeZone());
+        return zoneKnown.chain(known -> {
+            if (!known) {
+                throw INVALID_TABLE_SETTINGS.exception("timeZone " + settings.timeZone() + " is not known to the database");
+            }
+            return tables.updateSettings(id, settings);
+        }).map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
     }
 
     @RolesAllowed(Roles.OPERATOR)

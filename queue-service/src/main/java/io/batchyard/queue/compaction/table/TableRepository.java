@@ -58,6 +58,12 @@ public class TableRepository extends NativeRepository {
                 TableRepository::row);
     }
 
+    /** Whether PostgreSQL knows the zone: the close step converts with it in SQL, so Java knowing it is not enough. */
+    public Uni<Boolean> zoneKnown(String zone) {
+        return value("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = :z)", Boolean.class,
+                q -> q.setParameter("z", zone)).map(Optional::orElseThrow);
+    }
+
     public Uni<List<CompactionTable>> list(int limit, int offset) {
         return rows("SELECT " + COLUMNS + " FROM compaction_table ORDER BY table_id LIMIT :limit OFFSET :offset",
                 q -> q.setParameter("limit", limit).setParameter("offset", offset), TableRepository::row);

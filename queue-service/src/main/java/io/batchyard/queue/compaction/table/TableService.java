@@ -54,6 +54,11 @@ public class TableService {
         return tables.updateSettings(tableId, settings).map(t -> t.map(this::settingsOf));
     }
 
+    @WithSession
+    public Uni<Boolean> zoneKnown(String zone) {
+        return tables.zoneKnown(zone);
+    }
+
     /** The values the table's decisions use now. */
     public TableSettings.Effective effective(CompactionTable t) {
         return t.settings().effective(defaults, t.zoneOffsetMinutes());

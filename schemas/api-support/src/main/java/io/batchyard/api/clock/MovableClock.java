@@ -63,6 +63,7 @@ public final class MovableClock extends Clock {
 
     /** Real time shifted by {@code offset} from now on. */
     public void shift(Duration offset) {
+        base.instant().plus(offset); // an offset leaving the instant range fails here, not in every later reader
         setting.set(new Setting(offset, null));
     }
 
