@@ -1,0 +1,91 @@
+package io.batchyard.e2e;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.batchyard.client.hive.ExecutedQuery;
+import io.batchyard.client.hive.HookSettings;
+import io.batchyard.client.hive.QueryExtraction;
+import io.batchyard.client.hive.QuerySender;
+import io.batchyard.e2e.RegistryFixtures.Job;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Hive lineage hook's shaded jar (the one Hive's aux path takes, with its relocated Kafka client and Avro) sends
+ * the queries a running step executed, taken from the job configuration a generated Oozie Hive action sets, and
+ * lineage-service registers and parses them; a re-sent execution registers nothing new. Hive itself is not here: the
+ * test starts where {@code LineageHook} hands Hive's query text, query id, operation and database over.
+ */
+class HiveHookEndToEndTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static Stack stack;
+
+    @BeforeAll
+    static void start() {
+        stack = Stack.shared();
+    }
+
+    @Test
+    void aStepsExecutedQueriesArriveInLineageServiceParsedAndOnce() {
+        long app = given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .body(Map.of("name", "hive-hook-" + System.nanoTime(), "description", "e2e", "owner", "e2e"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+        Job job = RegistryFixtures.job(stack, app, List.of());
+        RegistryFixtures.awaitKnown(stack, job.step(), job.parent(), WAIT);
+        long run = given().baseUri(stack.execution.url()).contentType(ContentType.JSON).body(Map.of("maxBatch", 1))
+                .post("/jobs/" + job.parent() + "/init").then().statusCode(200).extract().jsonPath()
+                .getLong("instanceExecId");
+        given().baseUri(stack.execution.url()).post("/steps/" + job.step() + "/init").then().statusCode(200);
+
+        // What the generated workflow's Hive action puts into the job configuration, EL resolved, plus hive-site.xml.
+        Map<String, String> conf = new HashMap<>();
+        conf.put("batchyard.lineage.processId", String.valueOf(job.step()));
+        conf.put("batchyard.lineage.instanceExecId", String.valueOf(run));
+        conf.put(HookSettings.BOOTSTRAP_SERVERS, stack.kafka());
+        conf.put(HookSettings.REGISTRY_URL, stack.infra.schemaRegistryUrl());
+        String db = "hook" + System.nanoTime() % 1_000_000;
+        String insert = "INSERT OVERWRITE TABLE daily SELECT day, sum(amount) AS total FROM raw GROUP BY day";
+        String select = "SELECT day FROM daily WHERE total > 10";
+
+        try (QuerySender sender = new QuerySender(HookSettings.from(conf::get, Map.of()))) {
+            ExecutedQuery first = QueryExtraction.extract(conf::get, insert, "hive_1_" + db, "QUERY", db).orElseThrow();
+            assertThat(sender.send(first)).isTrue();
+            // The same execution again (a retried hook): same id, registered once.
+            assertThat(sender.send(QueryExtraction.extract(conf::get, insert, "hive_1_" + db, "QUERY", db)
+                    .orElseThrow())).isTrue();
+            // USE is not a lineage statement: not sent at all.
+            assertThat(QueryExtraction.extract(conf::get, "USE " + db, "hive_2_" + db, "SWITCHDATABASE", db)).isEmpty();
+            assertThat(sender.send(QueryExtraction.extract(conf::get, select, "hive_3_" + db, "QUERY", db)
+                    .orElseThrow())).isTrue();
+        }
+
+        // One key, one partition: once the last query is there, the duplicate before it has been consumed too.
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            JsonPath queries = given().baseUri(stack.lineage.url()).queryParam("processId", job.step())
+                    .get("/queries").then().statusCode(200).extract().jsonPath();
+            assertThat(queries.getList("items.queryText", String.class)).containsExactlyInAnyOrder(insert, select);
+        });
+        JsonPath queries = given().baseUri(stack.lineage.url()).queryParam("processId", job.step())
+                .queryParam("instanceExecId", run).get("/queries").then().statusCode(200).extract().jsonPath();
+        assertThat(queries.getList("items.parseStatus", String.class)).containsOnly("PARSED");
+        assertThat(queries.getList("items.queryType", String.class)).containsOnly("HIVE");
+        assertThat(queries.getList("items.defaultDatabase", String.class)).containsOnly(db);
+        assertThat(queries.getList("items.instanceExecId", Long.class)).containsOnly(run);
+
+        // Parsed in the step's database: the aggregate reads db.raw.amount.
+        JsonPath up = given().baseUri(stack.lineage.url()).queryParam("table", db + ".daily")
+                .queryParam("column", "total").queryParam("direction", "upstream").get("/lineage/columns").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(up.getList("nodes.key", String.class)).contains(db + ".raw.amount");
+        assertThat(up.getList("edges.processId", Long.class)).contains(job.step());
+    }
+}
