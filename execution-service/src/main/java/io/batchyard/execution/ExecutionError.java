@@ -31,7 +31,9 @@ public enum ExecutionError implements ErrorCode {
     /** InitDeploy of a deployment no poller has picked yet: only a picked deployment starts running. */
     DEPLOYMENT_NOT_PICKED(424, 409, "The deployment has not been picked"),
     /** A deployment was requested for a process that is not a live parent this service knows. */
-    NOT_A_DEPLOYABLE_PROCESS(425, 404, "Not a deployable parent process");
+    NOT_A_DEPLOYABLE_PROCESS(425, 404, "Not a deployable parent process"),
+    INVALID_TRIGGER_POLICY(426, 400, "Invalid trigger policy"),
+    NOT_A_TRIGGERABLE_PROCESS(427, 404, "Not a live parent process");
 
     private final Spec spec;
 

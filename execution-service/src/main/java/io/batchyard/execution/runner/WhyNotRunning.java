@@ -4,6 +4,7 @@ import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -26,22 +27,32 @@ public class WhyNotRunning {
     private final Planner planner;
     private final RunnerJobRepository jobs;
     private final BucketRepository ledger;
+    private final Instance<MoreReasons> more;
 
-    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger) {
+    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger, Instance<MoreReasons> more) {
         this.planner = planner;
         this.jobs = jobs;
         this.ledger = ledger;
+        this.more = more;
     }
 
     public Uni<Explanation> explain(long processId, String bucket, LocalDateTime now) {
-        return planner.plan(processId, now, false).chain(plan -> {
-            List<Planner.Reason> reasons = new ArrayList<>(plan.reasons());
+        Uni<List<Planner.Reason>> others = Uni.createFrom().item(new ArrayList<>());
+        for (MoreReasons source : more) {
+            others = others.chain(found -> source.reasons(processId).map(add -> {
+                found.addAll(add);
+                return found;
+            }));
+        }
+        return others.chain(extra -> planner.plan(processId, now, false).chain(plan -> {
+            List<Planner.Reason> reasons = new ArrayList<>(extra);
+            reasons.addAll(plan.reasons());
             if (bucket == null) {
                 return Uni.createFrom().item(new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons));
             }
             return jobs.find(processId).chain(job -> ledger.find(processId, bucket)
                     .chain(row -> explain(processId, bucket, plan, job, row, reasons)));
-        });
+        }));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.batchyard.execution.schedule;
 import io.batchyard.api.CommonErrors;
 import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.execution.runner.Launcher;
+import io.batchyard.execution.runner.RunEnded;
 import io.batchyard.execution.runner.RunnerConfig;
 import io.batchyard.execution.runner.RunnerDrain;
 import io.batchyard.execution.runner.RunnerService;
@@ -12,6 +13,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,12 +42,14 @@ public class RunnerScheduler {
     private final ScheduleService schedules;
     private final RunnerConfig config;
     private final RunnerDrain drain;
+    private final Event<RunEnded> ended;
 
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
     private volatile ExecutorService workers;
 
     public RunnerScheduler(Launcher launcher, RunnerService runner, ScheduleService schedules, RunnerConfig config,
-                           RunnerDrain drain) {
+                           RunnerDrain drain, Event<RunEnded> ended) {
+        this.ended = ended;
         this.drain = drain;
         this.launcher = launcher;
         this.runner = runner;
@@ -114,6 +118,12 @@ public class RunnerScheduler {
                 LOG.errorf(e, "%s of process %d failed", what, processId);
             } finally {
                 inFlight.remove(processId);
+            }
+            // After inFlight: whoever listens (a trigger queued meanwhile) may start the parent's next run at once.
+            try {
+                ended.fire(new RunEnded(processId));
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "after the %s of process %d", what, processId);
             }
         });
     }
