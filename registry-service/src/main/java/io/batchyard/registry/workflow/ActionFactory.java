@@ -39,7 +39,7 @@ public final class ActionFactory {
     static final int REGISTER_PARTITION = 36;
     static final int SUB_WORKFLOW = 40;
 
-    /** Lifecycle-side programs of the Batchyard Oozie client, beside OozieInitJob and friends. */
+    /** Lifecycle-side programs of the Batchyard Oozie client, beside the lifecycle mains (InitJob, …). */
     static final String OOZIE_CLIENT = OozieWorkflowWriter.CLIENT_PACKAGE;
     /** BDRE's ETL programs (import, export, data generation, DQ, SFTP, crawler): mains a deployment provides. */
     static final String ETL_CLIENT = "io.batchyard.client.etl.";
@@ -192,7 +192,7 @@ public final class ActionFactory {
 
     /** Registers the file the previous node reported (its captured output) as the batch this run produces. */
     private static Action fileRegistration(StepSpec s, String previous) {
-        return java("fileRegistration", OOZIE_CLIENT + "OozieRegisterFile", List.of(
+        return java("fileRegistration", OOZIE_CLIENT + "RegisterFile", List.of(
                 "--sub-process-id", id(s), "--path", output(previous, "fileList"),
                 "--file-size", output(previous, "fileSize"), "--file-hash", output(previous, "fileHash"),
                 "--creation-timestamp", output(previous, "creationTs"),

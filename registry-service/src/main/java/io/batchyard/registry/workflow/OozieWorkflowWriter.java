@@ -50,14 +50,14 @@ public final class OozieWorkflowWriter {
         for (Node n : g.nodes) {
             switch (n.kind) {
                 case START, END -> { }
-                case INIT_JOB -> java(n, "OozieInitJob", List.of("--max-batch", "1", "--process-id", String.valueOf(pid)), true);
+                case INIT_JOB -> java(n, "InitJob", List.of("--max-batch", "1", "--process-id", String.valueOf(pid)), true);
                 case RECOVERY -> recovery(g, n);
-                case INIT_STEP -> java(n, "OozieInitStep", List.of("--sub-process-id", String.valueOf(n.processId())), true);
-                case HALT_STEP -> java(n, "OozieHaltStep", List.of("--sub-process-id", join(n.processIds)), true);
-                case TERM_STEP -> java(n, "OozieTermStep", List.of("--sub-process-id", String.valueOf(n.processId())), false);
-                case HALT_JOB -> java(n, "OozieHaltJob", List.of("--process-id", String.valueOf(pid), "--batch-marking",
+                case INIT_STEP -> java(n, "InitStep", List.of("--sub-process-id", String.valueOf(n.processId())), true);
+                case HALT_STEP -> java(n, "HaltStep", List.of("--sub-process-id", join(n.processIds)), true);
+                case TERM_STEP -> java(n, "TermStep", List.of("--sub-process-id", String.valueOf(n.processId())), false);
+                case HALT_JOB -> java(n, "HaltJob", List.of("--process-id", String.valueOf(pid), "--batch-marking",
                         "${wf:actionData(\"init-job\")[\"target-batch-marking\"]}"), false);
-                case TERM_JOB -> java(n, "OozieTermJob", List.of("--process-id", String.valueOf(pid)), false);
+                case TERM_JOB -> java(n, "TermJob", List.of("--process-id", String.valueOf(pid)), false);
                 case ACTION -> action(n);
                 case FORK -> {
                     xml.append("  <fork name=\"").append(n.name).append("\">\n");

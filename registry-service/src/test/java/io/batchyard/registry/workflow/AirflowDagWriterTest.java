@@ -159,7 +159,7 @@ class AirflowDagWriterTest {
         // import, then registration of the file it reported (read from the import's captured properties)
         assertThat(commands.get(ActionFactory.DATA_IMPORT)).contains(
                 "-Doozie.action.output.properties=\"$BY_OUT_DIR/n1.properties\" 'io.batchyard.client.etl.DataImportMain'",
-                "'io.batchyard.client.oozie.OozieRegisterFile' '--sub-process-id'", "\"$(by_prop n1 'fileList')\"");
+                "'io.batchyard.client.oozie.RegisterFile' '--sub-process-id'", "\"$(by_prop n1 'fileList')\"");
         assertThat(commands.get(ActionFactory.DQ)).contains("\"$(by_prop n1 'file-list')\"", "\"$(by_prop n2 'fileList')\"");
         bashSyntaxOk(dag);
         assertThatThrownBy(() -> graph(parent(10, 11), step(11, 77, 10))).isInstanceOf(ApiException.class)

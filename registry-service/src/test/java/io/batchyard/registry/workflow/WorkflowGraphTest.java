@@ -51,6 +51,13 @@ class WorkflowGraphTest {
                 .isEqualTo("init-step-11");
         assertThat(text(xml, "//*[local-name()='action'][@name='halt-job']//*[local-name()='arg'][4]"))
                 .isEqualTo("${wf:actionData(\"init-job\")[\"target-batch-marking\"]}");
+        // the mains of module client, by the names it defines
+        for (String[] node : new String[][] {{"init-job", "InitJob"}, {"init-step-11", "InitStep"},
+                {"halt-step-11", "HaltStep"}, {"term-step-11", "TermStep"}, {"halt-job", "HaltJob"},
+                {"term-job", "TermJob"}}) {
+            assertThat(text(xml, "//*[local-name()='action'][@name='" + node[0] + "']//*[local-name()='main-class']"))
+                    .isEqualTo("io.batchyard.client.oozie." + node[1]);
+        }
         renders(g);
     }
 
