@@ -2,8 +2,15 @@ package io.batchyard.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.batchyard.client.BatchyardClient;
+import io.batchyard.client.FileToRegister;
+import io.batchyard.client.LogEntry;
+import io.batchyard.client.ProblemException;
+import io.batchyard.client.Property;
+import io.batchyard.client.RegisteredFile;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -128,6 +135,38 @@ class OozieWorkflowWalkerEndToEndTest {
         assertThat(stepStates(run)).containsExactlyInAnyOrderEntriesOf(Map.of(t.step(2), "SUCCESS", t.step(3),
                 "SUCCESS"));
         awaitQueued(t, targetBatch);
+    }
+
+    @Test
+    void theLibraryKeepsTheProcessLogReadsPropertiesAndRegistersFiles() {
+        BatchyardClient client = BatchyardClient.fromEnvironment();
+        long parent = process(null, SHELL, List.of());
+        long step = process(parent, SHELL, List.of());
+        awaitKnown(step, List.of());
+        registry().body(Map.of("configGroup", "param", "value", "--day=2024-05-01"))
+                .put("/processes/" + step + "/properties/day").then().statusCode(200);
+
+        assertThat(client.lastProcessLogValue(step, "last-id", "import")).isEmpty();
+        LogEntry added = client.addProcessLog(step, LogEntry.of("import", "last-id", "4711", 7L));
+        assertThat(added.logId()).isPositive();
+        client.addProcessLog(step, LogEntry.of("import", "last-id", "4712", 8L));
+        assertThat(client.lastProcessLogValue(step, "last-id", "import")).get().extracting(LogEntry::message)
+                .isEqualTo("4712");
+        assertThat(client.readProcessLog(step, "import", null, 10)).extracting(LogEntry::message)
+                .containsExactly("4712", "4711");
+
+        assertThat(client.properties(step, "param")).extracting(Property::key, Property::value)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("day", "--day=2024-05-01"));
+        assertThat(client.property(step, "day")).get().extracting(Property::configGroup).isEqualTo("param");
+        assertThat(client.property(step, "absent")).isEmpty();
+
+        RegisteredFile file = client.registerFile(new FileToRegister(step, 123461, "/landing/" + step + ".csv", 10,
+                "abc", "2024-05-01T10:00:00Z", null));
+        assertThat(file.batchId()).isPositive();
+        assertThat(file.path()).isEqualTo("/landing/" + step + ".csv");
+        assertThatThrownBy(() -> client.registerFile(new FileToRegister(step, 123461, "/landing/" + step + ".csv", 10,
+                "abc", null, file.batchId()))).isInstanceOfSatisfying(ProblemException.class,
+                e -> assertThat(e.code()).isEqualTo(301));
     }
 
     // ---- fixtures ----
