@@ -1,5 +1,8 @@
 package io.batchyard.client.hive;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.events.lineage.QueryRegistered;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,8 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -24,7 +25,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
  */
 final class RegistryFraming {
 
-    private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(\\d+)");
+    /** Avro already brings Jackson (shaded into the hook with it), so JSON is read and quoted by it, not by hand. */
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SpecificDatumWriter<QueryRegistered> WRITER = new SpecificDatumWriter<>(QueryRegistered.class);
 
     private final HttpClient http;
@@ -70,33 +72,15 @@ final class RegistryFraming {
                 .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        Matcher id = ID.matcher(response.body());
-        if (response.statusCode() / 100 != 2 || !id.find()) {
+        JsonNode id = response.statusCode() / 100 == 2 ? JSON.readTree(response.body()).path("id") : null;
+        if (id == null || !id.canConvertToInt()) {
             throw new IOException("the schema registry answered " + response.statusCode() + " to the schema's registration");
         }
-        schemaId = Integer.parseInt(id.group(1));
+        schemaId = id.intValue();
         return schemaId;
     }
 
     static String jsonString(String text) {
-        StringBuilder json = new StringBuilder(text.length() + 16).append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        json.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        return json.append('"').toString();
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + '"';
     }
 }
