@@ -1,5 +1,6 @@
 package io.batchyard.lineage.openlineage.push;
 
+import io.batchyard.eventing.BrokerSettings;
 import io.batchyard.lineage.openlineage.OpenLineageSettings;
 import io.batchyard.lineage.openlineage.push.PushOutboxRepository.Pending;
 import io.micrometer.core.instrument.Counter;
@@ -16,9 +17,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,7 +56,7 @@ public class OpenLineageRelay {
     private volatile boolean running;
 
     public OpenLineageRelay(PushOutboxRepository outbox, OpenLineageSettings settings, MeterRegistry meters,
-                            @Identifier("default-kafka-broker") Map<String, Object> broker) {
+                            @Identifier(BrokerSettings.DEFAULT_BROKER) Map<String, Object> broker) {
         this.outbox = outbox;
         this.settings = settings;
         this.broker = broker;
@@ -167,11 +168,10 @@ public class OpenLineageRelay {
 
     private Producer<String, String> producer() {
         if (producer == null) {
-            Map<String, Object> config = new HashMap<>(broker);
+            Properties config = BrokerSettings.forClient(broker, ProducerConfig.configNames());
             config.put(ProducerConfig.ACKS_CONFIG, "all");
             config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             config.put(ProducerConfig.CLIENT_ID_CONFIG, "lineage-service-openlineage");
-            config.keySet().removeIf(k -> !ProducerConfig.configNames().contains(k));
             producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
         }
         return producer;
