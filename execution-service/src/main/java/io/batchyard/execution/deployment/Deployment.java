@@ -12,6 +12,11 @@ public record Deployment(long deploymentId, long processId, Integer processTypeI
                          OffsetDateTime insertTs, OffsetDateTime startTs, OffsetDateTime endTs,
                          String deployScriptLocation, String message) {
 
+    /** Whether a parent whose newest deployment is {@code latest} counts as deployed: only a successful one does. */
+    public static boolean deployed(Optional<Deployment> latest) {
+        return latest.filter(d -> d.status() == Status.SUCCESS).isPresent();
+    }
+
     /**
      * NOT_STARTED → PICKED (a poller claimed it) → RUNNING (InitDeploy) → SUCCESS (HaltDeploy) | FAIL (TermDeploy);
      * nothing leaves an end state. The numbers are the stored deploy status ids.

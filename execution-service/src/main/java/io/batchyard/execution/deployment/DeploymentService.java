@@ -105,7 +105,7 @@ public class DeploymentService {
     /** Whether the process's newest deployment succeeded: only such a parent may be triggered automatically. */
     @WithSession
     public Uni<Boolean> latestDeploymentSucceeded(long processId) {
-        return deployments.latest(processId).map(d -> d.filter(x -> x.status() == Status.SUCCESS).isPresent());
+        return deployments.latest(processId).map(Deployment::deployed);
     }
 
     /** The process's newest deployment, or 404 code 2 when it was never deployed. */

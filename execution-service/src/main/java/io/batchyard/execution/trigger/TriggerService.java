@@ -192,7 +192,7 @@ public class TriggerService implements MoreReasons {
     }
 
     private static Optional<Planner.Reason> notDeployed(long parentId, Optional<Deployment> latest) {
-        if (latest.isPresent() && latest.get().status() == Deployment.Status.SUCCESS) {
+        if (Deployment.deployed(latest)) {
             return Optional.empty();
         }
         return Optional.of(new Planner.Reason("NOT_DEPLOYED", "not deployed: parent " + parentId + " is triggered only "
