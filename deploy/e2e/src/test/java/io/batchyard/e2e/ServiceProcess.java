@@ -22,6 +22,11 @@ final class ServiceProcess implements AutoCloseable {
 
     /** Quarkus' own URI check answers malformed percent-encoding with an empty 400; off, the edge screen answers. */
     private static final String URI_SCREEN = "-Dvertx.disableURIValidation=true";
+    /**
+     * The client compiler only: a test stack's JVMs live for minutes and spend most of their CPU starting up, and on a
+     * small CI machine the server compiler's threads compete with four or six JVMs booting side by side.
+     */
+    private static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
 
     private final String module;
     private final int port;
@@ -60,7 +65,7 @@ final class ServiceProcess implements AutoCloseable {
             Path logDir = Files.createDirectories(Path.of("target", "e2e-logs"));
             String java = ProcessHandle.current().info().command().orElse("java");
             ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
-                    List.of(java, "-Xmx384m", "-XX:+UseSerialGC", URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
+                    List.of(java, "-Xmx384m", "-XX:+UseSerialGC", QUICK_JIT, URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
                     logDir.resolve(name + ".log"));
             service.spawnProcess();
             return service;
