@@ -16,10 +16,18 @@ import java.util.Map;
 public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
 
     private String database = "batchyard";
+    private String s3ConfigPrefix;
 
+    /**
+     * {@code database}: the name of the application's database; {@code s3-config-prefix} (optional): the prefix under
+     * which the application reads an S3 store's {@code enabled}, {@code endpoint}, {@code region},
+     * {@code access-key-id}, {@code secret-access-key} and {@code path-style} — given, the shared S3 store is started
+     * and handed to it ({@link Infrastructure#objectStore()}).
+     */
     @Override
     public void init(Map<String, String> initArgs) {
         database = initArgs.getOrDefault("database", database);
+        s3ConfigPrefix = initArgs.get("s3-config-prefix");
     }
 
     @Override
@@ -39,6 +47,15 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         // The services trust the test issuer; every test call carries a token from it (SignedInByDefault).
         config.putAll(Identity.get().serviceConfig());
         config.putAll(Identity.get().serviceIdentityConfig(database));
+        if (s3ConfigPrefix != null) {
+            ObjectStoreServer.Endpoint s3 = infra.objectStore();
+            config.put(s3ConfigPrefix + ".enabled", "true");
+            config.put(s3ConfigPrefix + ".endpoint", s3.url());
+            config.put(s3ConfigPrefix + ".region", s3.region());
+            config.put(s3ConfigPrefix + ".access-key-id", s3.accessKey());
+            config.put(s3ConfigPrefix + ".secret-access-key", s3.secretKey());
+            config.put(s3ConfigPrefix + ".path-style", "true");
+        }
         return config;
     }
 

@@ -66,6 +66,21 @@ public final class ChildProcesses {
         throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + tail(log, 60));
     }
 
+    /** Stops {@code process} when the JVM exits (forcibly after 10 s), then runs {@code then}. */
+    public static void stopOnExit(Process process, Runnable then) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+            }
+            then.run();
+        }));
+    }
+
     public static void sleep(long ms) {
         try {
             Thread.sleep(ms);

@@ -27,7 +27,8 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
  * Where PostgreSQL, Kafka and the schema registry come from, decided once per JVM, for each independently (the
- * registry's own order is in {@link SchemaRegistryServer}):
+ * registry's own order is in {@link SchemaRegistryServer}; the S3 store's, started only when asked for, in
+ * {@link ObjectStoreServer}):
  * <ol>
  *   <li>URLs given in the environment ({@code BATCHYARD_TEST_PG_URL} with {@code BATCHYARD_TEST_PG_USER} /
  *       {@code BATCHYARD_TEST_PG_PASSWORD}; {@code BATCHYARD_TEST_KAFKA_BOOTSTRAP});</li>
@@ -67,6 +68,7 @@ public final class Infrastructure {
     private final String schemaRegistryUrl;
     private final String description;
     private final Map<String, Database> databases = new ConcurrentHashMap<>();
+    private volatile ObjectStoreServer.Endpoint objectStore;
 
     private Infrastructure(String adminJdbcUrl, String pgUser, String pgPassword, String kafkaBootstrap,
                            String schemaRegistryUrl, String description) {
@@ -103,6 +105,25 @@ public final class Infrastructure {
 
     public String description() {
         return description;
+    }
+
+    /**
+     * The S3-compatible store (its own order is in {@link ObjectStoreServer}), started on the first call only: most
+     * test JVMs never need it.
+     */
+    public ObjectStoreServer.Endpoint objectStore() {
+        ObjectStoreServer.Endpoint local = objectStore;
+        if (local == null) {
+            synchronized (this) {
+                local = objectStore;
+                if (local == null) {
+                    local = ObjectStoreServer.start(dockerAnswers());
+                    System.out.println("[batchyard-test-stack] S3: " + local.description());
+                    objectStore = local;
+                }
+            }
+        }
+        return local;
     }
 
     /** A database private to this JVM's run of one service: fresh, so leftovers of earlier runs never leak in. */

@@ -78,16 +78,7 @@ public final class SchemaRegistryServer {
             pb.environment().put("QUARKUS_MANAGEMENT_HOST", "127.0.0.1");
             pb.environment().put("QUARKUS_MANAGEMENT_PORT", String.valueOf(ChildProcesses.freePort()));
             Process process = pb.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                process.destroy();
-                try {
-                    if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                        process.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    process.destroyForcibly();
-                }
-            }));
+            ChildProcesses.stopOnExit(process, () -> { });
             String base = "http://127.0.0.1:" + port;
             ChildProcesses.awaitOk(process, "Apicurio Registry", URI.create(base + "/apis/registry/v3/system/info"),
                     Duration.ofSeconds(120), log);
@@ -118,7 +109,8 @@ public final class SchemaRegistryServer {
         }
     }
 
-    private static Properties buildProperties() {
+    /** What this module's build wrote into {@code batchyard-test-stack.properties} (versions, unpacked servers). */
+    static Properties buildProperties() {
         try (InputStream in = SchemaRegistryServer.class.getClassLoader()
                 .getResourceAsStream("batchyard-test-stack.properties")) {
             Properties props = new Properties();
