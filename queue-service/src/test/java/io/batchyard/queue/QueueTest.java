@@ -10,10 +10,15 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** A queue-service integration test against the shared real PostgreSQL and Kafka; one application boot for all. */
+/**
+ * A queue-service integration test against the shared real PostgreSQL, Kafka and S3 store; one application boot for
+ * all.
+ */
 @QuarkusTest
 @WithTestResource(value = BatchyardTestStack.class, scope = TestResourceScope.MATCHING_RESOURCES,
-        initArgs = @ResourceArg(name = "database", value = "queue"))
+        initArgs = {@ResourceArg(name = "database", value = "queue"),
+            // compaction tests run on both stores: the shared S3 store is handed to batchyard.compaction.s3.*
+            @ResourceArg(name = "s3-config-prefix", value = "batchyard.compaction.s3")})
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 public @interface QueueTest {

@@ -9,7 +9,7 @@ import io.batchyard.queue.compaction.merge.MergeSettings;
 import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.batchyard.queue.compaction.merge.RangeService;
 import io.batchyard.queue.compaction.partition.PartitionService;
-import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.batchyard.queue.compaction.table.TableService;
 import jakarta.inject.Singleton;
 
@@ -20,7 +20,7 @@ import jakarta.inject.Singleton;
 @Singleton
 public class Compaction {
 
-    public final ObjectStore store;
+    public final ObjectStores stores;
     public final MergeSettings settings;
     public final TableService tables;
     public final PartitionService partitions;
@@ -31,10 +31,10 @@ public class Compaction {
     public final GarbageCollector gc;
     public final MergeMeters meters;
 
-    public Compaction(ObjectStore store, MergeSettings settings, TableService tables, PartitionService partitions,
+    public Compaction(ObjectStores stores, MergeSettings settings, TableService tables, PartitionService partitions,
                       RangeService ranges, MergeJobService jobs, ObjectRegistrationService registration,
                       CatalogSync catalog, GarbageCollector gc, MergeMeters meters) {
-        this.store = store;
+        this.stores = stores;
         this.settings = settings;
         this.tables = tables;
         this.partitions = partitions;
@@ -51,6 +51,6 @@ public class Compaction {
     }
 
     public MergeWorker worker(String id, MergeSettings custom, MergeHook hook) {
-        return new MergeWorker(id, store, jobs, custom, hook, meters);
+        return new MergeWorker(id, stores, jobs, custom, hook, meters);
     }
 }

@@ -2,6 +2,7 @@ package io.batchyard.queue.compaction;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,6 +21,39 @@ public interface CompactionConfig {
     /** Root directory of the object store (local or mounted). */
     @WithDefault("data/compaction")
     String storeRoot();
+
+    /** The S3-compatible store a table may choose at registration ({@code store: {kind: s3, bucket, prefix}}). */
+    S3 s3();
+
+    /** {@code batchyard.compaction.s3.*}. */
+    interface S3 {
+
+        /** Whether tables may be placed in S3; off, registering a table with {@code kind: s3} is refused (328). */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** The store's URL (S3Proxy, MinIO, Ceph, …); unset: AWS S3 of {@link #region()}. */
+        Optional<URI> endpoint();
+
+        @WithDefault("us-east-1")
+        String region();
+
+        /** Static credentials; both unset: the SDK's default chain (environment, profile, container or instance role). */
+        Optional<String> accessKeyId();
+
+        Optional<String> secretAccessKey();
+
+        /** Path-style URLs ({@code endpoint/bucket/key}), which most S3-compatible servers need; AWS prefers false. */
+        @WithDefault("false")
+        boolean pathStyle();
+
+        /** Where an object being written is buffered before its upload; unset: the JVM's temporary directory. */
+        Optional<String> bufferDir();
+
+        /** Objects larger than this are uploaded in parts of this size (multipart upload); at least 5 MiB. */
+        @WithDefault("67108864")
+        long partSize();
+    }
 
     /** Largest merged object planned, in bytes; a larger small object forms its own range. */
     @WithDefault("134217728")

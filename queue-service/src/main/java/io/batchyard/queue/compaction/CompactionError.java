@@ -25,7 +25,10 @@ public enum CompactionError implements ErrorCode {
     // the partition is published and its date is past the mergeable-delay window: merging the object would change
     // what readers were told is final, so it is refused and not registered
     TOO_LATE_FOR_PUBLISHED_PARTITION(326, 409, "Partition is published and past the table's mergeable-delay window"),
-    INVALID_TABLE_SETTINGS(327, 400, "Invalid table settings");
+    INVALID_TABLE_SETTINGS(327, 400, "Invalid table settings"),
+    // a table asks for the S3 store while this service has none configured (batchyard.compaction.s3.enabled=false):
+    // registering it anyway would fail every registration of its objects later
+    STORE_NOT_AVAILABLE(328, 422, "The table's object store is not available in this service");
 
     private final Spec spec;
 

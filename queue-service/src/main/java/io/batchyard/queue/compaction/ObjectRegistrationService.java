@@ -16,6 +16,7 @@ import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableRepository;
 import io.batchyard.queue.compaction.table.TableSettings;
@@ -47,7 +48,7 @@ public class ObjectRegistrationService {
     public record Registered(SmallObject object, boolean created, String storageKey) {
     }
 
-    private final ObjectStore store;
+    private final ObjectStores stores;
     private final TableRepository tables;
     private final PartitionRepository partitions;
     private final SmallObjectRepository objects;
@@ -57,13 +58,13 @@ public class ObjectRegistrationService {
     private final TableSettings.Defaults defaults;
     private final ServiceClock clock;
 
-    public ObjectRegistrationService(ObjectStore store, TableRepository tables, PartitionRepository partitions,
+    public ObjectRegistrationService(ObjectStores stores, TableRepository tables, PartitionRepository partitions,
                                      SmallObjectRepository objects, MergeJobRepository jobs,
                                      UnknownObjectRepository unknown, ProcessedEventLedger ledger,
                                      TableSettings.Defaults defaults, ServiceClock clock) {
         this.defaults = defaults;
         this.clock = clock;
-        this.store = store;
+        this.stores = stores;
         this.tables = tables;
         this.partitions = partitions;
         this.objects = objects;
@@ -97,7 +98,8 @@ public class ObjectRegistrationService {
 
     private Uni<Registered> registerInTransaction(String schema, String table, LocalDate date, String objectKey) {
         try {
-            store.checkKey(objectKey);
+            // the filesystem store's rule is the stricter one (it also refuses its temporary names): one rule for all
+            stores.filesystem().checkKey(objectKey);
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().failure(INVALID_OBJECT_KEY.exception(e.getMessage()));
         }
@@ -147,6 +149,7 @@ public class ObjectRegistrationService {
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
                                   String objectKey) {
+        ObjectStore store = stores.of(t.store());
         return Blocking.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
             if (length < 0) {
                 throw OBJECT_MISSING.exception("object " + objectKey + " is not in the object store");
@@ -158,13 +161,13 @@ public class ObjectRegistrationService {
                         storageKey(schema, table, date, first.get())));
             }
             String key = storageKey(schema, table, date, inserted.get());
-            return Blocking.blocking(() -> copy(objectKey, key))
+            return Blocking.blocking(() -> copy(store, objectKey, key))
                     .chain(() -> jobs.enqueue(partitionId, clock.now().plus(t.mergeInterval())))
                     .replaceWith(new Registered(inserted.get(), true, key));
         });
     }
 
-    private Void copy(String objectKey, String key) {
+    private static Void copy(ObjectStore store, String objectKey, String key) {
         try {
             store.copy(objectKey, key);
             return null;

@@ -54,7 +54,7 @@ public class WorkerPool {
         }
         threads.add(daemon("compaction-catalog", this::catalogLoop));
         threads.forEach(Thread::start);
-        LOG.infof("compaction: %d merge worker(s) on %s", config.workers(), compaction.store);
+        LOG.infof("compaction: %d merge worker(s) on %s", config.workers(), compaction.stores);
     }
 
     void stop(@Observes ShutdownEvent ignored) {

@@ -25,7 +25,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
 class CatalogTest {
@@ -41,9 +42,10 @@ class CatalogTest {
         drain(compaction.worker("leftovers"));
     }
 
-    @Test
-    void closeThenDelayedObjectsThenSwitchThenManifestsFollowTheMerges() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void closeThenDelayedObjectsThenSwitchThenManifestsFollowTheMerges(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(3, 20, 0);
         try (EventProbe events = EventProbe.on(bootstrap, Topics.QUEUE_COMPACTION)) {
             drain(compaction.worker("w"));
@@ -64,7 +66,7 @@ class CatalogTest {
             assertThat(delayed.delayed()).isTrue();
             assertThat(delayed.objectId()).isGreaterThan(lastLive);
             assertThat(late.storageKey()).contains("/delayed/dt=" + f.date + "/");
-            assertThat(compaction.store.exists(late.storageKey())).isTrue();
+            assertThat(f.store.exists(late.storageKey())).isTrue();
             given().post("/compaction/partitions/" + partition + "/close").then().statusCode(200)
                     .body("closedNow", equalTo(false));
 
@@ -99,7 +101,7 @@ class CatalogTest {
             for (int i = 0; i < ranges.size(); i++) {
                 MergeRange r = ranges.get(i);
                 String key = ObjectKeys.merged(after.tablePrefix(), after.partitionDate(), r.lowerBound(), r.upperBound());
-                assertThat(manifest.entries().get(i).url()).isEqualTo(compaction.store.uri(key).toString());
+                assertThat(manifest.entries().get(i).url()).isEqualTo(f.store.uri(key).toString());
                 assertThat(manifest.entries().get(i).meta().contentLength()).isEqualTo(r.contentLength());
             }
             assertThat(published.getTotalBytes()).isEqualTo(manifest.totalBytes());
@@ -110,9 +112,10 @@ class CatalogTest {
         }
     }
 
-    @Test
-    void aClosedPartitionDoesNotSwitchBeforeItsLiveObjectsAreMerged() {
-        CompactionFixture f = new CompactionFixture(compaction, 3600); // merges not due yet
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aClosedPartitionDoesNotSwitchBeforeItsLiveObjectsAreMerged(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600); // merges not due yet
         long partition = f.arrive(2, 5, 0);
         assertThat(await(() -> compaction.catalog.close(partition))).isPresent();
         assertThat(await(compaction.catalog::run).switched()).doesNotContain(partition);
@@ -123,9 +126,10 @@ class CatalogTest {
                 .body("manifest", org.hamcrest.Matchers.nullValue());
     }
 
-    @Test
-    void aPublishedManifestMissingFromTheStoreIsA503ProblemNotAServerError() throws Exception {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aPublishedManifestMissingFromTheStoreIsA503ProblemNotAServerError(TestStore store) throws Exception {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(2, 5, 0);
         drain(compaction.worker("w"));
         await(() -> compaction.catalog.close(partition));
@@ -133,16 +137,17 @@ class CatalogTest {
         Partition p = f.partition(partition);
         assertThat(p.currentManifestVersion()).isPositive();
         given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(200);
-        compaction.store.delete(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), p.currentManifestVersion()));
+        f.store.delete(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), p.currentManifestVersion()));
 
         given().get("/compaction/partitions/" + partition + "/manifest").then().statusCode(503)
                 .contentType("application/problem+json").header("Retry-After", org.hamcrest.Matchers.notNullValue())
                 .body("code", equalTo(320));
     }
 
-    @Test
-    void theCatalogClosesDatesThatAreOverInTheTablesZone() {
-        CompactionFixture f = new CompactionFixture(compaction, 3600, LocalDate.now(ZoneOffset.UTC).minusDays(2));
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void theCatalogClosesDatesThatAreOverInTheTablesZone(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600, LocalDate.now(ZoneOffset.UTC).minusDays(2));
         long old = f.arrive(1, 5, 0);
         long today = f.register(f.write(5, 0), LocalDate.now(ZoneOffset.UTC).plusDays(1)).object().partitionId();
         CatalogSync.Summary s = await(compaction.catalog::run);
@@ -150,9 +155,10 @@ class CatalogTest {
         assertThat(f.partition(today).state()).isEqualTo(PartitionState.LIVE);
     }
 
-    @Test
-    void gcDeletesSupersededMergedObjectsOnlyOnceNoPublishedManifestNamesThem() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void gcDeletesSupersededMergedObjectsOnlyOnceNoPublishedManifestNamesThem(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(2, 10, 0);
         drain(compaction.worker("w"));
         await(() -> compaction.catalog.close(partition));
@@ -164,15 +170,15 @@ class CatalogTest {
         drain(compaction.worker("w")); // the open range widens to (0, u2]: a new key, the old one stays
         Partition p2 = f.partition(partition);
         String wide = ObjectKeys.merged(p2.tablePrefix(), p2.partitionDate(), 0, p2.desiredManifestVersion());
-        assertThat(compaction.store.exists(narrow)).isTrue();
-        assertThat(compaction.store.exists(wide)).isTrue();
+        assertThat(f.store.exists(narrow)).isTrue();
+        assertThat(f.store.exists(wide)).isTrue();
         assertThat(await(() -> compaction.gc.collect(p2))).as("the published manifest still names the narrow object").isEmpty();
 
         await(compaction.catalog::run); // manifest of (0, u2]
         given().post("/compaction/partitions/" + partition + "/gc").then().statusCode(200)
                 .body("deleted", org.hamcrest.Matchers.contains(narrow));
-        assertThat(compaction.store.exists(narrow)).isFalse();
-        assertThat(compaction.store.exists(wide)).isTrue();
+        assertThat(f.store.exists(narrow)).isFalse();
+        assertThat(f.store.exists(wide)).isTrue();
         Partition current = f.partition(partition);
         assertThat(await(() -> compaction.gc.collect(current))).isEmpty();
         f.assertMergedExactlyOnce(partition);

@@ -12,6 +12,7 @@ import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.batchyard.queue.TestDatabase;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
@@ -24,9 +25,11 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
 class CompactionApiTest {
@@ -57,16 +60,28 @@ class CompactionApiTest {
         r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
     }
 
-    @Test
-    void tablesAndObjectsRegisterIdempotentlyOverRest() {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void tablesAndObjectsRegisterIdempotentlyOverRest(TestStore store) {
         String schema = "r" + QueueFixtures.nextId();
-        Map<String, Object> table = Map.of("schemaName", schema, "tableName", "events", "mergeIntervalSeconds", 60);
-        long tableId = post("/compaction/tables", table).statusCode(201).extract().jsonPath().getLong("tableId");
+        Map<String, Object> table = new java.util.HashMap<>(Map.of("schemaName", schema, "tableName", "events",
+                "mergeIntervalSeconds", 60));
+        StoreLocation location = store.location();
+        if (store == TestStore.S3) {
+            table.put("store", Map.of("kind", "s3", "bucket", location.bucket(), "prefix", location.prefix()));
+        }
+        long tableId = post("/compaction/tables", table).statusCode(201)
+                .body("store.kind", equalTo(store == TestStore.S3 ? "s3" : "filesystem"))
+                .extract().jsonPath().getLong("tableId");
         post("/compaction/tables", table).statusCode(200).body("tableId", equalTo((int) tableId));
         problem(post("/compaction/tables", Map.of("schemaName", schema, "tableName", "events", "mergeIntervalSeconds", 61)),
                 409, 312);
+        // the store is part of the definition: the same table in another store is another definition
+        problem(post("/compaction/tables", Map.of("schemaName", schema, "tableName", "events", "mergeIntervalSeconds", 60,
+                "store", store == TestStore.S3 ? Map.of("kind", "filesystem")
+                        : Map.of("kind", "s3", "bucket", TestStore.S3.location().bucket()))), 409, 312);
 
-        CompactionFixture f = new CompactionFixture(compaction, 60);
+        CompactionFixture f = new CompactionFixture(compaction, store, 60);
         String key = f.write(3, 0);
         // the fixture's table is in another schema; register the same file for the REST table
         long objectId = post("/compaction/objects", object(schema, "2030-01-02", key)).statusCode(201)
@@ -85,9 +100,10 @@ class CompactionApiTest {
         given().get("/compaction/tables").then().statusCode(200).body("total", greaterThanOrEqualTo(2));
     }
 
-    @Test
-    void refusalsAreProblemsWithCompactionCodesNeverServerErrors() {
-        CompactionFixture f = new CompactionFixture(compaction, 60);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void refusalsAreProblemsWithCompactionCodesNeverServerErrors(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 60);
         String key = f.write(1, 0);
         problem(post("/compaction/objects", object("nosuchschema", "2030-01-02", key)), 404, 311);
         problem(post("/compaction/objects", object(f.schema, "2030-01-02", "incoming/missing.jsonl")), 404, 313);
@@ -97,6 +113,11 @@ class CompactionApiTest {
         problem(post("/compaction/objects", object(f.schema, "2030-02-30", key)), 400, 1);
         problem(post("/compaction/objects", object("Bad-Name", "2030-01-02", key)), 400, 1);
         problem(post("/compaction/tables", Map.of("schemaName", "x")), 400, 1);
+        for (Map<String, Object> bad : List.<Map<String, Object>>of(Map.of("kind", "ftp"), Map.of("kind", "s3"),
+                Map.of("kind", "s3", "bucket", "Not_A_Bucket"), Map.of("kind", "s3", "bucket", "ok-bucket", "prefix", "../x/"),
+                Map.of("kind", "s3", "bucket", "ok-bucket", "prefix", "no-slash"), Map.of("kind", "filesystem", "bucket", "b1b"))) {
+            problem(post("/compaction/tables", Map.of("schemaName", "x", "tableName", "y", "store", bad)), 400, 1);
+        }
         problem(given().get("/compaction/partitions/999999999").then(), 404, 314);
         problem(given().post("/compaction/partitions/999999999/close").then(), 404, 314);
         problem(given().get("/compaction/partitions/999999999/manifest").then(), 404, 314);
@@ -111,9 +132,10 @@ class CompactionApiTest {
         given().post("/compaction/catalog/sync").then().statusCode(200);
     }
 
-    @Test
-    void objectCreatedEventsRegisterOnceAndUnroutableOnesAreQuarantined() {
-        CompactionFixture f = new CompactionFixture(compaction, 3600);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void objectCreatedEventsRegisterOnceAndUnroutableOnesAreQuarantined(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600);
         String key = f.write(2, 0);
         LocalDate day = LocalDate.now().plusDays(3);
         try (EventPublisher publisher = new EventPublisher(bootstrap)) {

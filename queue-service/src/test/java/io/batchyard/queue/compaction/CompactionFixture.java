@@ -32,6 +32,8 @@ public final class CompactionFixture {
     private static final Pattern RECORD = Pattern.compile("\\{\"eventTime\":(\\d+),\"id\":\"([^\"]+)\"");
 
     public final Compaction compaction;
+    /** The store of the fixture's table, where its objects are written and merged. */
+    public final ObjectStore store;
     public final String schema;
     public final String table;
     public final LocalDate date;
@@ -40,16 +42,26 @@ public final class CompactionFixture {
     private final Random random = new Random(42);
 
     public CompactionFixture(Compaction compaction, int mergeIntervalSeconds) {
+        this(compaction, TestStore.FILESYSTEM, mergeIntervalSeconds);
+    }
+
+    public CompactionFixture(Compaction compaction, TestStore store, int mergeIntervalSeconds) {
         // tomorrow (UTC): the catalog step never closes it on its own
-        this(compaction, mergeIntervalSeconds, LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1));
+        this(compaction, store, mergeIntervalSeconds, LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1));
     }
 
     public CompactionFixture(Compaction compaction, int mergeIntervalSeconds, LocalDate date) {
+        this(compaction, TestStore.FILESYSTEM, mergeIntervalSeconds, date);
+    }
+
+    /** A fresh table whose objects live in {@code store}. */
+    public CompactionFixture(Compaction compaction, TestStore store, int mergeIntervalSeconds, LocalDate date) {
         this.compaction = compaction;
         this.schema = "s" + QueueFixtures.nextId();
         this.table = "events";
         this.date = date;
-        await(() -> compaction.tables.register(schema, table, mergeIntervalSeconds, 0));
+        await(() -> compaction.tables.register(schema, table, mergeIntervalSeconds, 0, store.location()));
+        this.store = compaction.stores.of(store.location());
     }
 
     /** Writes an object of {@code records} records (unsorted on purpose) plus {@code padding} bytes per record. */
@@ -61,7 +73,7 @@ public final class CompactionFixture {
             body.append("{\"eventTime\":").append(1_700_000_000_000L + random.nextInt(1_000_000))
                     .append(",\"id\":\"").append(key).append('#').append(i).append("\",\"pad\":\"").append(pad).append("\"}\n");
         }
-        try (ObjectStore.PendingObject out = compaction.store.create(key)) {
+        try (ObjectStore.PendingObject out = store.create(key)) {
             out.stream().write(body.toString().getBytes(StandardCharsets.UTF_8));
             out.commit();
         } catch (IOException e) {
@@ -115,7 +127,7 @@ public final class CompactionFixture {
         for (MergeRange r : ranges(partitionId)) {
             String key = ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(), r.upperBound());
             long last = Long.MIN_VALUE;
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(compaction.store.open(key), StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(store.open(key), StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     Matcher m = RECORD.matcher(line);
                     assertThat(m.find()).as("record %s", line).isTrue();
@@ -124,7 +136,7 @@ public final class CompactionFixture {
                     last = time;
                     merged.add(m.group(2));
                 }
-                assertThat(compaction.store.size(key)).isEqualTo(r.contentLength());
+                assertThat(store.size(key)).isEqualTo(r.contentLength());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -140,7 +152,7 @@ public final class CompactionFixture {
 
     private List<String> idsIn(String key) {
         List<String> ids = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(compaction.store.open(key), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(store.open(key), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 Matcher m = RECORD.matcher(line);
                 if (m.find()) {

@@ -26,7 +26,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
 class MergeJobQueueTest {
@@ -38,9 +39,10 @@ class MergeJobQueueTest {
         return await(() -> compaction.jobs.list(null, partitionId, 100, 0));
     }
 
-    @Test
-    void arrivalsCoalesceIntoOnePendingJobThatKeepsTheFirstSchedule() throws Exception {
-        CompactionFixture f = new CompactionFixture(compaction, 3600);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void arrivalsCoalesceIntoOnePendingJobThatKeepsTheFirstSchedule(TestStore store) throws Exception {
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600);
         long partition = f.arrive(1, 5, 0);
         OffsetDateTime first = jobsOf(partition).get(0).scheduleTime();
         Thread.sleep(20);
@@ -52,9 +54,10 @@ class MergeJobQueueTest {
         assertThat(first).isAfter(OffsetDateTime.now().plusMinutes(59));
     }
 
-    @Test
-    void anArrivalDuringAMergeQueuesOneFollowUpThatWaitsForTheOngoingJob() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void anArrivalDuringAMergeQueuesOneFollowUpThatWaitsForTheOngoingJob(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(1, 5, 0);
         drain(compaction.worker("leftovers"));
         f.arrive(1, 5, 0);
@@ -71,13 +74,14 @@ class MergeJobQueueTest {
         await(() -> compaction.jobs.finish(followUp));
     }
 
-    @Test
-    void twoConcurrentClaimersNeverGetTheSameJob() throws Exception {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void twoConcurrentClaimersNeverGetTheSameJob(TestStore store) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             for (int round = 0; round < 15; round++) {
                 drain(compaction.worker("leftovers"));
-                CompactionFixture f = new CompactionFixture(compaction, 0);
+                CompactionFixture f = new CompactionFixture(compaction, store, 0);
                 long partition = f.arrive(1, 1, 0);
                 CountDownLatch start = new CountDownLatch(1);
                 List<Future<Optional<MergeJobClaim>>> claims = new ArrayList<>();
@@ -106,10 +110,11 @@ class MergeJobQueueTest {
         }
     }
 
-    @Test
-    void twoWorkersInParallelMergeEveryRangeOnceAndEveryRecordOnce() throws Exception {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void twoWorkersInParallelMergeEveryRangeOnceAndEveryRecordOnce(TestStore store) throws Exception {
         drain(compaction.worker("leftovers"));
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         List<Long> partitions = new ArrayList<>();
         for (int d = 0; d < 12; d++) {
             for (int i = 0; i < 6; i++) {
@@ -142,11 +147,12 @@ class MergeJobQueueTest {
         }
     }
 
-    @Test
-    void aDeadWorkersJobIsRecoveredAfterTheTimeoutWhileASlowLiveWorkerKeepsItsOwn() throws Exception {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aDeadWorkersJobIsRecoveredAfterTheTimeoutWhileASlowLiveWorkerKeepsItsOwn(TestStore store) throws Exception {
         drain(compaction.worker("leftovers"));
         MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long slowPartition = f.register(f.write(1500, 0), f.date).object().partitionId();
         MergeJobClaim[] slowClaim = new MergeJobClaim[1];
         CountDownLatch slowStarted = new CountDownLatch(1);
@@ -187,10 +193,11 @@ class MergeJobQueueTest {
         }
     }
 
-    @Test
-    void aPartitionWhoseStoreFailsIsDeadLetteredAfterMaxAttemptsAndStaysParkedUntilRevived() throws Exception {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aPartitionWhoseStoreFailsIsDeadLetteredAfterMaxAttemptsAndStaysParkedUntilRevived(TestStore store) throws Exception {
         drain(compaction.worker("leftovers"));
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(1, 3, 0);
         MergeSettings twoTries = compaction.settings.withRetries(2, Duration.ZERO);
         // an infrastructure failure (the store cannot take the merged object), unlike bad data, which is quarantined

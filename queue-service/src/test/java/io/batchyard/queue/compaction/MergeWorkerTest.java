@@ -22,7 +22,8 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
 class MergeWorkerTest {
@@ -35,9 +36,10 @@ class MergeWorkerTest {
         drain(compaction.worker("leftovers"));
     }
 
-    @Test
-    void aBacklogLargerThanTheBatchIsCarriedOverAndDrainsWithoutWaiting() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aBacklogLargerThanTheBatchIsCarriedOverAndDrainsWithoutWaiting(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(7, 10, 0);
         try (MergeWorker w = compaction.worker("carry", compaction.settings.withBatchSize(3), MergeHook.NONE)) {
             assertThat(drain(w)).containsExactly(Outcome.CONTINUING, Outcome.CONTINUING, Outcome.FINISHED);
@@ -49,9 +51,10 @@ class MergeWorkerTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void theSizeCapStartsNewRangesThatChainAndAnOversizedObjectStandsAlone() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void theSizeCapStartsNewRangesThatChainAndAnOversizedObjectStandsAlone(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(3, 10, 100);            // ~1.2 KB each
         f.arrive(1, 10, 2_000);                            // ~20 KB: larger than the cap on its own
         f.arrive(3, 10, 100);
@@ -73,9 +76,10 @@ class MergeWorkerTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void aWorkerKilledMidMergeIsRedoneAfterItsLeaseExpiresWithEveryRecordExactlyOnce() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aWorkerKilledMidMergeIsRedoneAfterItsLeaseExpiresWithEveryRecordExactlyOnce(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(4, 400, 0);
         MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
         try (MergeWorker first = compaction.worker("first", fast, MergeHook.NONE)) {
@@ -90,7 +94,7 @@ class MergeWorkerTest {
             Partition p = f.partition(partition);
             assertThat(f.ranges(partition)).as("nothing committed by the killed worker").singleElement()
                     .extracting(MergeRange::upperBound).isEqualTo(firstUpper);
-            assertThat(compaction.store.exists(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), 0, lastId)))
+            assertThat(f.store.exists(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), 0, lastId)))
                     .as("its partial output never became visible").isFalse();
             sleep(1_300);
             assertThat(drain(rescuer)).contains(Outcome.FINISHED);
@@ -100,9 +104,10 @@ class MergeWorkerTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void twoWorkersOneKilledMidMergeStillMergeEveryRecordOfEveryObjectExactlyOnce() throws Exception {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void twoWorkersOneKilledMidMergeStillMergeEveryRecordOfEveryObjectExactlyOnce(TestStore store) throws Exception {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         List<Long> partitions = new java.util.ArrayList<>();
         for (int d = 0; d < 6; d++) {
             for (int i = 0; i < 6; i++) {
@@ -140,9 +145,10 @@ class MergeWorkerTest {
         }
     }
 
-    @Test
-    void aWorkerKilledAfterWritingButBeforeCommittingIsRedoneIdempotently() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aWorkerKilledAfterWritingButBeforeCommittingIsRedoneIdempotently(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(5, 50, 0);
         MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
         MergeHook dieBeforeCommit = MergeHooks.onWritten((claim, plan) -> {
@@ -158,9 +164,10 @@ class MergeWorkerTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void aWorkerWhoseLeaseWasTakenOverCommitsNothing() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aWorkerWhoseLeaseWasTakenOverCommitsNothing(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(3, 1_200, 0);
         MergeSettings fast = compaction.settings.withLease(Duration.ofMillis(100), Duration.ofSeconds(1));
         MergeHook stall = MergeHooks.onProgress((claim, plan, written) -> {

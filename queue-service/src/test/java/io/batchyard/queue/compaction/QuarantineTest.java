@@ -23,7 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A bad small object is set aside, the rest of its partition merges and publishes, and an operator decides. */
 @QueueTest
@@ -37,9 +38,10 @@ class QuarantineTest {
         drain(compaction.worker("leftovers"));
     }
 
-    @Test
-    void aMalformedObjectIsQuarantinedTheRestMergesAndAnOperatorReleasesOrDropsIt() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aMalformedObjectIsQuarantinedTheRestMergesAndAnOperatorReleasesOrDropsIt(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(2, 5, 0);
         String path = "/compaction/partitions/" + partition;
         String bad = raw(f, "bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
@@ -59,7 +61,7 @@ class QuarantineTest {
                 .body("items[0].schemaName", equalTo(f.schema)).body("items[0].partitionDate", equalTo(f.date.toString()))
                 .body("items[0].error", containsString("not valid JSON"));
         f.assertMergedExactlyOnce(partition);
-        assertThat(mergedText(partition)).doesNotContain("bad#1");
+        assertThat(mergedText(f, partition)).doesNotContain("bad#1");
         assertThat(f.ranges(partition).get(f.ranges(partition).size() - 1).upperBound()).isGreaterThan(badId);
         given().queryParam("state", "merged").get(path + "/objects").then().statusCode(200).body("total", equalTo(3));
         given().queryParam("state", "QUARANTINED").get(path + "/objects").then().statusCode(200)
@@ -92,7 +94,7 @@ class QuarantineTest {
         given().queryParam("state", "PENDING").get(path + "/objects").then().statusCode(200).body("total", equalTo(1))
                 .body("items[0].objectKey", equalTo(bad));
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
-        assertThat(mergedText(partition)).contains("fixed#1").doesNotContain("bad#1");
+        assertThat(mergedText(f, partition)).contains("fixed#1").doesNotContain("bad#1");
         given().queryParam("state", "MERGED").get(path + "/objects").then().statusCode(200).body("total", equalTo(4));
 
         // another bad object, dropped: never merged, and a later object still is
@@ -105,7 +107,7 @@ class QuarantineTest {
         String later = raw(f, "later", "{\"eventTime\":5,\"id\":\"later#1\"}\n");
         registerUntracked(f, later);
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
-        assertThat(mergedText(partition)).contains("later#1", "fixed#1").doesNotContain("dropped#1");
+        assertThat(mergedText(f, partition)).contains("later#1", "fixed#1").doesNotContain("dropped#1");
         given().queryParam("state", "DROPPED").get(path + "/objects").then().statusCode(200).body("total", equalTo(1))
                 .body("items[0].objectKey", equalTo(dropped));
         given().queryParam("state", "dropped").get(path + "/quarantine").then().statusCode(200)
@@ -115,7 +117,7 @@ class QuarantineTest {
         String vanishing = raw(f, "vanishing", "{\"eventTime\":6,\"id\":\"vanishing#1\"}\n");
         var registered = await(() -> compaction.registration.register(f.schema, f.table, f.date, vanishing));
         try {
-            compaction.store.delete(registered.storageKey());
+            f.store.delete(registered.storageKey());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -131,9 +133,10 @@ class QuarantineTest {
                 .body("version", equalTo((int) later2));
     }
 
-    @Test
-    void badInputIsAProblemWithACodeNeverAServerError() {
-        CompactionFixture f = new CompactionFixture(compaction, 3600);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void badInputIsAProblemWithACodeNeverAServerError(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600);
         long partition = f.arrive(1, 1, 0);
         String path = "/compaction/partitions/" + partition;
         String unknown = "/compaction/partitions/999999999";
@@ -169,7 +172,7 @@ class QuarantineTest {
     /** Writes {@code body} under a key of the fixture's schema (replacing it: new file, then rename). */
     private String raw(CompactionFixture f, String name, String body) {
         String key = "incoming/" + f.schema + "/" + name + ".jsonl";
-        try (ObjectStore.PendingObject out = compaction.store.create(key)) {
+        try (ObjectStore.PendingObject out = f.store.create(key)) {
             out.stream().write(body.getBytes(StandardCharsets.UTF_8));
             out.commit();
         } catch (IOException e) {
@@ -184,11 +187,11 @@ class QuarantineTest {
     }
 
     /** Every merged object of the partition, concatenated. */
-    private String mergedText(long partitionId) {
+    private String mergedText(CompactionFixture f, long partitionId) {
         Partition p = await(() -> compaction.partitions.find(partitionId)).orElseThrow();
         List<String> parts = new ArrayList<>();
         for (MergeRange r : await(() -> compaction.ranges.ranges(partitionId))) {
-            try (var in = compaction.store.open(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(),
+            try (var in = f.store.open(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(),
                     r.upperBound()))) {
                 parts.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {

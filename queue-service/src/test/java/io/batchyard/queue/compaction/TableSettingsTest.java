@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Per-table settings at run time and the movable clock: windows, size cap, merge delay and end-of-day closing in the
@@ -65,9 +67,10 @@ class TableSettingsTest {
         r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
     }
 
-    @Test
-    void settingsAreValidatedStoredAndFallBackToTheGlobalDefaults() {
-        CompactionFixture f = new CompactionFixture(compaction, 60);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void settingsAreValidatedStoredAndFallBackToTheGlobalDefaults(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 60);
         long id = tableId(f);
         given().get("/compaction/tables/" + id + "/settings").then().statusCode(200)
                 .body("table.mergedObjectSize", nullValue()).body("table.mergeIntervalSeconds", equalTo(60))
@@ -90,9 +93,10 @@ class TableSettingsTest {
                 .body("effective.mergedObjectSize", equalTo(5000));
     }
 
-    @Test
-    void theSizeCapIsTheTablesAtEachMergeRun() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void theSizeCapIsTheTablesAtEachMergeRun(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long id = tableId(f);
         drain(compaction.worker("before"));
         // three objects of ~1.2 kB: under the global cap they make one range, under a 2000-byte cap one range each
@@ -110,11 +114,12 @@ class TableSettingsTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void theAcceptanceWindowIsCountedFromTodayInTheTablesZone() {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void theAcceptanceWindowIsCountedFromTodayInTheTablesZone(TestStore store) {
         // 2026-03-10T20:00Z is already 2026-03-11 in Tokyo
         clockAt("2026-03-10T20:00:00Z");
-        CompactionFixture f = new CompactionFixture(compaction, 0, LocalDate.of(2026, 3, 11));
+        CompactionFixture f = new CompactionFixture(compaction, store, 0, LocalDate.of(2026, 3, 11));
         long id = tableId(f);
         put("/compaction/tables/" + id + "/settings", settings("mergeIntervalSeconds", 0, "acceptancePastDays", 2,
                 "acceptanceFutureDays", 1, "timeZone", "Asia/Tokyo")).statusCode(200);
@@ -125,11 +130,12 @@ class TableSettingsTest {
         given().get("/compaction/partitions?tableId=" + id).then().statusCode(200).body("total", equalTo(2));
     }
 
-    @Test
-    void pastTheMergeableDelayALateObjectIsRefusedAndThePublishedManifestStays() {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void pastTheMergeableDelayALateObjectIsRefusedAndThePublishedManifestStays(TestStore store) {
         LocalDate day = LocalDate.of(2026, 4, 1);
         clockAt("2026-04-02T10:00:00Z");
-        CompactionFixture f = new CompactionFixture(compaction, 0, day);
+        CompactionFixture f = new CompactionFixture(compaction, store, 0, day);
         long id = tableId(f);
         put("/compaction/tables/" + id + "/settings", settings("mergeIntervalSeconds", 0, "mergeableDelayDays", 1))
                 .statusCode(200);
@@ -152,10 +158,11 @@ class TableSettingsTest {
         given().get("/compaction/partitions/" + partition + "/objects").then().statusCode(200).body("total", equalTo(3));
     }
 
-    @Test
-    void mergeDelaysFollowTheMovedClock() {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void mergeDelaysFollowTheMovedClock(TestStore store) {
         clockAt("2026-02-01T00:00:00Z");
-        CompactionFixture f = new CompactionFixture(compaction, 3600, LocalDate.of(2026, 2, 1));
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600, LocalDate.of(2026, 2, 1));
         long partition = f.arrive(2, 5, 0);
         drain(compaction.worker("early"));
         assertThat(f.ranges(partition)).as("not due before the merge interval has passed on the clock").isEmpty();
@@ -171,12 +178,13 @@ class TableSettingsTest {
         f.assertMergedExactlyOnce(partition);
     }
 
-    @Test
-    void aPartitionClosesAtTheEndOfItsDayInItsTablesZoneAndNotBefore() {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aPartitionClosesAtTheEndOfItsDayInItsTablesZoneAndNotBefore(TestStore store) {
         LocalDate day = LocalDate.of(2026, 1, 15);
         clockAt("2026-01-15T12:00:00Z");
-        CompactionFixture tokyo = new CompactionFixture(compaction, 0, day);
-        CompactionFixture newYork = new CompactionFixture(compaction, 0, day);
+        CompactionFixture tokyo = new CompactionFixture(compaction, store, 0, day);
+        CompactionFixture newYork = new CompactionFixture(compaction, store, 0, day);
         put("/compaction/tables/" + tableId(tokyo) + "/settings", settings("mergeIntervalSeconds", 0,
                 "timeZone", "Asia/Tokyo")).statusCode(200);
         put("/compaction/tables/" + tableId(newYork) + "/settings", settings("mergeIntervalSeconds", 0,

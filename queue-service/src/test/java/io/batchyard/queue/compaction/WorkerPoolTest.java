@@ -12,7 +12,8 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The in-service worker pool and catalog loop, as configured by {@code batchyard.compaction.*}. */
 @QueueTest
@@ -30,9 +31,10 @@ class WorkerPoolTest {
     @Inject
     Compaction compaction;
 
-    @Test
-    void theServiceMergesAndPublishesOnItsOwn() {
-        CompactionFixture f = new CompactionFixture(compaction, 0);
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void theServiceMergesAndPublishesOnItsOwn(TestStore store) {
+        CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(12, 30, 0);
         await().atMost(Duration.ofSeconds(30)).until(() -> f.partition(partition).desiredManifestVersion() > 0
                 && await(() -> compaction.jobs.count(null, partition)) == 0);

@@ -20,6 +20,7 @@ import io.batchyard.queue.compaction.quarantine.QuarantineService;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.partition.PartitionState;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableService;
 import io.batchyard.queue.compaction.table.TableSettings;
@@ -62,6 +63,7 @@ import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
 import static io.batchyard.queue.compaction.CompactionError.QUARANTINE_STATE;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_QUARANTINED_OBJECT;
 import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
+import static io.batchyard.queue.compaction.CompactionError.STORE_NOT_AVAILABLE;
 import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
@@ -81,7 +83,36 @@ public class CompactionResource {
 
     public record NewTable(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
                            @Min(0) @Max(31_536_000) Integer mergeIntervalSeconds,
-                           @Min(-1080) @Max(1080) Integer zoneOffsetMinutes) {
+                           @Min(-1080) @Max(1080) Integer zoneOffsetMinutes, @Valid NewStore store) {
+
+        StoreLocation location() {
+            return store == null ? StoreLocation.FILESYSTEM : store.location();
+        }
+    }
+
+    /**
+     * Where the table's objects live: {@code filesystem} (the default) or {@code s3} with a bucket and an optional key
+     * prefix (relative segments, each ending in '/'). The same rules are CHECK constraints of migration V7.
+     */
+    public record NewStore(@NotNull @Pattern(regexp = "filesystem|s3") String kind,
+                           @Pattern(regexp = "[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]") String bucket,
+                           @Size(max = 512) @Pattern(regexp = "([A-Za-z0-9_.=-]+/)*") String prefix) {
+
+        StoreLocation location() {
+            if (kind.equals("filesystem")) {
+                if (bucket != null || prefix != null && !prefix.isEmpty()) {
+                    throw CommonErrors.INVALID_REQUEST.exception("a filesystem store takes no bucket and no prefix");
+                }
+                return StoreLocation.FILESYSTEM;
+            }
+            if (bucket == null) {
+                throw CommonErrors.INVALID_REQUEST.exception("an s3 store needs a bucket");
+            }
+            if (prefix != null && java.util.Arrays.stream(prefix.split("/")).anyMatch(s -> s.equals(".") || s.equals(".."))) {
+                throw CommonErrors.INVALID_REQUEST.exception("a store prefix may not contain '.' or '..' segments");
+            }
+            return StoreLocation.s3(bucket, prefix);
+        }
     }
 
     public record NewObject(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
@@ -167,11 +198,18 @@ public class CompactionResource {
     public Uni<Response> registerTable(@Valid @NotNull NewTable request) {
         int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
         int zone = request.zoneOffsetMinutes() == null ? 0 : request.zoneOffsetMinutes();
-        return tables.register(request.schemaName(), request.tableName(), interval, zone).map(r -> {
+        StoreLocation store = request.location();
+        if (store.kind() == StoreLocation.Kind.S3 && !tables.s3Available()) {
+            throw STORE_NOT_AVAILABLE.exception("table " + request.schemaName() + "." + request.tableName()
+                    + " asks for the s3 store, which this service does not have (batchyard.compaction.s3.enabled=false)");
+        }
+        return tables.register(request.schemaName(), request.tableName(), interval, zone, store).map(r -> {
             CompactionTable t = r.table();
-            if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone)) {
+            if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone
+                    || !t.store().equals(store))) {
                 throw TABLE_EXISTS.exception("table " + t.schemaName() + "." + t.tableName() + " exists with merge interval "
-                        + t.mergeIntervalSeconds() + " s and zone offset " + t.zoneOffsetMinutes() + " min");
+                        + t.mergeIntervalSeconds() + " s, zone offset " + t.zoneOffsetMinutes() + " min and store "
+                        + t.store());
             }
             return (r.created() ? Response.created(URI.create("/compaction/tables/" + t.tableId())) : Response.ok())
                     .entity(t).build();

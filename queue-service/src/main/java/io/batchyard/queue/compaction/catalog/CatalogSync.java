@@ -6,6 +6,7 @@ import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionState;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -53,11 +54,11 @@ public class CatalogSync {
         }
     }
 
-    private final ObjectStore store;
+    private final ObjectStores stores;
     private final CatalogService catalog;
 
-    public CatalogSync(ObjectStore store, CatalogService catalog) {
-        this.store = store;
+    public CatalogSync(ObjectStores stores, CatalogService catalog) {
+        this.stores = stores;
         this.catalog = catalog;
     }
 
@@ -95,11 +96,12 @@ public class CatalogSync {
                 return Uni.createFrom().item(false); // a merge landed after we read the partition: the next run publishes it
             }
             long version = p.desiredManifestVersion();
+            ObjectStore store = stores.of(p.store());
             Manifest manifest = new Manifest(merged.stream().map(r -> new Manifest.Entry(
                     store.uri(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(), r.upperBound())).toString(),
                     new Manifest.Meta(r.contentLength()))).toList());
             String key = ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), version);
-            return Blocking.blocking(() -> write(key, manifest)).chain(() -> catalog.publish(p, version,
+            return Blocking.blocking(() -> write(store, key, manifest)).chain(() -> catalog.publish(p, version,
                     store.uri(key).toString(), manifest.entries().size(), manifest.totalBytes()));
         });
     }
@@ -109,7 +111,7 @@ public class CatalogSync {
         long version = p.currentManifestVersion();
         if (version > 0) {
             return new ReadLocation(p.partitionId(), p.state(), true, ReadLocation.Kind.MANIFEST, version,
-                    store.uri(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), version)).toString());
+                    stores.of(p.store()).uri(ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), version)).toString());
         }
         return new ReadLocation(p.partitionId(), p.state(), version == 0, ReadLocation.Kind.LIVE_PREFIX,
                 version == 0 ? 0L : null, liveLocation(p));
@@ -124,7 +126,7 @@ public class CatalogSync {
     }
 
     private String liveLocation(Partition p) {
-        return store.uri(ObjectKeys.liveFolder(p.tablePrefix(), p.partitionDate())).toString();
+        return stores.of(p.store()).uri(ObjectKeys.liveFolder(p.tablePrefix(), p.partitionDate())).toString();
     }
 
     /** The manifest file readers currently use; empty before the partition's first manifest file (version > 0). */
@@ -133,6 +135,7 @@ public class CatalogSync {
             return Uni.createFrom().item(Optional.empty());
         }
         String key = ObjectKeys.manifest(p.tablePrefix(), p.partitionDate(), p.currentManifestVersion());
+        ObjectStore store = stores.of(p.store());
         return Blocking.blocking(() -> {
             try (InputStream in = store.open(key)) {
                 return Optional.of(new PublishedManifest(p.partitionId(), p.currentManifestVersion(),
@@ -143,7 +146,7 @@ public class CatalogSync {
         });
     }
 
-    private Void write(String key, Manifest manifest) {
+    private static Void write(ObjectStore store, String key, Manifest manifest) {
         try (ObjectStore.PendingObject out = store.create(key)) {
             out.stream().write(manifest.toJson());
             out.commit();

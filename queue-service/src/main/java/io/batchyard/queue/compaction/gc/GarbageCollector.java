@@ -8,6 +8,7 @@ import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionService;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -30,13 +31,13 @@ import java.util.Set;
 @ApplicationScoped
 public class GarbageCollector {
 
-    private final ObjectStore store;
+    private final ObjectStores stores;
     private final PartitionService partitions;
     private final RangeService ranges;
     private final CatalogSync catalog;
 
-    public GarbageCollector(ObjectStore store, PartitionService partitions, RangeService ranges, CatalogSync catalog) {
-        this.store = store;
+    public GarbageCollector(ObjectStores stores, PartitionService partitions, RangeService ranges, CatalogSync catalog) {
+        this.stores = stores;
         this.partitions = partitions;
         this.ranges = ranges;
         this.catalog = catalog;
@@ -72,6 +73,7 @@ public class GarbageCollector {
                     inUse, widest);
         }));
         List<String> deleted = new ArrayList<>();
+        ObjectStore store = stores.of(p.store());
         try {
             for (String key : store.list(ObjectKeys.mergedFolder(p.tablePrefix(), p.partitionDate()))) {
                 Optional<ObjectKeys.PartBounds> b = ObjectKeys.partBounds(key);

@@ -6,6 +6,7 @@ import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ public final class MergeWorker implements AutoCloseable {
     }
 
     private final String id;
-    private final ObjectStore store;
+    private final ObjectStores stores;
     private final MergeJobService jobs;
     private final MergeSettings settings;
     private final MergePlanner planner;
@@ -64,11 +65,11 @@ public final class MergeWorker implements AutoCloseable {
     private final RecordMerger merger = new RecordMerger();
     private final ScheduledExecutorService heartbeats;
 
-    public MergeWorker(String id, ObjectStore store, MergeJobService jobs, MergeSettings settings, MergeHook hook,
+    public MergeWorker(String id, ObjectStores stores, MergeJobService jobs, MergeSettings settings, MergeHook hook,
                        MergeMeters meters) {
         this.id = id;
         this.meters = meters;
-        this.store = store;
+        this.stores = stores;
         this.jobs = jobs;
         this.settings = settings;
         this.planner = new MergePlanner(settings.sizeCap(), settings.batchSize());
@@ -161,6 +162,7 @@ public final class MergeWorker implements AutoCloseable {
         MergePlanner planner = in.sizeCap() == settings.sizeCap() ? this.planner
                 : new MergePlanner(in.sizeCap(), settings.batchSize());
         Partition p = in.partition();
+        ObjectStore store = stores.of(p.store());
         Optional<MergeRange> open = in.open();
         List<SmallObject> unmerged = in.unmerged();
         // Quarantined and dropped objects take part in planning with no bytes: the range still covers their ids, so
@@ -197,7 +199,7 @@ public final class MergeWorker implements AutoCloseable {
             size = out.commit();
         } catch (RecordMerger.BadObject bad) {
             SmallObject object = merged.get(bad.input());
-            if (bad.lineNumber() == null && !folderServed(p, object)) {
+            if (bad.lineNumber() == null && !folderServed(store, p, object)) {
                 // nothing of the object's folder is there: the store is not serving it (not mounted?), which is an
                 // infrastructure failure for the job's retries, not bad data of one object
                 throw new IOException("object store does not serve " + smallObjectKey(p, object), bad);
@@ -218,7 +220,7 @@ public final class MergeWorker implements AutoCloseable {
     }
 
     /** Whether the store lists anything in the folder of a small object that it cannot find. */
-    private boolean folderServed(Partition p, SmallObject o) throws IOException {
+    private static boolean folderServed(ObjectStore store, Partition p, SmallObject o) throws IOException {
         String key = smallObjectKey(p, o);
         return !store.list(key.substring(0, key.lastIndexOf('/') + 1)).isEmpty();
     }

@@ -2,12 +2,13 @@ package io.batchyard.queue.compaction.partition;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import java.time.LocalDate;
 
-/** One (table, date) partition with its manifest versions (spec A.3 prism_partitions). */
+/** One (table, date) partition with its manifest versions (spec A.3 prism_partitions) and its table's store. */
 public record Partition(long partitionId, long tableId, String schemaName, String tableName, LocalDate partitionDate,
                         long currentManifestVersion, long desiredManifestVersion, Long lastLiveObjectId,
-                        boolean switched, PartitionState state) {
+                        boolean switched, PartitionState state, @JsonIgnore StoreLocation store) {
 
     @JsonIgnore
     public String tablePrefix() {

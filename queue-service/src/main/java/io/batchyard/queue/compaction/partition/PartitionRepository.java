@@ -7,6 +7,7 @@ import static io.batchyard.eventing.persistence.Columns.longOrNull;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
@@ -20,7 +21,8 @@ public class PartitionRepository extends NativeRepository {
 
     private static final String SELECT = """
             SELECT p.partition_id, p.table_id, t.schema_name, t.table_name, p.partition_date,
-              p.current_manifest_version, p.desired_manifest_version, p.last_live_object_id, p.switched
+              p.current_manifest_version, p.desired_manifest_version, p.last_live_object_id, p.switched,
+              t.store_kind, t.store_bucket, t.store_prefix
             FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id""";
 
     public Uni<Long> findOrCreate(long tableId, LocalDate date) {
@@ -139,6 +141,7 @@ public class PartitionRepository extends NativeRepository {
         long current = toLong(r[5]);
         boolean switched = (Boolean) r[8];
         return new Partition(toLong(r[0]), toLong(r[1]), (String) r[2], (String) r[3], date(r[4]), current,
-                toLong(r[6]), lastLive, switched, PartitionState.of(switched, lastLive, current));
+                toLong(r[6]), lastLive, switched, PartitionState.of(switched, lastLive, current),
+                StoreLocation.of((String) r[9], (String) r[10], (String) r[11]));
     }
 }

@@ -6,6 +6,7 @@ import static io.batchyard.eventing.persistence.Columns.time;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -17,7 +18,7 @@ public class QuarantineRepository extends NativeRepository {
 
     private static final String SELECT = """
             SELECT q.object_id, q.partition_id, t.schema_name, t.table_name, p.partition_date, q.source_key, q.state,
-              q.line_number, q.error, q.quarantined_at, q.decided_at
+              q.line_number, q.error, q.quarantined_at, q.decided_at, t.store_kind, t.store_bucket, t.store_prefix
             FROM small_object_quarantine q
             JOIN compaction_partition p ON p.partition_id = q.partition_id
             JOIN compaction_table t ON t.table_id = p.table_id""";
@@ -88,6 +89,6 @@ public class QuarantineRepository extends NativeRepository {
     private static QuarantinedObject row(Object[] r) {
         return new QuarantinedObject(toLong(r[0]), toLong(r[1]), (String) r[2], (String) r[3], date(r[4]),
                 (String) r[5], QuarantineState.valueOf((String) r[6]), intOrNull(r[7]), (String) r[8], time(r[9]),
-                time(r[10]));
+                time(r[10]), StoreLocation.of((String) r[11], (String) r[12], (String) r[13]));
     }
 }

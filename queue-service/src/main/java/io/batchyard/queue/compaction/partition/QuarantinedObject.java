@@ -1,5 +1,7 @@
 package io.batchyard.queue.compaction.partition;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 
@@ -10,5 +12,5 @@ import java.time.OffsetDateTime;
 public record QuarantinedObject(long objectId, long partitionId, String schemaName, String tableName,
                                 LocalDate partitionDate, String objectKey, QuarantineState state,
                                 Integer lineNumber, String error, OffsetDateTime quarantinedAt,
-                                OffsetDateTime decidedAt) {
+                                OffsetDateTime decidedAt, @JsonIgnore StoreLocation store) {
 }

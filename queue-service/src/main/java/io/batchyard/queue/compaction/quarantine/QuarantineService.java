@@ -12,6 +12,7 @@ import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -45,16 +46,16 @@ public class QuarantineService {
         SOURCE_MISSING
     }
 
-    private final ObjectStore store;
+    private final ObjectStores stores;
     private final QuarantineRepository quarantine;
     private final SmallObjectRepository objects;
     private final MergeJobRepository jobs;
     private final ServiceClock clock;
 
-    public QuarantineService(ObjectStore store, QuarantineRepository quarantine, SmallObjectRepository objects,
+    public QuarantineService(ObjectStores stores, QuarantineRepository quarantine, SmallObjectRepository objects,
                              MergeJobRepository jobs, ServiceClock clock) {
         this.clock = clock;
-        this.store = store;
+        this.stores = stores;
         this.quarantine = quarantine;
         this.objects = objects;
         this.jobs = jobs;
@@ -80,7 +81,7 @@ public class QuarantineService {
     @WithTransaction
     public Uni<Decision> release(long partitionId, String objectKey) {
         return decide(partitionId, objectKey, QuarantineState.Event.RELEASE, q -> Blocking
-                .blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L)
+                .blocking(() -> sizeIfStored(stores.of(q.store()), objectKey))
                 .chain(size -> size < 0 ? Uni.createFrom().item(Outcome.SOURCE_MISSING)
                         : objects.renumber(q.objectId(), size)
                         .call(renumbered -> Blocking.blocking(() -> replace(q, renumbered)))
@@ -114,8 +115,13 @@ public class QuarantineService {
         });
     }
 
+    private static long sizeIfStored(ObjectStore store, String key) throws IOException {
+        return store.exists(key) ? store.size(key) : -1L;
+    }
+
     private Void replace(QuarantinedObject q, SmallObject renumbered) {
         String prefix = ObjectKeys.tablePrefix(q.schemaName(), q.tableName());
+        ObjectStore store = stores.of(q.store());
         try {
             store.copy(q.objectKey(), ObjectKeys.smallObject(prefix, q.partitionDate(), renumbered.objectId(),
                     renumbered.delayed()));

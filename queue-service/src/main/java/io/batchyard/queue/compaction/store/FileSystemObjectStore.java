@@ -139,15 +139,10 @@ public final class FileSystemObjectStore implements ObjectStore {
 
     @Override
     public String checkKey(String key) {
-        if (key == null || key.isBlank() || key.startsWith("/") || key.contains("\\") || key.contains(TEMP_MARK)) {
+        if (key != null && key.contains(TEMP_MARK)) {
             throw new IllegalArgumentException("an object key is a relative '/'-separated path");
         }
-        for (String part : key.split("/")) {
-            if (part.isEmpty() || part.equals(".") || part.equals("..")) {
-                throw new IllegalArgumentException("an object key may not contain empty, '.' or '..' segments");
-            }
-        }
-        return key;
+        return ObjectStore.checkRelativeKey(key);
     }
 
     @Override

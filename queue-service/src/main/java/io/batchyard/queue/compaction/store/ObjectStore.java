@@ -45,4 +45,17 @@ public interface ObjectStore {
     String checkKey(String key);
 
     URI uri(String key);
+
+    /** The rule every store applies to a client's key: a relative '/'-separated path without empty, '.' or '..' segments. */
+    static String checkRelativeKey(String key) {
+        if (key == null || key.isBlank() || key.startsWith("/") || key.contains("\\")) {
+            throw new IllegalArgumentException("an object key is a relative '/'-separated path");
+        }
+        for (String part : key.split("/")) {
+            if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+                throw new IllegalArgumentException("an object key may not contain empty, '.' or '..' segments");
+            }
+        }
+        return key;
+    }
 }

@@ -8,6 +8,7 @@ import static io.batchyard.eventing.persistence.Columns.toInt;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -19,17 +20,21 @@ public class TableRepository extends NativeRepository {
 
     private static final String COLUMNS = """
             table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes, merged_object_size,
-            acceptance_past_days, acceptance_future_days, mergeable_delay_days, time_zone""";
+            acceptance_past_days, acceptance_future_days, mergeable_delay_days, time_zone, store_kind, store_bucket,
+            store_prefix""";
 
     /** Inserts the table unless one of that name exists; empty when it existed. */
     public Uni<Optional<CompactionTable>> insert(String schema, String table, int mergeIntervalSeconds,
-                                                 int zoneOffsetMinutes) {
+                                                 int zoneOffsetMinutes, StoreLocation store) {
         return first("""
-                        INSERT INTO compaction_table (schema_name, table_name, merge_interval_seconds, zone_offset_minutes)
-                        VALUES (:s, :t, :interval, :zone) ON CONFLICT (schema_name, table_name) DO NOTHING
+                        INSERT INTO compaction_table (schema_name, table_name, merge_interval_seconds, zone_offset_minutes,
+                          store_kind, store_bucket, store_prefix)
+                        VALUES (:s, :t, :interval, :zone, :kind, CAST(:bucket AS text), :prefix)
+                        ON CONFLICT (schema_name, table_name) DO NOTHING
                         RETURNING\s""" + COLUMNS,
                 q -> q.setParameter("s", schema).setParameter("t", table).setParameter("interval", mergeIntervalSeconds)
-                        .setParameter("zone", zoneOffsetMinutes),
+                        .setParameter("zone", zoneOffsetMinutes).setParameter("kind", store.kind().json())
+                        .setParameter("bucket", store.bucket()).setParameter("prefix", store.prefix()),
                 TableRepository::row);
     }
 
@@ -76,6 +81,6 @@ public class TableRepository extends NativeRepository {
     private static CompactionTable row(Object[] r) {
         return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]),
                 new TableSettings(longOrNull(r[5]), toInt(r[3]), intOrNull(r[6]), intOrNull(r[7]), intOrNull(r[8]),
-                        (String) r[9]));
+                        (String) r[9]), StoreLocation.of((String) r[10], (String) r[11], (String) r[12]));
     }
 }

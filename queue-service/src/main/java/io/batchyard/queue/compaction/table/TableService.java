@@ -2,6 +2,8 @@ package io.batchyard.queue.compaction.table;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.queue.compaction.store.ObjectStores;
+import io.batchyard.queue.compaction.store.StoreLocation;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -23,15 +25,29 @@ public class TableService {
 
     private final TableRepository tables;
     private final TableSettings.Defaults defaults;
+    private final ObjectStores stores;
 
-    public TableService(TableRepository tables, TableSettings.Defaults defaults) {
+    public TableService(TableRepository tables, TableSettings.Defaults defaults, ObjectStores stores) {
         this.tables = tables;
         this.defaults = defaults;
+        this.stores = stores;
+    }
+
+    /** Whether a table may choose the S3 store here. */
+    public boolean s3Available() {
+        return stores.s3Available();
     }
 
     @WithTransaction
     public Uni<Registered> register(String schema, String table, int mergeIntervalSeconds, int zoneOffsetMinutes) {
-        return tables.insert(schema, table, mergeIntervalSeconds, zoneOffsetMinutes).chain(created -> created.isPresent()
+        return register(schema, table, mergeIntervalSeconds, zoneOffsetMinutes, StoreLocation.FILESYSTEM);
+    }
+
+    /** Registers a table whose objects live in {@code store}; the store of an existing table is never changed. */
+    @WithTransaction
+    public Uni<Registered> register(String schema, String table, int mergeIntervalSeconds, int zoneOffsetMinutes,
+                                    StoreLocation store) {
+        return tables.insert(schema, table, mergeIntervalSeconds, zoneOffsetMinutes, store).chain(created -> created.isPresent()
                 ? Uni.createFrom().item(new Registered(created.get(), true))
                 : tables.find(schema, table).map(existing -> new Registered(existing.orElseThrow(), false)));
     }

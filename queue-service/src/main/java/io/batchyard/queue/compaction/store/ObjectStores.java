@@ -1,0 +1,45 @@
+package io.batchyard.queue.compaction.store;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+
+/**
+ * The store of each table: the service's filesystem store, or a view of the S3-compatible store (one client for the
+ * service) on the table's bucket and prefix. Views are made on first use and kept: they hold no state of their own.
+ */
+public final class ObjectStores {
+
+    private final ObjectStore filesystem;
+    private final Optional<BiFunction<String, String, ObjectStore>> s3;
+    private final Map<StoreLocation, ObjectStore> views = new ConcurrentHashMap<>();
+
+    /** @param s3 makes the store of a bucket and prefix; empty when no S3 endpoint is configured */
+    public ObjectStores(ObjectStore filesystem, Optional<BiFunction<String, String, ObjectStore>> s3) {
+        this.filesystem = filesystem;
+        this.s3 = s3;
+    }
+
+    public ObjectStore filesystem() {
+        return filesystem;
+    }
+
+    /** Whether tables can be placed in S3 (an endpoint or region is configured). */
+    public boolean s3Available() {
+        return s3.isPresent();
+    }
+
+    public ObjectStore of(StoreLocation location) {
+        if (location.kind() == StoreLocation.Kind.FILESYSTEM) {
+            return filesystem;
+        }
+        return views.computeIfAbsent(location, l -> s3.orElseThrow(() -> new IllegalStateException(
+                "table store " + l + " needs batchyard.compaction.s3.* to be configured")).apply(l.bucket(), l.prefix()));
+    }
+
+    @Override
+    public String toString() {
+        return filesystem + (s3.isPresent() ? " and S3" : "");
+    }
+}
