@@ -173,6 +173,35 @@ public final class BatchyardClient {
         }
     }
 
+    // ---- views for operators (the CLI): the services' answers as they came ----
+
+    /** {@code GET /runs}: runs, newest first, of {@code processId} and in {@code state} (a name or number) when given. */
+    public JsonNode runs(Long processId, String state, int limit, int offset) {
+        return get(settings.execution(), "/runs" + query("processId", processId == null ? null : processId.toString(),
+                "state", state, "limit", String.valueOf(limit), "offset", String.valueOf(offset)), JsonNode.class)
+                .orElseThrow();
+    }
+
+    /** {@code GET /queue}: the consumption queue rows of step {@code processId}, oldest first. */
+    public JsonNode queue(long processId, String state, int limit, int offset) {
+        return get(settings.queue(), "/queue" + query("processId", String.valueOf(processId), "state", state,
+                "limit", String.valueOf(limit), "offset", String.valueOf(offset)), JsonNode.class).orElseThrow();
+    }
+
+    /** {@code GET /why/{pid}}: why a stand-alone job (or one bucket of it, when given) is not running. */
+    public JsonNode why(long processId, String bucket) {
+        return get(settings.execution(), "/why/" + processId + query("bucket", bucket), JsonNode.class).orElseThrow();
+    }
+
+    /**
+     * The parent's generated workflow as registry-service writes it, in {@code format} ({@code oozie} XML,
+     * {@code airflow} Python, {@code dot}, {@code svg}).
+     */
+    public String workflow(long processId, String format) {
+        return send(request(settings.registry(), "/processes/" + processId + "/workflow" + query("format", format))
+                .setHeader("Accept", "*/*").GET()).orElse("");
+    }
+
     // ---- transport ----
 
     private static List<Long> stepIds(JsonNode answer) {
@@ -209,6 +238,10 @@ public final class BatchyardClient {
         return send(request(base, path).GET(), answer);
     }
 
+    private <T> Optional<T> send(HttpRequest.Builder b, Class<T> answer) {
+        return send(b).flatMap(body -> parse(body, answer));
+    }
+
     private HttpRequest.Builder request(URI base, String path) {
         String root = base.toString().endsWith("/") ? base.toString().substring(0, base.toString().length() - 1)
                 : base.toString();
@@ -216,8 +249,11 @@ public final class BatchyardClient {
                 .header("Accept", "application/json, application/problem+json");
     }
 
-    /** Sends with the token, repeating 503s and refused connections by the rule and a 401 once with a fresh token. */
-    private <T> Optional<T> send(HttpRequest.Builder b, Class<T> answer) {
+    /**
+     * Sends with the token, repeating 503s and refused connections by the rule and a 401 once with a fresh token;
+     * answers the body of a 2xx (empty when it had none).
+     */
+    private Optional<String> send(HttpRequest.Builder b) {
         RetryRule rule = settings.retry();
         boolean renewed = false;
         for (int attempt = 1; ; attempt++) {
@@ -246,7 +282,8 @@ public final class BatchyardClient {
                 continue;
             }
             if (status >= 200 && status < 300) {
-                return parse(response.body(), answer);
+                String body = response.body();
+                return body == null || body.isBlank() ? Optional.empty() : Optional.of(body);
             }
             Optional<Duration> wait = rule.delayAfter(attempt, status,
                     response.headers().firstValue("Retry-After").orElse(null), Instant.now());

@@ -28,12 +28,12 @@ public record ClientSettings(URI execution, URI queue, URI registry, TokenSource
      * (an Oozie launcher's working directory holds the files of the workflow's {@code lib/}).
      */
     public static ClientSettings fromEnvironment() {
-        Properties file = configFile(System.getProperty("batchyard.client.config",
-                System.getenv().getOrDefault("BATCHYARD_CLIENT_CONFIG", CONFIG_FILE)));
+        Properties file = propertiesFile(Path.of(System.getProperty("batchyard.client.config",
+                System.getenv().getOrDefault("BATCHYARD_CLIENT_CONFIG", CONFIG_FILE))));
         return from(name -> {
             String v = System.getProperty(name);
             if (v == null || v.isBlank()) {
-                v = System.getenv(name.toUpperCase().replace('.', '_').replace('-', '_'));
+                v = System.getenv(environmentName(name));
             }
             if (v == null || v.isBlank()) {
                 v = file.getProperty(name);
@@ -78,9 +78,14 @@ public record ClientSettings(URI execution, URI queue, URI registry, TokenSource
         return v == null ? dflt : v;
     }
 
-    private static Properties configFile(String name) {
+    /** The environment variable of a setting: {@code batchyard.execution.url} → {@code BATCHYARD_EXECUTION_URL}. */
+    public static String environmentName(String setting) {
+        return setting.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The settings in a properties file; none when there is no such file. */
+    public static Properties propertiesFile(Path path) {
         Properties p = new Properties();
-        Path path = Path.of(name);
         if (Files.isRegularFile(path)) {
             try (InputStream in = Files.newInputStream(path)) {
                 p.load(in);

@@ -111,6 +111,16 @@ class BatchyardClientTest {
     }
 
     @Test
+    void theOperatorViewsAnswerTheServicesBodiesAsTheyCame() {
+        replies.add(new Reply(200, null, "{\"items\":[{\"instanceExecId\":5}],\"total\":1}"));
+        replies.add(new Reply(200, null, "<workflow-app name=\"w\"/>"));
+        assertThat(client.runs(10L, "RUNNING", 5, 0).path("items").get(0).path("instanceExecId").asLong()).isEqualTo(5);
+        assertThat(client.workflow(10, "oozie")).isEqualTo("<workflow-app name=\"w\"/>");
+        assertThat(requests).containsExactly("GET /runs?processId=10&state=RUNNING&limit=5&offset=0 Bearer tok ",
+                "GET /processes/10/workflow?format=oozie Bearer tok ");
+    }
+
+    @Test
     void aMissingLastValueIsEmptyAndQueriesAreEncoded() {
         replies.add(new Reply(404, null, "{\"status\":404,\"code\":414,\"detail\":\"none\"}"));
         assertThat(client.lastProcessLogValue(7, "last value", "import")).isEmpty();
