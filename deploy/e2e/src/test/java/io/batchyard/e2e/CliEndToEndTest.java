@@ -2,6 +2,7 @@ package io.batchyard.e2e;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.batchyard.cli.BatchyardCommand;
 import io.batchyard.teststack.identity.Identity;
@@ -44,8 +45,8 @@ class CliEndToEndTest {
 
     @Test
     void aShellStepRunsTheWholeLifecycleAndARefusalExitsWithItsCode() throws Exception {
-        RegistryFixtures.Job job = RegistryFixtures.job(stack, app, List.of());
-        RegistryFixtures.awaitKnown(stack, job.step(), job.parent(), WAIT);
+        RegistryFixtures.Chain chain = RegistryFixtures.chain(stack, app, WAIT);
+        RegistryFixtures.Job job = chain.upstream();
         String parent = String.valueOf(job.parent());
         String step = String.valueOf(job.step());
 
@@ -67,6 +68,19 @@ class CliEndToEndTest {
         JsonPath runs = JsonPath.from(cli("runs", "list", "--process-id", parent, "--json").out);
         assertThat(runs.getLong("items[0].instanceExecId")).isEqualTo(instanceExecId);
         assertThat(runs.getString("items[0].state")).isEqualTo("SUCCESS");
+
+        // HaltJob handed the run's batch to the downstream step's queue (through Kafka)
+        long targetBatch = run.getLong("targetBatchId");
+        String downstream = String.valueOf(chain.downstream().step());
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> JsonPath.from(
+                cli("queue", "list", downstream, "--json").out).getList("items.sourceBatchId", Long.class)
+                .contains(targetBatch));
+        assertThat(cli("queue", "list", downstream).out).startsWith("QUEUE_ID").contains(" " + targetBatch + " ")
+                .contains("cli-e2e");
+        Run why = cli("why", parent);
+        assertThat(why.status).as(why.err).isZero();
+        assertThat(why.out).contains("would not run now").contains("NOT_STAND_ALONE");
+        assertThat(cli("workflow", "export", parent, "--format", "dot").out).contains("digraph");
 
         // HaltJob of a parent that is not running: 105, exit 15, the code and text on stderr
         Run again = cli("halt-job", parent);
