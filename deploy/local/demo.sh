@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The demo pipeline against a running stack (run.sh starts one): three chained jobs A -> B -> C. A is a stand-alone
 # workflow with a fork and a join whose steps are real shell commands (deploy/local/demo-scripts), run by
-# execution-service's runner; B and C make the lifecycle calls themselves, as an Oozie workflow would. Each job's
-# HaltJob fans its output batch out to the next job. Every lifecycle and queue event is printed as it flows through
-# Kafka, A's workflow graph is written as DOT and SVG and B's as an Oozie workflow.
+# execution-service's runner; B and C make the lifecycle calls themselves with the batchyard CLI (client/cli), as a
+# shell step or an Oozie action would. Each job's HaltJob fans its output batch out to the next job. Every lifecycle
+# and queue event is printed as it flows through Kafka, A's workflow graph is written as DOT and SVG and B's as an
+# Oozie workflow.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$ROOT"
@@ -39,15 +40,21 @@ await_known() {  # both read models have process $1 linked onward
     done
   done
 }
-run_job() {  # run_job PARENT MARKING STEP... -> prints InitJob outputs, runs the steps, halts
+# The batchyard CLI (client/cli), as a shell step would call it: endpoints and the token of whoever acts now through
+# the environment; a refusal exits non-zero with the problem's code on stderr.
+by() { BATCHYARD_TOKEN=$AS BATCHYARD_EXECUTION_URL=$EXE BATCHYARD_QUEUE_URL=$QUE BATCHYARD_REGISTRY_URL=$REG "$ROOT/client/cli/bin/batchyard" "$@"; }
+run_job() {  # run_job PARENT MARKING STEP... -> prints InitJob outputs, runs the steps, halts (through the batchyard CLI)
   local parent=$1 marking=$2; shift 2
-  say "InitJob($parent)"
-  call POST "$EXE/jobs/$parent/init" '{"maxBatch":1}' >"$OUT/init-$parent.json"
-  python3 -c "import json,sys; o=json.load(open(sys.argv[1]))['outputs']; [print('    %s=%s' % kv) for kv in o.items()]" "$OUT/init-$parent.json"
-  for s in "$@"; do call POST "$EXE/steps/$s/init" >/dev/null; call POST "$EXE/steps/$s/halt" >/dev/null; say "  step $s: InitStep, HaltStep"; done
-  [ -n "$marking" ] || marking=$(field "['outputs']['target-batch-marking']" <"$OUT/init-$parent.json")
-  call POST "$EXE/jobs/$parent/halt" "{\"batchMarking\":\"$marking\"}" >/dev/null
-  say "HaltJob($parent, \"$marking\")"
+  say "batchyard init-job $parent"
+  by init-job "$parent" --max-batch 1 >"$OUT/init-$parent.txt" || die "InitJob($parent) refused (exit $?)"
+  sed 's/^/    /' "$OUT/init-$parent.txt"
+  for s in "$@"; do
+    by init-step "$s" >/dev/null && by halt-step "$s" >/dev/null || die "step $s refused"
+    say "  batchyard init-step $s, batchyard halt-step $s"
+  done
+  [ -n "$marking" ] || marking=$(sed -n 's/^target-batch-marking=//p' "$OUT/init-$parent.txt")
+  by halt-job "$parent" --batch-marking "$marking" >/dev/null || die "HaltJob($parent) refused (exit $?)"
+  say "batchyard halt-job $parent --batch-marking \"$marking\""
 }
 
 say "demo: registering jobs A -> B -> C"
@@ -93,17 +100,17 @@ done
 IE=$(python3 -c "import json,sys; print([b['instanceExecId'] for b in json.load(open(sys.argv[1]))['items'] if b['bucket']==sys.argv[2]][0])" "$OUT/buckets.json" "$BUCKET")
 say "A's bucket $BUCKET: $STATE (run $IE); what its commands printed:"
 call GET "$EXE/runs/$IE/log?limit=500" | python3 -c "import json,sys; [print('    %-7s %s %s' % (l['stream'], l['loggedAt'][11:23], l['line'])) for l in json.load(sys.stdin)['items']]"
-[ "$STATE" = COMPLETE ] || die "A's stand-alone run did not complete (see above; GET $EXE/why/$A?bucket=$BUCKET explains)"
+[ "$STATE" = COMPLETE ] || { by why "$A" --bucket "$BUCKET" >&2 || true; die "A's stand-alone run did not complete (see above; batchyard why $A --bucket $BUCKET explains)"; }
 sleep 1
 run_job "$B" "" "$B1"
 sleep 3
 say "C's queue now holds B's output batch:"
-get "$QUE/queue?processId=$C1" | python3 -c "import json,sys; [print('    batch %(sourceBatchId)s from process %(sourceProcessId)s, marking %(batchMarking)s, state %(batchState)s' % r) for r in json.load(sys.stdin)['items']]"
+by queue list "$C1" | sed 's/^/    /'
 
 # A runs stand-alone (its graph has no Oozie form: asking for one is a 409); B is the kind Oozie would run
-get -f -o "$OUT/workflow-$B.xml" "$REG/processes/$B/workflow?format=oozie" || die "B's Oozie workflow could not be generated"
-get -f -o "$OUT/workflow-$A.dot" "$REG/processes/$A/workflow?format=dot" || die "A's workflow graph could not be generated"
-if get -f -o "$OUT/workflow-$A.svg" "$REG/processes/$A/workflow?format=svg" 2>/dev/null; then
+by workflow export "$B" --format oozie -o "$OUT/workflow-$B.xml" >/dev/null || die "B's Oozie workflow could not be generated"
+by workflow export "$A" --format dot -o "$OUT/workflow-$A.dot" >/dev/null || die "A's workflow graph could not be generated"
+if by workflow export "$A" --format svg -o "$OUT/workflow-$A.svg" >/dev/null 2>&1; then
   say "A's workflow graph: $OUT/workflow-$A.dot and .svg (rendered by Graphviz); B's Oozie workflow: $OUT/workflow-$B.xml"
 else
   say "A's workflow graph: $OUT/workflow-$A.dot (install graphviz for the SVG); B's Oozie workflow: $OUT/workflow-$B.xml"
