@@ -68,6 +68,13 @@ public interface OpenLineageSettings {
         @WithName("batch-size")
         @WithDefault("100")
         int batchSize();
+
+        /**
+         * How long a claim keeps other replicas off the claimed rows; the relay sends nothing once less than one
+         * {@code http.timeout} of it is left, so a claim never outlives its sends.
+         */
+        @WithDefault("PT2M")
+        Duration lease();
     }
 
     /** The transports events are pushed through; empty when neither a URL nor a topic is set. */

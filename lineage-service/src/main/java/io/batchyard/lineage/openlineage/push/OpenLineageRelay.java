@@ -34,7 +34,8 @@ import org.jboss.logging.Logger;
  * API key as a bearer token) and/or a Kafka topic of OpenLineage JSON keyed by run id. Runs on a thread of its own,
  * apart from lifecycle consumption, so a backend that is down only grows the backlog: each run's events leave in
  * order, a failed one is retried with doubling back-off (up to {@code relay.max-backoff}) and holds back the events of
- * its run behind it, never those of other runs. Not started when no transport is configured.
+ * its run behind it, never those of other runs. Events are claimed under a lease and sent with no database
+ * transaction or lock open ({@link PushOutboxRepository}). Not started when no transport is configured.
  */
 @ApplicationScoped
 public class OpenLineageRelay {
@@ -100,15 +101,14 @@ public class OpenLineageRelay {
         while (running) {
             boolean more = false;
             try {
-                PushOutboxRepository.Pass pass = outbox.pass(settings.relay().batchSize(), this::send, this::backoff);
-                more = pass.sent() > 0;
+                more = pass() > 0;
                 backlog.set(outbox.backlog());
                 if (System.currentTimeMillis() - lastPurge > 3_600_000L) {
                     outbox.purge(KEEP_SENT);
                     lastPurge = System.currentTimeMillis();
                 }
             } catch (RuntimeException e) {
-                // The database is away: the rows wait where they are, and the next pass tries again.
+                // The database is away: the rows wait where they are (a lease runs out), and the next pass tries again.
                 LOG.warnf("OpenLineage relay pass failed: %s", e.toString());
             }
             if (!more) {
@@ -118,6 +118,41 @@ public class OpenLineageRelay {
                     Thread.currentThread().interrupt();
                     return;
                 }
+            }
+        }
+    }
+
+    /**
+     * One claim-then-send round: claims due events (short transaction), sends each run's in order with no transaction
+     * or lock held, records each outcome in a statement of its own. Returns how many were delivered.
+     */
+    int pass() {
+        int limit = settings.relay().batchSize();
+        Duration lease = settings.relay().lease();
+        long claimedAt = System.nanoTime();
+        PushOutboxRepository.Claim claim = outbox.claim(settings.transports(), limit, limit, lease);
+        // Stop sending while a whole delivery still fits in the lease: past it another replica may take the rows.
+        long sendUntil = claimedAt + lease.minus(settings.http().timeout()).toNanos();
+        int sent = 0;
+        try {
+            for (List<Pending> run : claim.runs()) {
+                for (Pending event : run) {
+                    if (!running || System.nanoTime() - sendUntil > 0) {
+                        return sent;
+                    }
+                    String error = send(event);
+                    if (error != null) {
+                        outbox.failed(event, claim.token(), error, backoff(event.attempts() + 1));
+                        break;
+                    }
+                    outbox.sent(event, claim.token());
+                    sent++;
+                }
+            }
+            return sent;
+        } finally {
+            if (!claim.runs().isEmpty()) {
+                outbox.release(claim.token());
             }
         }
     }

@@ -7,33 +7,29 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
  * The relay's side of {@code openlineage_outbox}, on the reactive client's pool and blocking (the relay runs on a
- * thread of its own). A pass holds a transaction-level advisory lock, so two replicas never send one run's events
- * concurrently or out of order.
+ * thread of its own). Claim-then-send: {@link #claim} takes a lease on the due rows of each run in one short
+ * transaction ({@code FOR UPDATE SKIP LOCKED}), the events are sent with no transaction open, and each outcome is one
+ * statement ({@link #sent}, {@link #failed}). A run is only claimed from its oldest unsent row on, and not while that
+ * row is leased or waiting for its retry, so two replicas never send one run's events concurrently or out of order.
  */
 @ApplicationScoped
 public class PushOutboxRepository {
 
-    /** Arbitrary constant naming the lock of this relay (the event outbox relay uses another). */
-    private static final long PUSH_LOCK = 0x4F4C_5055_5348L;
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** The oldest unsent event of one run on one transport. */
+    /** An unsent event of one run on one transport. */
     public record Pending(long seq, String transport, UUID runId, String payload, int attempts) {
     }
 
-    /** Sends one event; returns null when it was delivered, else why not. */
-    @FunctionalInterface
-    public interface Sender {
-        String send(Pending event);
-    }
-
-    /** What a pass did. */
-    public record Pass(int sent, int failed) {
+    /** Rows leased under {@code token}: per run and transport, its oldest unsent events in order. */
+    public record Claim(UUID token, List<List<Pending>> runs) {
     }
 
     private final Pool pool;
@@ -43,20 +39,66 @@ public class PushOutboxRepository {
     }
 
     /**
-     * Sends the head event of each run whose retry time has come, oldest first; a delivered event is marked sent, a
-     * failed one waits {@code backoff(attempts)} and keeps the events behind it waiting too. Another replica's pass
-     * in progress makes this one a no-op.
+     * Leases up to {@code limit} due events of the given transports for {@code lease}: per run and transport at most
+     * {@code perRun} of its oldest unsent events, and only if the oldest is due (its retry time has come) and not
+     * leased by someone else. Rows another claim is taking right now are skipped; a run whose claimable rows would not
+     * start at its oldest one is left alone entirely.
      */
-    public Pass pass(int limit, Sender sender, java.util.function.IntFunction<Duration> backoff) {
+    public Claim claim(List<String> transports, int limit, int perRun, Duration lease) {
+        UUID token = UUID.randomUUID();
         SqlConnection c = pool.getConnection().await().atMost(WAIT);
         try {
             var tx = c.begin().await().atMost(WAIT);
             try {
-                boolean locked = c.preparedQuery("SELECT pg_try_advisory_xact_lock($1)").execute(Tuple.of(PUSH_LOCK))
-                        .await().atMost(WAIT).iterator().next().getBoolean(0);
-                Pass pass = locked ? send(c, limit, sender, backoff) : new Pass(0, 0);
+                Map<String, List<Pending>> runs = new LinkedHashMap<>();
+                Map<String, Long> nextRank = new LinkedHashMap<>();
+                // FOR UPDATE may not sit beside window functions, so the heads are found in a CTE and the rows locked
+                // outside it; the claim conditions are repeated on the locked row, where PostgreSQL re-checks them
+                // against a claim committed meanwhile.
+                c.preparedQuery("""
+                                WITH due AS (
+                                    SELECT event_seq, rn FROM (
+                                        SELECT event_seq,
+                                               row_number() OVER w AS rn,
+                                               first_value(next_attempt_at) OVER w AS head_due,
+                                               first_value(claimed_until) OVER w AS head_claim
+                                          FROM openlineage_outbox
+                                         WHERE sent_at IS NULL AND transport = ANY($1)
+                                        WINDOW w AS (PARTITION BY transport, run_id ORDER BY event_seq)) k
+                                     WHERE head_due <= now() AND (head_claim IS NULL OR head_claim < now())
+                                       AND rn <= $3)
+                                SELECT o.event_seq, o.transport, o.run_id, o.payload, o.attempts, d.rn
+                                  FROM openlineage_outbox o JOIN due d ON d.event_seq = o.event_seq
+                                 WHERE o.sent_at IS NULL AND (o.claimed_until IS NULL OR o.claimed_until < now())
+                                 ORDER BY o.event_seq LIMIT $2
+                                   FOR UPDATE OF o SKIP LOCKED""")
+                        .execute(Tuple.of(transports.toArray(String[]::new), limit, perRun)).await().atMost(WAIT)
+                        .forEach((Row r) -> {
+                            Pending p = new Pending(r.getLong(0), r.getString(1), r.getUUID(2), r.getString(3),
+                                    r.getInteger(4));
+                            String key = p.transport() + "/" + p.runId();
+                            long rank = r.getLong(5);
+                            // Only an unbroken run from the oldest row on: a skipped (locked) row in front of this
+                            // one belongs to someone else's claim, and sending past it would overtake it.
+                            if (rank == nextRank.getOrDefault(key, 1L)) {
+                                runs.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+                                nextRank.put(key, rank + 1);
+                            } else {
+                                nextRank.put(key, -1L);
+                            }
+                        });
+                long[] seqs = runs.values().stream().flatMap(List::stream).mapToLong(Pending::seq).toArray();
+                if (seqs.length > 0) {
+                    c.preparedQuery("""
+                                    UPDATE openlineage_outbox
+                                       SET claim_token = $1, claimed_until = now() + $2 * interval '1 millisecond'
+                                     WHERE event_seq = ANY($3)""")
+                            .execute(Tuple.of(token, lease.toMillis(), java.util.Arrays.stream(seqs).boxed()
+                                    .toArray(Long[]::new)))
+                            .await().atMost(WAIT);
+                }
                 tx.commit().await().atMost(WAIT);
-                return pass;
+                return new Claim(token, List.copyOf(runs.values()));
             } catch (RuntimeException e) {
                 tx.rollback().await().atMost(WAIT);
                 throw e;
@@ -66,38 +108,37 @@ public class PushOutboxRepository {
         }
     }
 
-    private static Pass send(SqlConnection c, int limit, Sender sender,
-                             java.util.function.IntFunction<Duration> backoff) {
-        List<Pending> heads = new ArrayList<>();
-        c.preparedQuery("""
-                        SELECT event_seq, transport, run_id, payload, attempts FROM (
-                            SELECT DISTINCT ON (transport, run_id) event_seq, transport, run_id, payload, attempts,
-                                   next_attempt_at
-                              FROM openlineage_outbox WHERE sent_at IS NULL
-                             ORDER BY transport, run_id, event_seq) head
-                         WHERE next_attempt_at <= now() ORDER BY event_seq LIMIT $1""")
-                .execute(Tuple.of(limit)).await().atMost(WAIT)
-                .forEach((Row r) -> heads.add(new Pending(r.getLong(0), r.getString(1), r.getUUID(2), r.getString(3),
-                        r.getInteger(4))));
-        int sent = 0;
-        int failed = 0;
-        for (Pending p : heads) {
-            String error = sender.send(p);
-            if (error == null) {
-                c.preparedQuery("UPDATE openlineage_outbox SET sent_at = now(), attempts = attempts + 1, "
-                        + "last_error = NULL WHERE event_seq = $1").execute(Tuple.of(p.seq())).await().atMost(WAIT);
-                sent++;
-            } else {
-                c.preparedQuery("""
-                                UPDATE openlineage_outbox SET attempts = attempts + 1, last_error = left($2, 2000),
-                                       next_attempt_at = now() + $3 * interval '1 millisecond'
-                                 WHERE event_seq = $1""")
-                        .execute(Tuple.of(p.seq(), error, backoff.apply(p.attempts() + 1).toMillis()))
-                        .await().atMost(WAIT);
-                failed++;
-            }
-        }
-        return new Pass(sent, failed);
+    /** The event was delivered; a claim lost meanwhile (lease ran out) leaves the row to its new holder. */
+    public void sent(Pending event, UUID token) {
+        pool.preparedQuery("""
+                        UPDATE openlineage_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL,
+                               claim_token = NULL, claimed_until = NULL
+                         WHERE event_seq = $1 AND claim_token = $2""")
+                .execute(Tuple.of(event.seq(), token)).await().atMost(WAIT);
+    }
+
+    /**
+     * The event was not delivered: it waits {@code retryIn}, and the rest of its run's claim is given up in the same
+     * statement, so nothing behind it leaves first.
+     */
+    public void failed(Pending event, UUID token, String error, Duration retryIn) {
+        pool.preparedQuery("""
+                        UPDATE openlineage_outbox SET claim_token = NULL, claimed_until = NULL,
+                               attempts = attempts + CASE WHEN event_seq = $1 THEN 1 ELSE 0 END,
+                               last_error = CASE WHEN event_seq = $1 THEN left($3, 2000) ELSE last_error END,
+                               next_attempt_at = CASE WHEN event_seq = $1
+                                                      THEN now() + $4 * interval '1 millisecond'
+                                                      ELSE next_attempt_at END
+                         WHERE claim_token = $2 AND transport = $5 AND run_id = $6""")
+                .execute(Tuple.from(List.of(event.seq(), token, error, retryIn.toMillis(), event.transport(),
+                        event.runId())))
+                .await().atMost(WAIT);
+    }
+
+    /** Gives up whatever is still leased under {@code token} (not sent because the pass stopped early). */
+    public void release(UUID token) {
+        pool.preparedQuery("UPDATE openlineage_outbox SET claim_token = NULL, claimed_until = NULL "
+                + "WHERE claim_token = $1").execute(Tuple.of(token)).await().atMost(WAIT);
     }
 
     /** Events not yet delivered, over all runs and transports. */
