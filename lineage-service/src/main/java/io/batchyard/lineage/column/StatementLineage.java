@@ -1,6 +1,7 @@
 package io.batchyard.lineage.column;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one statement of a registered query contributes: its tables, column edges and warnings, or the reason it
@@ -11,15 +12,16 @@ import java.util.List;
  * after it or ignored, and is not one of the script's lineage statements.
  */
 public record StatementLineage(int index, String sql, List<TableUse> tables, List<ColumnEdge> edges,
-                               List<String> warnings, String learnedTable, List<String> learnedColumns, String error,
+                               List<String> warnings, String learnedTable, List<String> learnedColumns,
+                               Map<String, String> learnedTypes, String error,
                                String database, boolean skipped) {
 
     static StatementLineage failed(int index, String sql, String database, List<String> warnings, String error) {
-        return new StatementLineage(index, sql, List.of(), List.of(), warnings, null, null, error, database, false);
+        return new StatementLineage(index, sql, List.of(), List.of(), warnings, null, null, Map.of(), error, database, false);
     }
 
     static StatementLineage skipped(int index, String sql, String database, List<String> warnings) {
-        return new StatementLineage(index, sql, List.of(), List.of(), warnings, null, null, null, database, true);
+        return new StatementLineage(index, sql, List.of(), List.of(), warnings, null, null, Map.of(), null, database, true);
     }
 
     /** The same lineage with {@code first} in front of its warnings. */
@@ -29,7 +31,7 @@ public record StatementLineage(int index, String sql, List<TableUse> tables, Lis
         }
         List<String> all = new java.util.ArrayList<>(first);
         all.addAll(warnings);
-        return new StatementLineage(index, sql, tables, edges, List.copyOf(all), learnedTable, learnedColumns, error,
+        return new StatementLineage(index, sql, tables, edges, List.copyOf(all), learnedTable, learnedColumns, learnedTypes, error,
                 database, skipped);
     }
 

@@ -98,6 +98,7 @@ final class StatementWalk {
     private final Map<String, Integer> tempNames = new HashMap<>();
     private String learnedTable;
     private List<String> learnedColumns;
+    private Map<String, String> learnedTypes = Map.of();
 
     StatementWalk(int index, String sql, String database, TableSchemas schemas) {
         this.index = index;
@@ -113,7 +114,7 @@ final class StatementWalk {
     StatementLineage statements(List<Statement> statements) {
         statements.forEach(this::walk);
         return new StatementLineage(index, sql, List.copyOf(tables.values()), List.copyOf(edges),
-                List.copyOf(warnings), learnedTable, learnedColumns, null, database, false);
+                List.copyOf(warnings), learnedTable, learnedColumns, learnedTypes, null, database, false);
     }
 
     private void walk(Statement statement) {
@@ -186,6 +187,16 @@ final class StatementWalk {
                 .map(ColumnDefinition::getColumnName).map(this::name).toList();
         use(name, false, true, columns);
         learn(name, columns);
+        // The types as written (Hive's own words: bigint, decimal(10,2), array<string>), for OpenLineage's schema facet.
+        Map<String, String> types = new java.util.LinkedHashMap<>();
+        for (ColumnDefinition d : create.getColumnDefinitions()) {
+            if (d.getColDataType() != null) {
+                // JSqlParser prints DECIMAL (10, 2); Hive's own spelling has no blanks: decimal(10,2).
+                types.put(name(d.getColumnName()), d.getColDataType().toString().replaceAll("\\s+", "")
+                        .toLowerCase(Locale.ROOT));
+            }
+        }
+        learnedTypes = Map.copyOf(types);
     }
 
     private void learn(String table, List<String> columns) {

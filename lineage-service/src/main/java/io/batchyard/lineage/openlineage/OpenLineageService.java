@@ -64,7 +64,22 @@ public class OpenLineageService implements RunTransitions {
             return Uni.createFrom().voidItem();
         }
         Moment moment = new Moment(eventType(transition.state()), transition.at());
-        return event(transition.instanceExecId(), moment).chain(found -> found.map(e -> {
+        Uni<Void> own = enqueue(transports, transition.instanceExecId(), moment);
+        if (!transition.step()) {
+            return own;
+        }
+        // A step starting or ending is progress of its parent run: RUNNING for the parent, with the datasets its
+        // steps have registered so far, as long as the parent has not ended (a late step event changes nothing).
+        return own.chain(() -> runs.stepRun(transition.instanceExecId())).chain(step -> step
+                .map(s -> runs.run(s.parentInstanceExecId()).chain(parent -> parent
+                        .filter(p -> "RUNNING".equals(p.state()))
+                        .map(p -> enqueue(transports, p.instanceExecId(), new Moment("RUNNING", transition.at())))
+                        .orElseGet(() -> Uni.createFrom().voidItem())))
+                .orElseGet(() -> Uni.createFrom().voidItem()));
+    }
+
+    private Uni<Void> enqueue(List<String> transports, long run, Moment moment) {
+        return event(run, moment).chain(found -> found.map(e -> {
             String payload = write(e);
             UUID runId = UUID.fromString((String) ((Map<?, ?>) e.get("run")).get("runId"));
             return InOrder.each(transports, t -> openLineage.enqueue(t, runId, moment.eventType(), payload));
@@ -105,13 +120,15 @@ public class OpenLineageService implements RunTransitions {
                 .chain(relations -> {
                     List<RunEventBuilder.Statement> ran = statements.stream()
                             .map(s -> new RunEventBuilder.Statement(s.text(), s.defaultDatabase())).toList();
-                    return schemas.columns(tables(relations, ran)).chain(columns -> openLineage.runId(id)
+                    Set<String> tables = tables(relations, ran);
+                    return schemas.columns(tables).chain(columns -> schemas.types(tables).chain(types -> openLineage
+                            .runId(id)
                             .map(runId -> Optional.of(RunEventBuilder.build(
                                     new RunEventBuilder.Naming(settings.jobNamespace(), settings.producer()),
                                     new RunEventBuilder.Run(runId, moment.eventType(), moment.at(),
                                             RunEventBuilder.jobName(processId), parent, marking,
                                             settings.namespaceOf(processId, parentProcessId), ran, relations,
-                                            columns)))));
+                                            columns, types))))));
                 }));
     }
 

@@ -79,7 +79,8 @@ public final class RunEventBuilder {
     /** Everything one event says. {@code parent} null for a parent run; {@code batchMarking} may be null. */
     public record Run(UUID runId, String eventType, OffsetDateTime eventTime, String jobName, Parent parent,
                       String batchMarking, String datasetNamespace, List<Statement> statements,
-                      List<Relation> relations, Map<String, List<String>> schemas) {
+                      List<Relation> relations, Map<String, List<String>> schemas,
+                      Map<String, Map<String, String>> types) {
     }
 
     public record Naming(String jobNamespace, String producer) {
@@ -149,11 +150,12 @@ public final class RunEventBuilder {
             jobFacets.put("sql", facet(producer, SQL_SCHEMA, Map.of("query", String.join(";\n", texts))));
         }
         event.put("job", Map.of("namespace", naming.jobNamespace(), "name", run.jobName(), "facets", jobFacets));
+        Map<Field, String> types = types(run.types(), lineage);
         event.put("inputs", inputs.stream().map(t -> dataset(ns, t, Map.of("schema",
-                schema(producer, run.schemas().get(t), seen.get(t))))).toList());
+                schema(producer, t, run.schemas().get(t), seen.get(t), types)))).toList());
         event.put("outputs", outputs.stream().map(t -> {
             Map<String, Object> facets = new LinkedHashMap<>();
-            facets.put("schema", schema(producer, run.schemas().get(t), seen.get(t)));
+            facets.put("schema", schema(producer, t, run.schemas().get(t), seen.get(t), types));
             if (lifecycle.containsKey(t)) {
                 facets.put("lifecycleStateChange", facet(producer, LIFECYCLE_SCHEMA,
                         Map.of("lifecycleStateChange", lifecycle.get(t))));
@@ -206,14 +208,53 @@ public final class RunEventBuilder {
         return Map.of("namespace", ns, "name", table, "facets", facets);
     }
 
-    /** Registered columns in their order, then any the queries used that the registration does not list. */
-    private static Map<String, Object> schema(String producer, List<String> registered, Set<String> used) {
+    /**
+     * Registered columns in their order, then any the queries used that the registration does not list; each with its
+     * type where one is known.
+     */
+    private static Map<String, Object> schema(String producer, String table, List<String> registered, Set<String> used,
+                                              Map<Field, String> types) {
         Set<String> names = new LinkedHashSet<>(registered == null ? List.of() : registered);
         if (used != null) {
             names.addAll(used);
         }
-        return facet(producer, SCHEMA_SCHEMA, Map.of("fields",
-                names.stream().map(n -> Map.of("name", n)).toList()));
+        return facet(producer, SCHEMA_SCHEMA, Map.of("fields", names.stream().map(n -> {
+            String type = types.get(new Field(table, n));
+            return type == null ? Map.of("name", n) : Map.of("name", n, "type", type);
+        }).toList()));
+    }
+
+    /**
+     * Column types: the registered ones (PUT /tables, CREATE TABLE column definitions); for a written column without
+     * one (a CTAS table, or a registration without types) the type of the single column it is a plain copy of. Any
+     * other column has no type: the parser cannot tell what a function returns.
+     */
+    private static Map<Field, String> types(Map<String, Map<String, String>> registered,
+                                            Map<Field, Map<Field, Direct>> lineage) {
+        Map<Field, String> types = new HashMap<>();
+        if (registered != null) {
+            registered.forEach((table, columns) -> columns.forEach((c, t) -> types.put(new Field(table, c), t)));
+        }
+        // Copies of copies (a CTAS over a CTAS) resolve in as many rounds as the chain is long.
+        for (int round = 0; round < lineage.size(); round++) {
+            boolean more = false;
+            for (Map.Entry<Field, Map<Field, Direct>> e : lineage.entrySet()) {
+                Map<Field, Direct> sources = e.getValue();
+                if (types.containsKey(e.getKey()) || sources.size() != 1) {
+                    continue;
+                }
+                Map.Entry<Field, Direct> only = sources.entrySet().iterator().next();
+                String type = types.get(only.getKey());
+                if (only.getValue() == Direct.IDENTITY && type != null) {
+                    types.put(e.getKey(), type);
+                    more = true;
+                }
+            }
+            if (!more) {
+                break;
+            }
+        }
+        return types;
     }
 
     private static Map<String, Object> facet(String producer, String schemaUrl, Map<String, Object> body) {

@@ -170,7 +170,7 @@ public class QueryService {
         return queries.insert(id, q, database, status, lineage.failed() ? lineage.errorSummary() : null, warnings, via)
                 .chain(() -> InOrder.each(statements, s -> queries.insertStatement(id, q.instanceExecId(), s.index(),
                         s.sql(), s.database(), s.error())))
-                .chain(() -> InOrder.each(learned, s -> schemas.put(s.learnedTable(), s.learnedColumns(), "ddl")))
+                .chain(() -> InOrder.each(learned, s -> schemas.put(s.learnedTable(), s.learnedColumns(), s.learnedTypes(), "ddl")))
                 .chain(() -> graph.write(id, lineage))
                 .chain(() -> announce(id, q, correlationId, lineage.statements().stream()
                         .flatMap(st -> st.tables().stream()).filter(t -> !t.temp()).toList()));

@@ -9,6 +9,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Map;
 
 /** Table schemas registered over the API: there is no Hive metastore. */
 @ApplicationScoped
@@ -22,8 +23,8 @@ public class TableSchemaService {
 
     /** Registers or replaces the columns and answers the stored schema, in one transaction. */
     @WithTransaction
-    public Uni<TableSchema> put(TableName table, List<String> columns) {
-        return schemas.put(table.qualified(), columns, "api")
+    public Uni<TableSchema> put(TableName table, List<String> columns, Map<String, String> types) {
+        return schemas.put(table.qualified(), columns, types, "api")
                 .chain(() -> schemas.find(table.qualified()))
                 .map(stored -> stored.orElseThrow());
     }

@@ -15,6 +15,7 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.lineage.openlineage.push.OpenLineageRelay;
+import io.batchyard.lineage.openlineage.push.PushOutboxRepository;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
@@ -27,6 +28,8 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -57,6 +62,12 @@ class OpenLineagePushTest {
 
     @Inject
     MeterRegistry meters;
+
+    @Inject
+    PushOutboxRepository outbox;
+
+    @Inject
+    Pool pool;
 
     @Test
     void eventsWaitForADownBackendAndArriveInOrderPerRun() throws Exception {
@@ -138,7 +149,8 @@ class OpenLineagePushTest {
         receiver.start();
         try {
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(types(received, parentId)).containsExactly("START", "COMPLETE");
+                // The parent's progress: RUNNING as its step started and as it ended.
+                assertThat(types(received, parentId)).containsExactly("START", "RUNNING", "RUNNING", "COMPLETE");
                 assertThat(types(received, stepId)).containsExactly("START", "COMPLETE");
                 assertThat(types(received, failedId)).containsExactly("START", "FAIL");
             });
@@ -160,6 +172,71 @@ class OpenLineagePushTest {
         assertThat(OffsetDateTime.parse((String) stepStartEvent.get("eventTime")).getOffset()).isEqualTo(ZoneOffset.UTC);
         assertThat(authorizations).containsOnly("null");
         assertThat(count(OpenLineageRelay.SENT)).isPositive();
+    }
+
+    /**
+     * Claim-then-send with two claimers (as two replicas would): a run is claimed from its oldest unsent event on,
+     * never while that one is leased or waiting for its retry, a failure gives the rest of the run's claim back, and a
+     * lease that ran out (a replica that died mid-send) makes the rows claimable again. Kafka rows, which the test's
+     * own relay (HTTP only) never claims.
+     */
+    @Test
+    void claimsKeepEachRunInOrderAcrossClaimersAndLeasesRunOut() {
+        UUID a = UUID.randomUUID();
+        UUID b = UUID.randomUUID();
+        UUID c = UUID.randomUUID();
+        List<String> kafkaOnly = List.of("kafka");
+        try {
+            long a1 = insert(a, "START", null);
+            long a2 = insert(a, "RUNNING", null);
+            long a3 = insert(a, "COMPLETE", null);
+            // b's head is leased by another replica right now: its later event must not leave before it.
+            insert(b, "START", "5 minutes");
+            insert(b, "COMPLETE", null);
+            // c's holder died: its lease ran out a second ago.
+            long c1 = insert(c, "START", "-1 second");
+
+            PushOutboxRepository.Claim first = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
+            assertThat(seqs(first, a)).containsExactly(a1, a2, a3);
+            assertThat(seqs(first, b)).isEmpty();
+            assertThat(seqs(first, c)).containsExactly(c1);
+            // A second replica finds everything taken.
+            PushOutboxRepository.Claim second = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
+            assertThat(second.runs().stream().flatMap(List::stream).filter(p -> Set.of(a, b, c).contains(p.runId())))
+                    .isEmpty();
+
+            PushOutboxRepository.Pending head = first.runs().stream().filter(r -> r.get(0).runId().equals(a))
+                    .findFirst().orElseThrow().get(0);
+            outbox.sent(head, first.token());
+            PushOutboxRepository.Pending next = first.runs().stream().filter(r -> r.get(0).runId().equals(a))
+                    .findFirst().orElseThrow().get(1);
+            outbox.failed(next, first.token(), "HTTP 503", Duration.ofMinutes(5));
+            outbox.release(first.token());
+            // a's second event waits for its retry, and holds back the third, which the failure gave back.
+            PushOutboxRepository.Claim third = outbox.claim(kafkaOnly, 100, 100, Duration.ZERO);
+            assertThat(seqs(third, a)).isEmpty();
+            // Released c, then claimed with a zero lease: the next claimer may take it again at once.
+            assertThat(seqs(third, c)).containsExactly(c1);
+            PushOutboxRepository.Claim fourth = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
+            assertThat(seqs(fourth, c)).containsExactly(c1);
+            outbox.release(fourth.token());
+        } finally {
+            pool.preparedQuery("DELETE FROM openlineage_outbox WHERE run_id = ANY($1)")
+                    .execute(Tuple.of(new UUID[] {a, b, c})).await().atMost(WAIT);
+        }
+    }
+
+    private long insert(UUID run, String type, String claimedFor) {
+        return pool.preparedQuery("""
+                        INSERT INTO openlineage_outbox (transport, run_id, event_type, payload, claim_token, claimed_until)
+                        VALUES ('kafka', $1, $2, '{}', CASE WHEN $3::text IS NULL THEN NULL ELSE gen_random_uuid() END,
+                                now() + $3::interval) RETURNING event_seq""")
+                .execute(Tuple.of(run, type, claimedFor)).await().atMost(WAIT).iterator().next().getLong(0);
+    }
+
+    private static List<Long> seqs(PushOutboxRepository.Claim claim, UUID run) {
+        return claim.runs().stream().flatMap(List::stream).filter(p -> p.runId().equals(run))
+                .map(PushOutboxRepository.Pending::seq).toList();
     }
 
     private static List<String> types(List<Map<String, Object>> received, String runId) {

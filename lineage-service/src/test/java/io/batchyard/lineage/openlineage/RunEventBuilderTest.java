@@ -102,6 +102,23 @@ class RunEventBuilderTest {
     }
 
     @Test
+    void schemaFieldsCarryTheTypesOfCreateTableAndCopiesOfThemThroughCtas() {
+        QueryLineage ddl = new ColumnLineageExtractor().extract("CREATE TABLE raw.t (a BIGINT, b DECIMAL(10,2))",
+                "default", name -> Optional.empty());
+        Map<String, String> learned = ddl.statements().get(0).learnedTypes();
+        assertThat(learned).containsExactlyInAnyOrderEntriesOf(Map.of("a", "bigint", "b", "decimal(10,2)"));
+        Map<String, Object> e = event("COMPLETE", null, null, Map.of("raw.t", List.of("a", "b"),
+                        "mart.copy", List.of("a", "b_len")), Map.of("raw.t", learned),
+                "CREATE TABLE mart.copy AS SELECT t.a, length(t.b) AS b_len FROM raw.t t");
+        valid(e);
+        assertThat(schemaTypes(dataset(e, "inputs", "raw.t"))).containsExactly(
+                Map.entry("a", "bigint"), Map.entry("b", "decimal(10,2)"));
+        // a plain copy keeps its source's type; what a function returns is not known, so no type (optional)
+        assertThat(schemaTypes(dataset(e, "outputs", "mart.copy"))).containsExactly(
+                Map.entry("a", "bigint"), Map.entry("b_len", "-"));
+    }
+
+    @Test
     void aFailedStepRunCarriesItsParentAndOnlyItsOwnDatasets() {
         UUID parent = UuidV7.now();
         Map<String, Object> e = event("FAIL", new RunEventBuilder.Parent(parent, "process-10"), "not a date",
@@ -154,6 +171,12 @@ class RunEventBuilderTest {
 
     private static Map<String, Object> event(String type, RunEventBuilder.Parent parent, String marking,
                                              Map<String, List<String>> schemas, String... queries) {
+        return event(type, parent, marking, schemas, Map.of(), queries);
+    }
+
+    private static Map<String, Object> event(String type, RunEventBuilder.Parent parent, String marking,
+                                             Map<String, List<String>> schemas,
+                                             Map<String, Map<String, String>> types, String... queries) {
         List<RunEventBuilder.Statement> statements = new ArrayList<>();
         List<RunEventBuilder.Relation> relations = new ArrayList<>();
         Map<String, Long> nodes = new HashMap<>();
@@ -170,7 +193,7 @@ class RunEventBuilderTest {
             }
         }
         Map<String, Object> event = RunEventBuilder.build(NAMING, new RunEventBuilder.Run(UuidV7.now(), type, AT,
-                "process-11", parent, marking, NS, statements, relations, schemas));
+                "process-11", parent, marking, NS, statements, relations, schemas, types));
         try {
             // what a backend receives: the event as JSON
             return JSON.readValue(JSON.writeValueAsString(event), new TypeReference<>() { });
@@ -286,6 +309,13 @@ class RunEventBuilderTest {
     private static List<String> schemaFields(Map<?, ?> dataset) {
         return ((List<?>) ((Map<?, ?>) facets(dataset).get("schema")).get("fields")).stream()
                 .map(f -> (String) ((Map<?, ?>) f).get("name")).toList();
+    }
+
+    private static List<Map.Entry<String, String>> schemaTypes(Map<?, ?> dataset) {
+        return ((List<?>) ((Map<?, ?>) facets(dataset).get("schema")).get("fields")).stream()
+                .map(f -> Map.entry((String) ((Map<?, ?>) f).get("name"),
+                        String.valueOf(((Map<?, ?>) f).containsKey("type") ? ((Map<?, ?>) f).get("type") : "-")))
+                .toList();
     }
 
     private static String lifecycle(Map<String, Object> e, String output) {

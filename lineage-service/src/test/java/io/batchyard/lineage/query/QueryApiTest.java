@@ -28,8 +28,13 @@ class QueryApiTest {
 
     @Test
     void aRegisteredHiveQueryIsParsedIntoAQueryableColumnGraph() throws Exception {
-        given().contentType(ContentType.JSON).body(Map.of("columns", List.of("id", "name", "email", "country")))
-                .put("/tables/api.customers").then().statusCode(200).body("learnedFrom", equalTo("api"));
+        given().contentType(ContentType.JSON).body(Map.of("columns", List.of("id", "name", "email", "country"),
+                        "types", Map.of("id", "bigint", "Name", "string")))
+                .put("/tables/api.customers").then().statusCode(200).body("learnedFrom", equalTo("api"))
+                .body("types", equalTo(Map.of("id", "bigint", "name", "string")));
+        // a type only for a column the table lists
+        given().contentType(ContentType.JSON).body(Map.of("columns", List.of("id"), "types", Map.of("nope", "int")))
+                .put("/tables/api.typo").then().statusCode(400).body("code", equalTo(506));
         String sql = """
                 INSERT OVERWRITE TABLE api.customer_dim PARTITION (dt='2024-05-01')
                 SELECT c.id, upper(c.name) AS name_upper, c.country FROM api.customers c""";

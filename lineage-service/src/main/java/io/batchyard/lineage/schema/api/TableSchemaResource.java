@@ -1,8 +1,10 @@
 package io.batchyard.lineage.schema.api;
 
+
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.lineage.LineageError;
 import io.batchyard.lineage.schema.TableName;
 import io.batchyard.lineage.schema.TableSchema;
 import io.batchyard.lineage.schema.TableSchemaService;
@@ -22,6 +24,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -33,7 +37,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "tables")
 public class TableSchemaResource {
 
-    public record Columns(@NotNull @NotEmpty @Size(max = 5000) List<@NotNull String> columns) {
+    /** {@code types}: optional, column name to its type as the table declares it (for OpenLineage's schema facet). */
+    public record Columns(@NotNull @NotEmpty @Size(max = 5000) List<@NotNull String> columns,
+                          @Size(max = 5000) Map<@NotNull String, @NotNull @Size(min = 1, max = 500) String> types) {
     }
 
     private final TableSchemaService schemas;
@@ -49,7 +55,17 @@ public class TableSchemaResource {
     public Uni<TableSchema> put(@PathParam("table") String table, @Valid @NotNull Columns body) {
         TableName name = TableName.parse(table);
         List<String> columns = List.copyOf(new LinkedHashSet<>(body.columns().stream().map(TableName::column).toList()));
-        return schemas.put(name, columns);
+        Map<String, String> types = new TreeMap<>();
+        if (body.types() != null) {
+            body.types().forEach((column, type) -> {
+                String c = TableName.column(column);
+                if (!columns.contains(c)) {
+                    throw LineageError.INVALID_NAME.exception("type given for '" + c + "', which is not in columns");
+                }
+                types.put(c, type.trim());
+            });
+        }
+        return schemas.put(name, columns, types);
     }
 
     @GET
