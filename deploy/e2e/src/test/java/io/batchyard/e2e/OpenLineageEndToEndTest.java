@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * OpenLineage pushed as a pipeline runs: a job with two steps, each registering the query it runs, goes through the
- * lifecycle while the test's OpenLineage receiver is still down; once it is up, every parent and step run arrives as
- * START then COMPLETE, with the same run ids the export answers, the steps inside their parent, and a {@code schema}
+ * lifecycle while the test's OpenLineage receiver is still down; once it is up, every step run arrives as START then
+ * COMPLETE and the parent as START, RUNNING per step start and end, COMPLETE, with the same run ids the export answers, the steps inside their parent, and a {@code schema}
  * facet on every dataset.
  */
 class OpenLineageEndToEndTest {
@@ -33,7 +33,8 @@ class OpenLineageEndToEndTest {
     @Test
     void everyRunArrivesAsStartThenCompleteAfterTheBackendComesUp() throws Exception {
         String db = "ol" + System.nanoTime() % 1_000_000;
-        lineage().body(Map.of("columns", List.of("id", "customer", "amount")))
+        lineage().body(Map.of("columns", List.of("id", "customer", "amount"),
+                        "types", Map.of("id", "bigint", "customer", "string", "amount", "decimal(10,2)")))
                 .put("/tables/" + db + ".orders").then().statusCode(200);
         long app = registry().body(Map.of("name", "openlineage-" + System.nanoTime(), "description", "e2e",
                 "owner", "e2e")).post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
@@ -65,13 +66,23 @@ class OpenLineageEndToEndTest {
         });
 
         try (OpenLineageReceiver receiver = OpenLineageReceiver.start()) {
-            await().atMost(WAIT).untilAsserted(() -> runIds.values().forEach(id ->
+            // Steps: START then COMPLETE. The parent: START, RUNNING as each step starts and ends, COMPLETE.
+            await().atMost(WAIT).untilAsserted(() -> runIds.forEach((run1, id) ->
                     assertThat(receiver.of(id).stream().map(e -> e.getString("eventType")).toList())
-                            .as("events of run " + id).containsExactly("START", "COMPLETE")));
+                            .as("events of run " + id).containsExactlyElementsOf(run1 == run
+                                    ? List.of("START", "RUNNING", "RUNNING", "RUNNING", "RUNNING", "COMPLETE")
+                                    : List.of("START", "COMPLETE"))));
             for (long id : List.of(cleanRun, totalRun)) {
                 JsonPath complete = receiver.of(runIds.get(id)).get(1);
                 assertThat(complete.getString("run.facets.parent.run.runId")).isEqualTo(runIds.get(run));
                 assertThat(complete.getList("outputs")).hasSize(1);
+                if (id == cleanRun) {
+                    // registered types, and on the output the type of the column each one copies
+                    assertThat(complete.getString("inputs[0].facets.schema.fields.find { it.name == 'customer' }.type"))
+                            .isEqualTo("string");
+                    assertThat(complete.getString("outputs[0].facets.schema.fields.find { it.name == 'id' }.type"))
+                            .isEqualTo("bigint");
+                }
                 for (String side : List.of("inputs", "outputs")) {
                     List<Map<String, Object>> datasets = complete.getList(side);
                     assertThat(datasets).as(side + " of run " + id).isNotEmpty();
@@ -79,7 +90,7 @@ class OpenLineageEndToEndTest {
                             .as(d.get("name") + " has a schema facet").isTrue());
                 }
             }
-            JsonPath parent = receiver.of(runIds.get(run)).get(1);
+            JsonPath parent = receiver.of(runIds.get(run)).get(5);
             assertThat(parent.getString("run.facets.nominalTime.nominalStartTime")).isEqualTo("2024-06-01T00:00:00Z");
             assertThat(parent.getList("outputs.name", String.class))
                     .containsExactlyInAnyOrder(db + ".orders_clean", db + ".totals");
