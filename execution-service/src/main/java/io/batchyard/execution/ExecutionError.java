@@ -33,7 +33,10 @@ public enum ExecutionError implements ErrorCode {
     /** A deployment was requested for a process that is not a live parent this service knows. */
     NOT_A_DEPLOYABLE_PROCESS(425, 404, "Not a deployable parent process"),
     INVALID_TRIGGER_POLICY(426, 400, "Invalid trigger policy"),
-    NOT_A_TRIGGERABLE_PROCESS(427, 404, "Not a live parent process");
+    NOT_A_TRIGGERABLE_PROCESS(427, 404, "Not a live parent process"),
+    // 404, not 403: with batchyard.clock.movable off the endpoint does not exist for anyone, whatever the caller's role
+    CLOCK_NOT_MOVABLE(428, 404, "The clock of this service cannot be moved (batchyard.clock.movable is off)"),
+    INVALID_CLOCK_SETTING(429, 400, "Give exactly one of offsetSeconds and instant");
 
     private final Spec spec;
 

@@ -7,6 +7,7 @@ import static io.batchyard.eventing.persistence.Columns.time;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;
+import io.batchyard.execution.clock.ServiceClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumMap;
@@ -17,6 +18,12 @@ import java.util.Optional;
 /** bucket_status: which buckets of a process wait, run, completed or failed. Joins the caller's transaction. */
 @ApplicationScoped
 public class BucketRepository extends SqlRepository {
+
+    private final ServiceClock clock;
+
+    public BucketRepository(ServiceClock clock) {
+        this.clock = clock;
+    }
 
     private static final String ROW = """
             SELECT process_id, bucket, status, instance_exec_id, attempts, message, updated_at, next_attempt_at
@@ -37,7 +44,7 @@ public class BucketRepository extends SqlRepository {
     public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
         return values("SELECT b.bucket FROM bucket_status b WHERE b.process_id = :p AND " + eligibleRow(":failed", ":max")
                 + " ORDER BY b.bucket", String.class, params("p", processId).and("failed", includeFailed)
-                .and("max", maxAttempts));
+                .and("max", maxAttempts).and("now", clock.now()));
     }
 
     /**
@@ -45,11 +52,12 @@ public class BucketRepository extends SqlRepository {
      * and the launcher's "which jobs have work" query apply.
      *
      * @param retryFailed SQL for whether the policy retries failed buckets
-     * @param maxAttempts SQL for the policy's number of runs a bucket gets
+     * @param maxAttempts SQL for the policy's number of runs a bucket gets; the caller binds {@code :now} to the
+     *                    service clock's now, which decides whether a back-off has passed
      */
     public static String eligibleRow(String retryFailed, String maxAttempts) {
         return "(b.status = 'INIT' OR (" + retryFailed + " AND b.status = 'FAILED' AND b.attempts < " + maxAttempts
-                + " AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= now())))";
+                + " AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= CAST(:now AS timestamptz))))";
     }
 
     public Uni<Optional<BucketStatus>> find(long processId, String bucket) {
@@ -93,18 +101,20 @@ public class BucketRepository extends SqlRepository {
             return Uni.createFrom().item(0);
         }
         return update("""
-                UPDATE bucket_status b SET status = :to, updated_at = now(), message = CAST(:msg AS text),
+                UPDATE bucket_status b SET status = :to, message = CAST(:msg AS text),
+                    -- updated_at on the service clock too: next_attempt_at - updated_at is the back-off just chosen
+                    updated_at = CAST(:now AS timestamptz),
                     instance_exec_id = COALESCE(CAST(:ie AS bigint), instance_exec_id),
                     attempts = attempts + CASE WHEN :to = 'RUNNING' THEN 1 ELSE 0 END,
                     -- a failure is retried (if the policy retries) after the policy's back-off for the attempt that
                     -- just failed, with a random half of it taken off; any other move clears the wait
-                    next_attempt_at = CASE WHEN :to = 'FAILED' THEN now() + (
+                    next_attempt_at = CASE WHEN :to = 'FAILED' THEN CAST(:now AS timestamptz) + (
                         SELECT make_interval(secs => LEAST(j.retry_max_backoff_seconds,
                                    j.retry_backoff_seconds * power(2, GREATEST(b.attempts, 1) - 1)) * (1 - random() / 2))
                         FROM runner_job j WHERE j.process_id = b.process_id) END
                 WHERE process_id = :p AND bucket IN (:b) AND status = :from""",
                 params("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
-                        .and("ie", instanceExecId).and("msg", message));
+                        .and("ie", instanceExecId).and("msg", message).and("now", clock.now()));
     }
 
     /** Names the run that works on these RUNNING buckets. */

@@ -1,6 +1,7 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.execution.clock.ServiceClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,14 +41,17 @@ public class Launcher {
     private final WorkflowExecution execution;
     private final RunnerConfig config;
     private final RunnerDrain drain;
+    private final ServiceClock clock;
     /** The runs this runner executes now, by parent, with the runner name that holds each lease. */
     private final Map<Long, String> executing = new ConcurrentHashMap<>();
 
-    public Launcher(RunnerService service, WorkflowExecution execution, RunnerConfig config, RunnerDrain drain) {
+    public Launcher(RunnerService service, WorkflowExecution execution, RunnerConfig config, RunnerDrain drain,
+                    ServiceClock clock) {
         this.service = service;
         this.execution = execution;
         this.config = config;
         this.drain = drain;
+        this.clock = clock;
     }
 
     private String owner;
@@ -89,8 +93,9 @@ public class Launcher {
         return owner;
     }
 
+    /** The service clock's time in the runner's zone: the bucket period a date-pattern job works on. */
     public LocalDateTime now() {
-        return LocalDateTime.now(ZoneId.of(config.timeZone()));
+        return clock.localNow(ZoneId.of(config.timeZone()));
     }
 
     /** Plans and claims as {@code runner}; the claim commits with the plan's INIT rows. */

@@ -7,6 +7,7 @@ import static io.batchyard.eventing.persistence.Columns.longOrNull;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.clock.ServiceClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -15,6 +16,12 @@ import java.util.Optional;
 /** runner_job, runner_dependency and runner_schedule; joins the caller's transaction. */
 @ApplicationScoped
 public class RunnerJobRepository extends SqlRepository {
+
+    private final ServiceClock clock;
+
+    public RunnerJobRepository(ServiceClock clock) {
+        this.clock = clock;
+    }
 
     public Uni<Void> save(RunnerJob job) {
         long pid = job.processId();
@@ -56,12 +63,14 @@ public class RunnerJobRepository extends SqlRepository {
         }
         // A changed schedule starts counting from now: it must not fire for the past it never had.
         return saved.chain(() -> update("""
-                INSERT INTO runner_schedule (process_id, cron, time_zone) VALUES (:p, :cron, :tz)
+                INSERT INTO runner_schedule (process_id, cron, time_zone, last_fired_at)
+                VALUES (:p, :cron, :tz, CAST(:now AS timestamptz))
                 ON CONFLICT (process_id) DO UPDATE SET cron = EXCLUDED.cron, time_zone = EXCLUDED.time_zone,
                     last_fired_at = CASE WHEN runner_schedule.cron = EXCLUDED.cron
                                           AND runner_schedule.time_zone = EXCLUDED.time_zone
-                                         THEN runner_schedule.last_fired_at ELSE now() END""",
-                params("p", pid).and("cron", job.schedule().cron()).and("tz", job.schedule().timeZone())))
+                                         THEN runner_schedule.last_fired_at ELSE CAST(:now AS timestamptz) END""",
+                params("p", pid).and("cron", job.schedule().cron()).and("tz", job.schedule().timeZone())
+                        .and("now", clock.now())))
                 .replaceWithVoid();
     }
 
@@ -79,7 +88,7 @@ public class RunnerJobRepository extends SqlRepository {
                 SELECT j.process_id FROM runner_job j WHERE j.enabled AND (j.bucket IS NOT NULL OR EXISTS (
                     SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id AND""" + " "
                 + BucketRepository.eligibleRow("j.retry_failed", "j.max_attempts") + ")) ORDER BY j.process_id",
-                Long.class, none());
+                Long.class, params("now", clock.now()));
     }
 
     public Uni<Boolean> delete(long processId) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.execution.SqlRepository;
+import io.batchyard.execution.clock.ServiceClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -20,6 +21,12 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class RunnerLeaseRepository extends SqlRepository {
+
+    private final ServiceClock clock;
+
+    public RunnerLeaseRepository(ServiceClock clock) {
+        this.clock = clock;
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
@@ -35,9 +42,9 @@ public class RunnerLeaseRepository extends SqlRepository {
      */
     public Uni<Optional<Lease>> reapExpired(long processId) {
         return row("""
-                DELETE FROM runner_lease WHERE process_id = :p AND lease_until < now()
+                DELETE FROM runner_lease WHERE process_id = :p AND lease_until < CAST(:now AS timestamptz)
                 RETURNING process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id""",
-                params("p", processId), RunnerLeaseRepository::lease);
+                params("p", processId).and("now", clock.now()), RunnerLeaseRepository::lease);
     }
 
     /** Claims the parent; false when another runner holds it (the primary key decides between racing runners). */
@@ -45,23 +52,25 @@ public class RunnerLeaseRepository extends SqlRepository {
         return update("""
                 INSERT INTO runner_lease (process_id, owner, buckets, lease_until)
                 VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(CAST(:b AS text) AS jsonb))),
-                        now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
+                        CAST(:now AS timestamptz) + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
                 ON CONFLICT (process_id) DO NOTHING""",
-                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis()))
+                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis())
+                        .and("now", clock.now()))
                 .map(inserted -> inserted == 1);
     }
 
     /** Extends the lease; false when it was lost (taken over after expiry). */
     public Uni<Boolean> refresh(long processId, String owner, Duration lease) {
         return update("""
-                UPDATE runner_lease SET lease_until = now() + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
-                params("p", processId).and("o", owner).and("lease", lease.toMillis())).map(updated -> updated == 1);
+                UPDATE runner_lease SET lease_until = CAST(:now AS timestamptz) + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
+                params("p", processId).and("o", owner).and("lease", lease.toMillis()).and("now", clock.now()))
+                .map(updated -> updated == 1);
     }
 
     /** Ends the lease now without deleting it: the next runner to look takes it over as a dead runner's. */
     public Uni<Void> expire(long processId, String owner) {
-        return update("UPDATE runner_lease SET lease_until = now() - INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o",
-                params("p", processId).and("o", owner)).replaceWithVoid();
+        return update("UPDATE runner_lease SET lease_until = CAST(:now AS timestamptz) - INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o",
+                params("p", processId).and("o", owner).and("now", clock.now())).replaceWithVoid();
     }
 
     public Uni<Void> release(long processId, String owner) {
@@ -72,7 +81,8 @@ public class RunnerLeaseRepository extends SqlRepository {
     public Uni<Optional<Lease>> find(long processId) {
         return row("""
                 SELECT process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id FROM runner_lease
-                WHERE process_id = :p AND lease_until >= now()""", params("p", processId), RunnerLeaseRepository::lease);
+                WHERE process_id = :p AND lease_until >= CAST(:now AS timestamptz)""", params("p", processId).and("now", clock.now()),
+                RunnerLeaseRepository::lease);
     }
 
     private static Lease lease(Object[] r) {

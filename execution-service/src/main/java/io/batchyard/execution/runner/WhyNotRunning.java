@@ -2,6 +2,7 @@ package io.batchyard.execution.runner;
 
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
+import io.batchyard.execution.clock.ServiceClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -29,7 +30,11 @@ public class WhyNotRunning {
     private final BucketRepository ledger;
     private final Instance<MoreReasons> more;
 
-    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger, Instance<MoreReasons> more) {
+    private final ServiceClock clock;
+
+    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger, Instance<MoreReasons> more,
+                         ServiceClock clock) {
+        this.clock = clock;
         this.planner = planner;
         this.jobs = jobs;
         this.ledger = ledger;
@@ -59,7 +64,7 @@ public class WhyNotRunning {
      * Why a FAILED bucket does not run: the policy does not retry, it ran out of attempts, or it waits out its back-off;
      * nothing when the retry is due.
      */
-    static Optional<Planner.Reason> failed(String bucket, Optional<RunnerJob> job, BucketStatus row) {
+    static Optional<Planner.Reason> failed(String bucket, Optional<RunnerJob> job, BucketStatus row, OffsetDateTime now) {
         String manual = "; retry it with POST .../buckets/" + bucket + "/retry";
         if (job.map(j -> !j.retryFailed()).orElse(true)) {
             return Optional.of(new Planner.Reason("BUCKET_FAILED", "bucket " + bucket + " failed (" + row.message() + ")"
@@ -70,7 +75,7 @@ public class WhyNotRunning {
             return Optional.of(new Planner.Reason("OUT_OF_ATTEMPTS", "bucket " + bucket + " failed " + row.attempts()
                     + " time(s), the policy's limit of " + max + " (last: " + row.message() + ")" + manual));
         }
-        if (row.nextAttemptAt() != null && row.nextAttemptAt().isAfter(OffsetDateTime.now())) {
+        if (row.nextAttemptAt() != null && row.nextAttemptAt().isAfter(now)) {
             return Optional.of(new Planner.Reason("RETRY_BACKOFF", "bucket " + bucket + " failed (attempt "
                     + row.attempts() + " of " + max + ": " + row.message() + "); next attempt at " + row.nextAttemptAt()));
         }
@@ -89,7 +94,7 @@ public class WhyNotRunning {
                         + " completed in run " + row.get().instanceExecId()));
                 case RUNNING -> reasons.add(new Planner.Reason("BUCKET_RUNNING", "bucket " + bucket
                         + " is running in run " + row.get().instanceExecId()));
-                case FAILED -> failed(bucket, job, row.get()).ifPresent(reasons::add);
+                case FAILED -> failed(bucket, job, row.get(), clock.now()).ifPresent(reasons::add);
                 case INIT -> { }
             }
         }

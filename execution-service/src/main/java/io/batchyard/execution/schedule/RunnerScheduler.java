@@ -2,6 +2,7 @@ package io.batchyard.execution.schedule;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.execution.clock.ServiceClock;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.RunEnded;
 import io.batchyard.execution.runner.RunnerConfig;
@@ -43,12 +44,14 @@ public class RunnerScheduler {
     private final RunnerConfig config;
     private final RunnerDrain drain;
     private final Event<RunEnded> ended;
+    private final ServiceClock clock;
 
     private final Set<Long> inFlight = ConcurrentHashMap.newKeySet();
     private volatile ExecutorService workers;
 
     public RunnerScheduler(Launcher launcher, RunnerService runner, ScheduleService schedules, RunnerConfig config,
-                           RunnerDrain drain, Event<RunEnded> ended) {
+                           RunnerDrain drain, Event<RunEnded> ended, ServiceClock clock) {
+        this.clock = clock;
         this.ended = ended;
         this.drain = drain;
         this.launcher = launcher;
@@ -75,8 +78,13 @@ public class RunnerScheduler {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         if (config.schedulerEnabled()) {
-            tick(Instant.now());
+            tick();
         }
+    }
+
+    /** One tick at the service clock's now: what the periodic scheduler does, and what tests call after moving it. */
+    public List<Long> tick() {
+        return tick(clock.instant());
     }
 
     /** Fires due schedules and launches every parent with work; returns the parents launched. */
@@ -161,6 +169,11 @@ public class RunnerScheduler {
         if (workers.isShutdown()) {
             init();
         }
+    }
+
+    /** The schedules' part of a tick, at the service clock's now; returns the buckets added. */
+    public int fireSchedules() {
+        return fireSchedules(clock.instant());
     }
 
     /** Records a bucket for every fire of every schedule in (last fire, now]; returns the buckets added. */

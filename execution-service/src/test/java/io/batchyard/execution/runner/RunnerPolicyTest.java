@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.execution.ExecutionTest;
@@ -122,6 +123,37 @@ class RunnerPolicyTest extends RunnerTestSupport {
                 .body("added", equalTo(1)).body("alreadyKnown", equalTo(2));
         assertThat(f.status(p, "2024030105")).isEqualTo("COMPLETE");
         assertThat(f.status(p, "2024030104")).isEqualTo("INIT");
+    }
+
+    @Test
+    void theServiceClockMovedOverTheAdminApiDrivesCronSchedulesAndBucketPeriods() {
+        // In 2001, before every other test's schedule last fired: moving there fires only this test's schedule.
+        given().contentType(ContentType.JSON).body(Map.of("instant", "2001-01-01T00:30:00Z")).put("/admin/clock")
+                .then().statusCode(200).body("moved", equalTo(true)).body("now", equalTo("2001-01-01T00:30:00Z"));
+        try {
+            long cron = oneStepJob(Map.of("bucket", "YYYYMMDDHH", "schedule", Map.of("cron", "0 * * * *",
+                    "timeZone", "UTC")));
+            assertThat(scheduler.fireSchedules()).as("a new schedule counts from the moved now").isZero();
+            given().contentType(ContentType.JSON).body(Map.of("instant", "2001-01-01T03:10:00Z")).put("/admin/clock")
+                    .then().statusCode(200);
+            assertThat(scheduler.fireSchedules()).isEqualTo(3);
+            assertThat(given().get("/runner/processes/" + cron + "/buckets").then().statusCode(200).extract()
+                    .jsonPath().getList("items.bucket", String.class))
+                    .containsExactly("2001010103", "2001010102", "2001010101");
+
+            // a date-pattern job's current period is the moved clock's day, as /why (and a cycle) sees it
+            long daily = oneStepJob(Map.of("bucket", "YYYYMMDD"));
+            given().queryParam("bucket", "20010101").get("/why/" + daily).then().statusCode(200)
+                    .body("reasons.code", not(hasItem("NO_SUCH_BUCKET")));
+            given().queryParam("bucket", "20010102").get("/why/" + daily).then().statusCode(200)
+                    .body("reasons.code", hasItem("NO_SUCH_BUCKET"));
+            given().contentType(ContentType.JSON).body(Map.of("offsetSeconds", 0)).put("/admin/clock")
+                    .then().statusCode(200).body("moved", equalTo(false));
+            given().contentType(ContentType.JSON).body(Map.of("offsetSeconds", 60, "instant", "2001-01-01T00:00:00Z"))
+                    .put("/admin/clock").then().statusCode(400).body("code", equalTo(429));
+        } finally {
+            given().delete("/admin/clock").then().statusCode(200).body("moved", equalTo(false));
+        }
     }
 
     @Test

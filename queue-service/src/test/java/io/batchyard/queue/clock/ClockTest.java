@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.clock.ClockControl;
 import io.batchyard.api.clock.MovableClock;
 import io.batchyard.queue.clock.api.ClockResource;
 import java.time.Clock;
@@ -47,12 +48,12 @@ class ClockTest {
     @Test
     void movesOfMoreThanACenturyAreRefused() {
         ClockResource api = new ClockResource(new ServiceClock(() -> true));
-        assertThatThrownBy(() -> api.move(new ClockResource.Move(Long.MAX_VALUE, null))).isInstanceOfSatisfying(
+        assertThatThrownBy(() -> api.move(new ClockControl.Move(Long.MAX_VALUE, null))).isInstanceOfSatisfying(
                 ApiException.class, e -> assertThat(e.code()).isEqualTo(324));
-        assertThatThrownBy(() -> api.move(new ClockResource.Move(Long.MIN_VALUE, null))).isInstanceOf(ApiException.class);
-        assertThatThrownBy(() -> api.move(new ClockResource.Move(null, "+1000000000-01-01T00:00:00Z")))
+        assertThatThrownBy(() -> api.move(new ClockControl.Move(Long.MIN_VALUE, null))).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> api.move(new ClockControl.Move(null, "+1000000000-01-01T00:00:00Z")))
                 .isInstanceOf(ApiException.class);
-        assertThat(api.move(new ClockResource.Move(-3600L, null)).offsetSeconds()).isEqualTo(-3600);
+        assertThat(api.move(new ClockControl.Move(-3600L, null)).offsetSeconds()).isEqualTo(-3600);
     }
 
     @Test
@@ -61,7 +62,7 @@ class ClockTest {
         ClockResource api = new ClockResource(clock);
         assertThatThrownBy(api::get).isInstanceOfSatisfying(ApiException.class,
                 e -> assertThat(e.code()).isEqualTo(323));
-        assertThatThrownBy(() -> api.move(new ClockResource.Move(60L, null))).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> api.move(new ClockControl.Move(60L, null))).isInstanceOf(ApiException.class);
         assertThatThrownBy(api::reset).isInstanceOf(ApiException.class);
         assertThat(clock.clock().setting().moved()).isFalse();
     }
