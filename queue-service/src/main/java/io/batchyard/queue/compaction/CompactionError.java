@@ -28,7 +28,11 @@ public enum CompactionError implements ErrorCode {
     INVALID_TABLE_SETTINGS(327, 400, "Invalid table settings"),
     // a table asks for the S3 store while this service has none configured (batchyard.compaction.s3.enabled=false):
     // registering it anyway would fail every registration of its objects later
-    STORE_NOT_AVAILABLE(328, 422, "The table's object store is not available in this service");
+    STORE_NOT_AVAILABLE(328, 422, "The table's object store is not available in this service"),
+    /** An operator dropped the table: it takes no objects and merges nothing more. */
+    TABLE_DROPPED(329, 409, "Compaction table is dropped"),
+    /** A replay's key list is empty, too long, or holds a blank or over-long key. */
+    INVALID_REPLAY(330, 400, "Invalid replay request");
 
     private final Spec spec;
 

@@ -5,6 +5,7 @@ import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
 import static io.batchyard.queue.compaction.CompactionError.OUTSIDE_ACCEPTANCE_WINDOW;
 import static io.batchyard.queue.compaction.CompactionError.TOO_LATE_FOR_PUBLISHED_PARTITION;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
+import static io.batchyard.queue.compaction.CompactionError.TABLE_DROPPED;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.eventing.ProcessedEventLedger;
@@ -57,11 +58,13 @@ public class ObjectRegistrationService {
     private final ProcessedEventLedger ledger;
     private final TableSettings.Defaults defaults;
     private final ServiceClock clock;
+    private final OperatorRepository operator;
 
     public ObjectRegistrationService(ObjectStores stores, TableRepository tables, PartitionRepository partitions,
                                      SmallObjectRepository objects, MergeJobRepository jobs,
                                      UnknownObjectRepository unknown, ProcessedEventLedger ledger,
-                                     TableSettings.Defaults defaults, ServiceClock clock) {
+                                     TableSettings.Defaults defaults, ServiceClock clock, OperatorRepository operator) {
+        this.operator = operator;
         this.defaults = defaults;
         this.clock = clock;
         this.stores = stores;
@@ -105,6 +108,11 @@ public class ObjectRegistrationService {
         }
         return tables.find(schema, table)
                 .map(found -> found.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + schema + "." + table)))
+                .call(t -> operator.dropped(t.tableId()).invoke(dropped -> {
+                    if (dropped) {
+                        throw TABLE_DROPPED.exception("table " + schema + "." + table + " was dropped by an operator");
+                    }
+                }))
                 .chain(t -> {
                     TableSettings.Effective settings = t.settings().effective(defaults, t.zoneOffsetMinutes());
                     LocalDate today = clock.today(settings.zone());

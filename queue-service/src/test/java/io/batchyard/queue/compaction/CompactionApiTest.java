@@ -4,9 +4,11 @@ import static io.batchyard.eventing.persistence.Blocking.await;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
@@ -58,6 +60,56 @@ class CompactionApiTest {
 
     private static void problem(ValidatableResponse r, int status, int code) {
         r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void operatorsReplayKeysAndDropTablesIdempotentlyAndEveryActionIsAudited(TestStore store) {
+        String schema = "o" + QueueFixtures.nextId();
+        Map<String, Object> table = new java.util.HashMap<>(Map.of("schemaName", schema, "tableName", "events",
+                "mergeIntervalSeconds", 60));
+        if (store == TestStore.S3) {
+            StoreLocation location = store.location();
+            table.put("store", Map.of("kind", "s3", "bucket", location.bucket(), "prefix", location.prefix()));
+        }
+        long tableId = post("/compaction/tables", table).statusCode(201).extract().jsonPath().getLong("tableId");
+        CompactionFixture f = new CompactionFixture(compaction, store, 60);
+        String a = f.write(2, 0);
+        String b = f.write(2, 0);
+        String missing = "incoming/" + schema + "/never-written.jsonl";
+        Map<String, Object> replay = Map.of("schemaName", schema, "tableName", "events", "partitionDate", "2030-01-03",
+                "objectKeys", List.of(a, b, a, missing));
+        post("/compaction/replay", replay).statusCode(200).body("registered", equalTo(2))
+                .body("alreadyKnown", equalTo(0)).body("refused", equalTo(1)).body("keys.size()", equalTo(3))
+                .body("keys.find { it.outcome == 'REFUSED' }.code", equalTo(313));
+        // a replay again registers nothing twice
+        post("/compaction/replay", replay).statusCode(200).body("registered", equalTo(0))
+                .body("alreadyKnown", equalTo(2)).body("refused", equalTo(1));
+        problem(post("/compaction/replay", Map.of("schemaName", schema, "tableName", "events",
+                "partitionDate", "2030-01-03", "objectKeys", List.of())), 400, 330);
+        long partitionId = given().queryParam("tableId", tableId).get("/compaction/partitions").then().statusCode(200)
+                .extract().jsonPath().getLong("items[0].partitionId");
+        given().queryParam("partitionId", partitionId).get("/compaction/jobs").then().statusCode(200)
+                .body("total", equalTo(1));
+
+        given().post("/compaction/tables/" + tableId + "/drop").then().statusCode(200)
+                .body("droppedNow", equalTo(true)).body("jobsRemoved", equalTo(1));
+        given().post("/compaction/tables/" + tableId + "/drop").then().statusCode(200)
+                .body("droppedNow", equalTo(false)).body("jobsRemoved", equalTo(0));
+        problem(given().post("/compaction/tables/999999999/drop").then(), 404, 311);
+        // a dropped table takes no new object and queues no merge; its rows stay readable
+        problem(post("/compaction/objects", object(schema, "2030-01-03", f.write(1, 0))), 409, 329);
+        given().queryParam("partitionId", partitionId).get("/compaction/jobs").then().statusCode(200)
+                .body("total", equalTo(0));
+        given().get("/compaction/partitions/" + partitionId + "/objects").then().statusCode(200)
+                .body("total", equalTo(2));
+
+        given().queryParam("limit", 4).get("/compaction/audit").then().statusCode(200)
+                .body("items.action", contains("DROP_TABLE", "DROP_TABLE", "REPLAY_REGISTRATION", "REPLAY_REGISTRATION"))
+                .body("items.result", contains("ALREADY", "DONE", "PARTIAL", "PARTIAL"))
+                .body("items[1].target", equalTo("table " + tableId))
+                .body("items[3].detail", containsString("2 registered, 0 already known, 1 refused"))
+                .body("items[0].actor", notNullValue());
     }
 
     @ParameterizedTest

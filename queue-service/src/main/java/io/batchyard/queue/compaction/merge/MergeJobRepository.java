@@ -44,6 +44,9 @@ public class MergeJobRepository extends NativeRepository {
                         INSERT INTO merge_job (partition_id, state, schedule_time)
                         SELECT :p, 'PENDING', CAST(:due AS timestamptz)
                         WHERE NOT EXISTS (SELECT 1 FROM merge_job WHERE partition_id = :p AND state = 'DEAD')
+                          -- a dropped table merges nothing more (OperatorService.dropTable)
+                          AND NOT EXISTS (SELECT 1 FROM compaction_partition p JOIN compaction_table t USING (table_id)
+                                          WHERE p.partition_id = :p AND t.dropped_at IS NOT NULL)
                         ON CONFLICT (partition_id) WHERE state = 'PENDING' DO NOTHING""",
                 q -> q.setParameter("p", partitionId).setParameter("due", due))
                 .map(inserted -> inserted == 1);

@@ -1,0 +1,58 @@
+package io.batchyard.queue.compaction;
+
+import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.eventing.persistence.Columns.toLong;
+
+import io.batchyard.queue.NativeRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL of the operator actions: a table's dropped mark, its merge jobs, and the audit trail. */
+@ApplicationScoped
+public class OperatorRepository extends NativeRepository {
+
+    /** Marks the table dropped, locking it; empty for no such table, else whether this call dropped it. */
+    public Uni<Optional<Boolean>> markDropped(long tableId) {
+        return value("""
+                        WITH t AS (SELECT table_id, dropped_at FROM compaction_table WHERE table_id = :id FOR UPDATE),
+                             d AS (UPDATE compaction_table c SET dropped_at = now() FROM t
+                                   WHERE c.table_id = t.table_id AND t.dropped_at IS NULL RETURNING c.table_id)
+                        SELECT EXISTS (SELECT 1 FROM d) FROM t""", Boolean.class, q -> q.setParameter("id", tableId));
+    }
+
+    /** Pending and dead-lettered jobs of the table's partitions go; an ongoing one ends on its own. */
+    public Uni<Integer> deleteIdleJobs(long tableId) {
+        return update("""
+                        DELETE FROM merge_job j USING compaction_partition p
+                        WHERE j.partition_id = p.partition_id AND p.table_id = :id AND j.state IN ('PENDING', 'DEAD')""",
+                q -> q.setParameter("id", tableId));
+    }
+
+    public Uni<Boolean> dropped(long tableId) {
+        return value("SELECT dropped_at IS NOT NULL FROM compaction_table WHERE table_id = :id", Boolean.class,
+                q -> q.setParameter("id", tableId)).map(d -> d.orElse(false));
+    }
+
+    public Uni<Integer> audit(String actor, String action, String target, String result, String detail) {
+        return update("""
+                        INSERT INTO compaction_audit (actor, action, target, result, detail)
+                        VALUES (:actor, :action, :target, :result, :detail)""",
+                q -> q.setParameter("actor", actor).setParameter("action", action).setParameter("target", target)
+                        .setParameter("result", result).setParameter("detail", detail));
+    }
+
+    public Uni<List<AuditEntry>> audits(int limit, int offset) {
+        return rows("""
+                        SELECT audit_id, actor, action, target, result, detail, at FROM compaction_audit
+                        ORDER BY at DESC, audit_id DESC LIMIT :limit OFFSET :offset""",
+                q -> q.setParameter("limit", limit).setParameter("offset", offset),
+                r -> new AuditEntry(toLong(r[0]), (String) r[1], (String) r[2], (String) r[3], (String) r[4],
+                        (String) r[5], time(r[6])));
+    }
+
+    public Uni<Long> auditCount() {
+        return value("SELECT count(*) FROM compaction_audit", Long.class, q -> q).map(Optional::orElseThrow);
+    }
+}
