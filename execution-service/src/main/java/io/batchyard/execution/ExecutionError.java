@@ -36,7 +36,13 @@ public enum ExecutionError implements ErrorCode {
     NOT_A_TRIGGERABLE_PROCESS(427, 404, "Not a live parent process"),
     // 404, not 403: with batchyard.clock.movable off the endpoint does not exist for anyone, whatever the caller's role
     CLOCK_NOT_MOVABLE(428, 404, "The clock of this service cannot be moved (batchyard.clock.movable is off)"),
-    INVALID_CLOCK_SETTING(429, 400, "Give exactly one of offsetSeconds and instant");
+    INVALID_CLOCK_SETTING(429, 400, "Give exactly one of offsetSeconds and instant"),
+    // PWM job groups: the settings of one job (a step) of a stand-alone parent.
+    INVALID_JOB_SETTINGS(430, 400, "Invalid job settings"),
+    /** The step is not a live step of that parent (or the parent is not a stand-alone parent with a run policy). */
+    NOT_A_JOB_OF_THE_GROUP(431, 404, "Not a job of this group"),
+    /** A SQL bucket source needs batchyard.bucket-datasource.url. */
+    NO_BUCKET_DATASOURCE(432, 409, "No bucket datasource configured");
 
     private final Spec spec;
 

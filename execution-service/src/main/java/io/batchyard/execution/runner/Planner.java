@@ -144,7 +144,7 @@ public class Planner {
     }
 
     /** The bucket the clock or the bucket key names now, or null for a job fed by explicitly added buckets. */
-    Uni<String> currentBucket(RunnerJob job, LocalDateTime now, List<Reason> reasons) {
+    public Uni<String> currentBucket(RunnerJob job, LocalDateTime now, List<Reason> reasons) {
         if (job.bucket() == null) {
             return Uni.createFrom().nullItem();
         }
@@ -177,7 +177,7 @@ public class Planner {
     }
 
     /** Dependencies of {@code bucket} that do not hold (all must: AND), checked in their order. */
-    Uni<List<Reason>> unmetDependencies(RunnerJob job, String bucket) {
+    public Uni<List<Reason>> unmetDependencies(RunnerJob job, String bucket) {
         List<Reason> unmet = new ArrayList<>();
         Uni<Void> checks = Uni.createFrom().voidItem();
         for (RunnerJob.Dependency d : job.dependencies()) {

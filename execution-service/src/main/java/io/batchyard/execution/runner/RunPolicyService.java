@@ -173,12 +173,20 @@ public class RunPolicyService {
 
     /** A bucket that is no pattern and no built-in key must be a key defined under /runner/bucket-keys. */
     private Uni<Void> requireKnownBucket(String bucket) {
+        return requireKnownBucket(bucket, ExecutionError.INVALID_RUN_POLICY);
+    }
+
+    /**
+     * The one rule for a bucket rule, a parent's or a group job's: a pattern, a built-in key or a key defined under
+     * /runner/bucket-keys; otherwise {@code error}. Runs in the caller's session.
+     */
+    public Uni<Void> requireKnownBucket(String bucket, ExecutionError error) {
         if (bucket == null || BucketPattern.of(bucket).isPresent() || BuiltinBucketKey.of(bucket).isPresent()) {
             return Uni.createFrom().voidItem();
         }
         return keys.find(bucket).invoke(key -> {
             if (key.isEmpty()) {
-                throw ExecutionError.INVALID_RUN_POLICY.exception("bucket '" + bucket + "' is neither YYYYMMDD, YYYYMMDDHH, "
+                throw error.exception("bucket '" + bucket + "' is neither YYYYMMDD, YYYYMMDDHH, "
                         + "a built-in key " + List.of(BuiltinBucketKey.values()) + " nor a key defined under /runner/bucket-keys");
             }
         }).replaceWithVoid();

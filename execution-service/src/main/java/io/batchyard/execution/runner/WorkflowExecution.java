@@ -11,6 +11,7 @@ import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.readmodel.ProcessDefinitionService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,10 +68,12 @@ public class WorkflowExecution {
     private final RunOutputService log;
     private final ScriptRunner scripts;
     private final RunnerDrain drain;
+    private final Instance<GroupJobs> groups;
 
     public WorkflowExecution(LifecycleService lifecycle, RunnerService runner, ProcessDefinitionService definitions,
-                             RunOutputService log, ScriptRunner scripts, RunnerDrain drain) {
+                             RunOutputService log, ScriptRunner scripts, RunnerDrain drain, Instance<GroupJobs> groups) {
         this.drain = drain;
+        this.groups = groups;
         this.lifecycle = lifecycle;
         this.runner = runner;
         this.definitions = definitions;
@@ -133,9 +136,10 @@ public class WorkflowExecution {
                     jobLog.line("runner", "resuming at step " + start.lastRecoverableSpId() + "; skipping completed steps "
                             + skipped.stream().sorted().toList());
                 }
-                List<String> args = new ArrayList<>(context);
-                args.addAll(bucketArgs);
-                StepOutputs outputs = runGraph(job, graph, skipped, args, env, previous);
+                // PWM groups: steps with settings of their own run as independent jobs (own buckets, dependencies, hooks)
+                Map<Long, JobSettings> jobs = groups.isResolvable() ? groups.get().jobsOf(pid) : Map.of();
+                StepOutputs outputs = runGraph(job, graph, skipped, new StepArgs(context, bucketArgs, buckets, jobs), env,
+                        previous);
                 failure = outputs.failure;
                 previous = outputs.last;
             }
@@ -199,8 +203,19 @@ public class WorkflowExecution {
     private record StepOutputs(StepResult failure, PipeEnv.Previous last) {
     }
 
+    /** What a run's steps are given: context options, the run's buckets and their arguments, the group's jobs. */
+    private record StepArgs(List<String> context, List<String> bucketArgs, List<String> buckets,
+                            Map<Long, JobSettings> jobs) {
+
+        List<String> args(List<String> bucketArguments) {
+            List<String> all = new ArrayList<>(context);
+            all.addAll(bucketArguments);
+            return all;
+        }
+    }
+
     /** Launches ready steps as predecessors finish, at most {@code stepConcurrency} at a time; stops launching on a failure. */
-    private StepOutputs runGraph(RunnerJob job, StepGraph graph, Set<Long> skipped, List<String> args,
+    private StepOutputs runGraph(RunnerJob job, StepGraph graph, Set<Long> skipped, StepArgs args,
                                  Map<String, String> env, PipeEnv.Previous initial) {
         ExecutorService pool = Executors.newFixedThreadPool(job.stepConcurrency(), r -> {
             Thread t = new Thread(r, "batchyard-step-" + job.processId());
@@ -263,10 +278,21 @@ public class WorkflowExecution {
                 inputs.stream().map(StepResult::stderr).collect(Collectors.joining()));
     }
 
-    private StepResult runStep(RunnerJob job, ProcessDefinition step, List<String> args, Map<String, String> env,
+    private StepResult runStep(RunnerJob job, ProcessDefinition step, StepArgs runArgs, Map<String, String> env,
                                PipeEnv.Previous previous) {
         long sid = step.processId();
         drain.checkNotAbandoned(job.processId());
+        long ie = Long.parseLong(env.get("BATCHYARD_INSTANCE_EXEC_ID"));
+        JobSettings settings = runArgs.jobs().get(sid);
+        GroupJobs.JobRun jobRun = settings == null ? null : groups.get().claim(job, settings, runArgs.buckets());
+        if (jobRun != null && !jobRun.run()) {
+            // a skipped job counts as done: the group's other jobs are independent of it (spec B.3.2)
+            RunOutputWriter w = log.writer(ie, sid);
+            w.line("runner", "job " + sid + " skipped: " + jobRun.skipReason());
+            w.flush();
+            return new StepResult(sid, true, "", "", null);
+        }
+        List<String> args = runArgs.args(jobRun == null ? runArgs.bucketArgs() : jobRun.bucketArguments());
         LifecycleService.StepStart started;
         try {
             started = Blocking.await(() -> lifecycle.initStep(LifecycleService.RUNNER, sid, null));
@@ -278,14 +304,27 @@ public class WorkflowExecution {
         Map<String, String> stepEnv = new LinkedHashMap<>(env);
         stepEnv.put("BATCHYARD_PROCESS_ID", Long.toString(sid));
         stepEnv.put("BATCHYARD_STEP_INSTANCE_EXEC_ID", Long.toString(started.subInstanceExecId()));
+        if (jobRun != null) {
+            stepEnv.put("BATCHYARD_BUCKET", String.join(" ", jobRun.buckets()));
+        }
         Duration timeout = Duration.ofSeconds(command.timeoutSeconds() != null ? command.timeoutSeconds() : job.timeoutSeconds());
         List<String> stepArgs = new ArrayList<>(command.params());
         stepArgs.addAll(args);
         StringBuilder out = new StringBuilder();
         StringBuilder err = new StringBuilder();
         CommandResult result = null;
-        List<String> iterations = loopValues(command, stepEnv);
-        if (iterations == null) {
+        RunnerJob.Hooks jobHooks = jobRun == null ? RunnerJob.Hooks.NONE : jobRun.hooks();
+        if (jobHooks.onInit() != null) {
+            CommandResult init = hook(jobHooks.onInit(), job.processId(), stepEnv, previous, jobRun.bucketArguments(), stepLog);
+            if (!init.succeeded()) {
+                result = init;
+                err.append(init.stderr());
+            }
+        }
+        List<String> iterations = result != null ? List.of() : loopValues(command, stepEnv);
+        if (result != null) {
+            stepLog.line("runner", "OnInit hook of job " + sid + " " + result.describe() + ": the job does not run");
+        } else if (iterations == null) {
             result = CommandResult.notStarted("loop script " + command.loopScript() + " failed or printed nothing");
             stepLog.line("runner", result.stderr());
         } else if (iterations.isEmpty() && command.loops()) {
@@ -315,11 +354,37 @@ public class WorkflowExecution {
         try {
             Blocking.await(() -> ok ? lifecycle.haltStep(LifecycleService.RUNNER, sid, null) : lifecycle.termStep(LifecycleService.RUNNER, sid, null));
         } catch (ApiException e) {
-            return new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
+            StepResult refused = new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
+            endJob(jobRun, ie, refused, previous, job.processId(), stepEnv, stepLog);
+            return refused;
         }
-        return new StepResult(sid, ok, out.toString(), err.toString(),
+        StepResult r = new StepResult(sid, ok, out.toString(), err.toString(),
                 ok ? null : "step " + sid + " (" + step.name() + ") failed: " + result.describe(),
                 ok ? FailureReason.NONE : reasonOf("step " + sid + " (" + command.script() + ")", result));
+        endJob(jobRun, ie, r, previous, job.processId(), stepEnv, stepLog);
+        return r;
+    }
+
+    /**
+     * A group job's end on its own ledger, then its hooks: OnSuccess after COMPLETE is recorded (its failure changes
+     * nothing), OnError after FAILED with the job's stderr as PIPEERROR (spec B.3.11).
+     */
+    private void endJob(GroupJobs.JobRun jobRun, long ie, StepResult r, PipeEnv.Previous previous, long pid,
+                        Map<String, String> env, RunOutputWriter stepLog) {
+        if (jobRun == null) {
+            return;
+        }
+        groups.get().finish(jobRun, ie, r.ok(), truncate(r.message()));
+        if (r.ok() && jobRun.hooks().onSuccess() != null) {
+            CommandResult h = hook(jobRun.hooks().onSuccess(), pid, env, new PipeEnv.Previous(r.stdout(), r.stderr()),
+                    List.of(), stepLog);
+            if (!h.succeeded()) {
+                stepLog.line("runner", "OnSuccess hook " + h.describe() + " (the job stays complete)");
+                stepLog.flush();
+            }
+        } else if (!r.ok() && jobRun.hooks().onError() != null) {
+            hook(jobRun.hooks().onError(), pid, env, new PipeEnv.Previous(r.stdout(), r.stderr()), List.of(), stepLog);
+        }
     }
 
     /**

@@ -233,6 +233,92 @@ class RunnerPolicyTest extends RunnerTestSupport {
         given().post("/runner/processes/" + p + "/launch").then().statusCode(200).body("started", equalTo(false));
     }
 
+    /**
+     * PWM groups: the steps of one parent as independent jobs. A job without settings runs the run's bucket; a
+     * disabled one is skipped (and /why says so); one takes its buckets from a query on the read-only bucket datasource
+     * (oldest first, with its own hooks); one whose own dependency is unmet is skipped while its siblings run.
+     */
+    @Test
+    void groupJobsHaveTheirOwnBucketsDependenciesHooksAndEnableFlag() {
+        long p = RunnerFixtures.id(), plain = RunnerFixtures.id(), off = RunnerFixtures.id(), sql = RunnerFixtures.id(),
+                gated = RunnerFixtures.id();
+        String table = "pwm_keys_" + p;
+        execute("CREATE TABLE " + table + " (k text)");
+        execute("INSERT INTO " + table + " VALUES ('K2'), ('K1'), (NULL), ('  ')");
+        String record = f.script("group" + p + ".sh", "echo \"$BATCHYARD_PROCESS_ID $*\" >> " + f.file("calls"));
+        String done = f.script("done" + p + ".sh", "echo \"done $BATCHYARD_PROCESS_ID $BATCHYARD_BUCKET\" >> " + f.file("hooks"));
+        f.register(ProcessTrees.parent(p).workflowType(2).next(plain)
+                .step(plain, st -> st.property("script", "run", record).next(off))
+                .step(off, st -> st.property("script", "run", record).next(sql))
+                .step(sql, st -> st.property("script", "run", record).next(gated))
+                .step(gated, st -> st.property("script", "run", record).next(p)));
+        f.policy(p, Map.of("bucket", "YYYYMMDD"));
+        String job = "/runner/processes/" + p + "/steps/";
+        given().get(job + plain).then().statusCode(200).body("ownSettings", equalTo(false))
+                .body("bucketSource", equalTo("INHERIT")).body("enabled", equalTo(true));
+        given().contentType(ContentType.JSON).body(Map.of("enabled", false)).put(job + off).then().statusCode(200)
+                .body("ownSettings", equalTo(true)).body("enabled", equalTo(false));
+        given().contentType(ContentType.JSON).body(Map.of("bucketSql", "SELECT k FROM " + table, "dependencies", List.of(),
+                "hooks", Map.of("onSuccess", done))).put(job + sql).then().statusCode(200)
+                .body("bucketSource", equalTo("SQL")).body("dependenciesInherited", equalTo(false));
+        given().contentType(ContentType.JSON).body(Map.of("dependencies", List.of(Map.of("processId", sql))))
+                .put(job + gated).then().statusCode(200).body("dependencies[0].processId", equalTo((int) sql));
+
+        WorkflowExecution.Outcome first = launcher.runOnce(p, NOW).outcome().orElseThrow();
+        assertThat(first.bucketState()).isEqualTo(State.COMPLETE);
+        assertThat(f.lines("calls")).containsExactly(plain + " 20240301", sql + " K1");
+        assertThat(f.lines("hooks")).containsExactly("done " + sql + " K1");
+        assertThat(ledger(sql)).containsExactly("K1=COMPLETE", "K2=INIT");
+        // the gated job waits for bucket 20240301 of the SQL job, which never has it: skipped, its bucket waits
+        assertThat(ledger(gated)).containsExactly("20240301=INIT");
+        given().get("/runs/" + first.instanceExecId() + "/log").then().statusCode(200)
+                .body("items.line", hasItem("job " + off + " skipped: job " + off + " is disabled"));
+        given().get("/why/" + p).then().statusCode(200).body("reasons.code", hasItem("JOB_DISABLED"))
+                .body("reasons.code", hasItem("JOB_UNMET_DEPENDENCY"));
+
+        // the next run of the group: the SQL job takes its next key, the others the run's bucket
+        f.bucket(p, "20240302");
+        launcher.runOnce(p, NOW);
+        assertThat(f.lines("calls")).endsWith(plain + " 20240302", sql + " K2");
+        assertThat(ledger(sql)).containsExactly("K1=COMPLETE", "K2=COMPLETE");
+
+        // the contract: codes 430 (bad settings, a query that fails or writes), 431 (not a step of this parent), 410
+        given().contentType(ContentType.JSON).body(Map.of("bucket", "YYYYMMDD", "bucketSql", "SELECT 1")).put(job + sql)
+                .then().statusCode(400).body("code", equalTo(430));
+        given().contentType(ContentType.JSON).body(Map.of("bucketSql", "SELECT nope FROM " + table)).put(job + sql)
+                .then().statusCode(400).body("code", equalTo(430));
+        given().contentType(ContentType.JSON).body(Map.of("bucketSql", "DELETE FROM " + table + " RETURNING k"))
+                .put(job + sql).then().statusCode(400).body("code", equalTo(430))
+                .body("detail", org.hamcrest.Matchers.containsString("read-only"));
+        given().contentType(ContentType.JSON).body(Map.of("bucket", "NextFullMoon")).put(job + sql)
+                .then().statusCode(400).body("code", equalTo(430));
+        given().contentType(ContentType.JSON).body(Map.of("hooks", Map.of("onInit", "../x.sh"))).put(job + sql)
+                .then().statusCode(422).body("code", equalTo(410));
+        given().get("/runner/processes/" + p + "/steps/" + RunnerFixtures.id()).then().statusCode(404)
+                .body("code", equalTo(431));
+        assertThat(query("SELECT count(*) FROM " + table)).containsExactly("4");
+    }
+
+    /** A job's own bucket ledger (bucket_status under its step id) as bucket=STATUS, in bucket order. */
+    private static List<String> ledger(long stepId) {
+        return query("SELECT bucket || '=' || status FROM bucket_status WHERE process_id = " + stepId + " ORDER BY bucket");
+    }
+
+    private static List<String> query(String sql) {
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             PreparedStatement statement = c.prepareStatement(sql);
+             java.sql.ResultSet rs = statement.executeQuery()) {
+            List<String> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Test setup straight in the database, over plain JDBC. */
     private static void execute(String sql, Object... params) {
         Infrastructure.Database db = BatchyardTestStack.database();

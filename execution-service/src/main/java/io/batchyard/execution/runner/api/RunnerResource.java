@@ -271,7 +271,7 @@ public class RunnerResource {
      * A script the runner would refuse at launch is refused here already (an absent one is not: the script directory
      * may be filled after the policy is written). Symlinks are judged at launch only.
      */
-    private static void requireScriptName(String field, String script) {
+    public static void requireScriptName(String field, String script) {
         if (script == null || script.isBlank()) {
             return;
         }
