@@ -111,7 +111,9 @@ public class BucketRepository extends SqlRepository {
                     next_attempt_at = CASE WHEN :to = 'FAILED' THEN CAST(:now AS timestamptz) + (
                         SELECT make_interval(secs => LEAST(j.retry_max_backoff_seconds,
                                    j.retry_backoff_seconds * power(2, GREATEST(b.attempts, 1) - 1)) * (1 - random() / 2))
-                        FROM runner_job j WHERE j.process_id = b.process_id) END
+                        FROM runner_job j WHERE j.process_id = COALESCE(
+                            -- a job of a group (a step with settings of its own) retries as its parent's policy says
+                            (SELECT s.parent_id FROM runner_step_job s WHERE s.step_id = b.process_id), b.process_id)) END
                 WHERE process_id = :p AND bucket IN (:b) AND status = :from""",
                 params("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
                         .and("ie", instanceExecId).and("msg", message).and("now", clock.now()));

@@ -3,6 +3,7 @@ package io.batchyard.execution.group;
 import io.batchyard.api.access.Caller;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
 import io.batchyard.execution.lifecycle.ExecutePermission;
@@ -97,7 +98,12 @@ public class GroupService {
     @WithTransaction
     public Uni<GroupJobs.JobRun> claim(RunnerJob parent, JobSettings job, List<String> candidates) {
         long sid = job.stepId();
-        Uni<Void> ensured = Uni.createFrom().voidItem();
+        // The parent's lease makes this run the only one of the group: a RUNNING bucket of the job is left over by a
+        // run whose runner died, and waits again.
+        Uni<Void> ensured = ledger.list(sid, State.RUNNING, 1000, 0)
+                .chain(left -> ledger.move(sid, left.stream().map(BucketStatus::bucket).toList(), State.RUNNING,
+                        State.INIT, null, "the run that ran it ended without recording it"))
+                .replaceWithVoid();
         for (String c : candidates) {
             ensured = ensured.call(() -> ledger.ensure(sid, c));
         }
