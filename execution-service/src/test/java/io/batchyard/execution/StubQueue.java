@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 /**
  * A stand-in for queue-service's claim endpoint, so execution-service's own tests need no second service. It answers
  * like the real one: a new target batch per run, or a prepared answer (rows, retry, or a problem) for a parent.
- * The database and the broker of these tests stay real; the end-to-end test runs the real queue-service.
+ * The database and the broker of these tests stay real; the end-to-end test runs the real queue-service. The same
+ * server is the orchestrator the launcher hook calls ({@link StubOrchestrator}).
  */
 public class StubQueue implements QuarkusTestResourceLifecycleManager {
 
@@ -72,8 +73,15 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
                 out.write(bytes);
             }
         });
+        server.createContext(StubOrchestrator.PATH, StubOrchestrator::handle);
         server.start();
-        return Map.of("batchyard.queue.url", "http://127.0.0.1:" + server.getAddress().getPort());
+        String base = "http://127.0.0.1:" + server.getAddress().getPort();
+        // the launcher hook of Oozie and Airflow parents posts to the stand-in orchestrator; retries are quick here
+        return Map.of("batchyard.queue.url", base,
+                "batchyard.trigger.launcher.kind", "http",
+                "batchyard.trigger.launcher.url", base + StubOrchestrator.PATH,
+                "batchyard.trigger.launcher.attempts", "3",
+                "batchyard.trigger.launcher.backoff", "PT0.1S");
     }
 
     @Override

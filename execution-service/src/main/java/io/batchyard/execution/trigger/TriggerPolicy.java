@@ -4,9 +4,13 @@ import io.batchyard.execution.ExecutionError;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** When a parent is started because of its data: {@code on-batch} as soon as a step gets a batch, {@code none} never. */
+/**
+ * When a parent is started because of its data: {@code on-batch} as soon as a step gets a batch, {@code all-enqueuers}
+ * once every enqueuing process of its steps has delivered since its last triggered run, {@code none} never.
+ */
 public enum TriggerPolicy {
     ON_BATCH("on-batch"),
+    ALL_ENQUEUERS("all-enqueuers"),
     NONE("none");
 
     private final String text;

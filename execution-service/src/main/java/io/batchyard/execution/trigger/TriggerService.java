@@ -35,9 +35,14 @@ public class TriggerService implements MoreReasons {
     /** The ledger name of the BatchEnqueued consumer. */
     public static final String CONSUMER = "execution-triggers";
 
-    /** What a trigger led to; {@link #START} becomes started, queued or ignored once the runner has been asked. */
+    /**
+     * What a trigger led to; {@link #START} becomes started, queued or ignored once the runner has been asked, and
+     * {@link #LAUNCH} launched once the launcher hook has; either is failed when that could not be done (after
+     * retries).
+     */
     public enum Outcome {
-        START("started"), NOT_DEPLOYED("not_deployed"), QUEUED("queued"), IGNORED("ignored");
+        START("started"), LAUNCH("launched"), NOT_DEPLOYED("not_deployed"), QUEUED("queued"), WAITING("waiting"),
+        IGNORED("ignored"), FAILED("failed");
 
         private final String tag;
 
@@ -50,8 +55,14 @@ public class TriggerService implements MoreReasons {
         }
     }
 
-    /** A trigger's decision for a parent ({@code parentId} is null when the event named no parent this service knows). */
-    public record Decision(Long parentId, Outcome outcome, String why) {
+    /**
+     * A trigger's decision for a parent ({@code parentId} is null when the event named no parent this service knows);
+     * a {@link Outcome#LAUNCH} carries what the launcher hook is to be told.
+     */
+    public record Decision(Long parentId, Outcome outcome, String why, LaunchRequest launch) {
+        Decision(Long parentId, Outcome outcome, String why) {
+            this(parentId, outcome, why, null);
+        }
     }
 
     /** A parent's policy as the API shows it. */
@@ -67,12 +78,14 @@ public class TriggerService implements MoreReasons {
     private final DeploymentRepository deployments;
     private final Planner planner;
     private final ProcessedEventLedger ledger;
+    private final ExternalLauncher launcher;
 
     public TriggerService(ProcessDefinitionRepository definitions, TriggerPolicyRepository policies,
                           ExecutePermission permission, RunnerJobRepository jobs, RunnerLeaseRepository leases,
                           BucketRepository buckets, DeploymentRepository deployments, Planner planner,
-                          ProcessedEventLedger ledger) {
+                          ProcessedEventLedger ledger, ExternalLauncher launcher) {
         this.ledger = ledger;
+        this.launcher = launcher;
         this.definitions = definitions;
         this.policies = policies;
         this.permission = permission;
@@ -132,13 +145,42 @@ public class TriggerService implements MoreReasons {
         return policies.takePending(parentId);
     }
 
-    /** NOT_DEPLOYED for an on-batch parent whose latest deployment did not succeed: its triggers start nothing. */
+    /**
+     * NOT_DEPLOYED for a triggered parent whose latest deployment did not succeed (its triggers start nothing), and
+     * WAITING_FOR_ENQUEUERS for an all-enqueuers parent that some enqueuing process has not delivered to yet.
+     */
     @Override
     public Uni<List<Planner.Reason>> reasons(long processId) {
-        return policies.find(processId).chain(policy -> policy != TriggerPolicy.ON_BATCH
+        return policies.find(processId).chain(policy -> policy == TriggerPolicy.NONE
                 ? Uni.createFrom().item(List.<Planner.Reason>of())
-                : deployments.latest(processId).map(latest -> notDeployed(processId, latest).map(List::of)
-                        .orElse(List.of())));
+                : deployments.latest(processId).chain(latest -> {
+                    List<Planner.Reason> reasons = new ArrayList<>();
+                    notDeployed(processId, latest).ifPresent(reasons::add);
+                    Uni<List<Planner.Reason>> withLaunch = policies.launchFailure(processId).map(failure -> {
+                        failure.ifPresent(why -> reasons.add(new Planner.Reason("LAUNCH_FAILED", "launch failed: the "
+                                + "launcher hook could not start parent " + processId + ": " + why)));
+                        return reasons;
+                    });
+                    if (policy != TriggerPolicy.ALL_ENQUEUERS) {
+                        return withLaunch;
+                    }
+                    return withLaunch.chain(() -> waitingFor(processId)).map(waiting -> {
+                        waiting.ifPresent(reasons::add);
+                        return reasons;
+                    });
+                }));
+    }
+
+    /** The reason an all-enqueuers parent is not due yet; empty when it is. */
+    private Uni<Optional<Planner.Reason>> waitingFor(long parentId) {
+        return definitions.stepsOf(parentId).map(AllEnqueuers::required).chain(required -> policies.delivered(parentId)
+                .map(delivered -> AllEnqueuers.due(required, delivered) ? Optional.<Planner.Reason>empty()
+                        : Optional.of(new Planner.Reason("WAITING_FOR_ENQUEUERS", required.isEmpty()
+                        ? "waiting for enqueuers: parent " + parentId + " has policy all-enqueuers but its steps name "
+                        + "no enqueuing process"
+                        : "waiting for enqueuers: parent " + parentId + " starts when each of " + required
+                        + " has delivered since its last triggered run; still missing "
+                        + AllEnqueuers.missing(required, delivered)))));
     }
 
     private Uni<Decision> decide(BatchEnqueued event, LocalDateTime now) {
@@ -149,35 +191,93 @@ public class TriggerService implements MoreReasons {
             if (parentId == null) {
                 return ignored(null, "process " + step + " is not known to execution-service");
             }
-            return policies.find(parentId).chain(policy -> policy != TriggerPolicy.ON_BATCH
+            return policies.find(parentId).chain(policy -> policy == TriggerPolicy.NONE
                     ? ignored(parentId, "parent " + parentId + " has trigger policy " + policy.text())
                     : definitions.find(parentId).chain(parent -> {
-                        if (parent.isEmpty() || parent.get().deleted()
-                                || parent.get().workflowTypeId() != Planner.STAND_ALONE) {
-                            // Oozie and Airflow parents need a launcher hook, which does not exist yet
-                            return ignored(parentId, "parent " + parentId + " is not a live stand-alone parent");
+                        if (parent.isEmpty() || parent.get().deleted()) {
+                            return ignored(parentId, "parent " + parentId + " is not a live parent");
+                        }
+                        int type = parent.get().workflowTypeId();
+                        if (type != Planner.STAND_ALONE) {
+                            // Oozie and Airflow parents belong to an orchestrator: the launcher hook asks it
+                            return !launcher.configured()
+                                    ? ignored(parentId, "parent " + parentId + " has workflow type " + type
+                                            + " and no launcher hook is configured (batchyard.trigger.launcher.kind)")
+                                    : delivered(policy, parentId, event)
+                                            .chain(() -> external(policy, parentId, type, event));
                         }
                         return jobs.find(parentId).chain(job -> job.filter(RunnerJob::enabled).isEmpty()
                                 ? ignored(parentId, "parent " + parentId + " has no enabled run policy")
-                                : deployed(parentId, job.get(), event, now));
+                                : delivered(policy, parentId, event)
+                                        .chain(() -> deployed(policy, parentId, job.get(), event, now)));
                     }));
         });
     }
 
-    private Uni<Decision> deployed(long parentId, RunnerJob job, BatchEnqueued event, LocalDateTime now) {
+    /**
+     * An all-enqueuers parent notes which enqueuing process delivered (whether or not it is deployed: a delivery is
+     * data that arrived). A batch enqueued by hand names no source process and counts for none.
+     */
+    private Uni<Void> delivered(TriggerPolicy policy, long parentId, BatchEnqueued event) {
+        if (policy != TriggerPolicy.ALL_ENQUEUERS || event.getSourceProcessId() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return policies.recordDelivery(parentId, event.getSourceProcessId(), event.getSourceBatchId());
+    }
+
+    /** An Oozie or Airflow parent: deployed and (all-enqueuers) due, the launcher hook is to start it. */
+    private Uni<Decision> external(TriggerPolicy policy, long parentId, int type, BatchEnqueued event) {
         return deployments.latest(parentId).chain(latest -> {
             Optional<Planner.Reason> notDeployed = notDeployed(parentId, latest);
             if (notDeployed.isPresent()) {
                 return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
             }
-            return bucketOf(job, event, now).chain(bucket -> bucket == null
-                    ? ignored(parentId, "the bucket key of parent " + parentId + " names no bucket now")
-                    : buckets.ensure(parentId, bucket).chain(() -> leases.find(parentId))
-                    .chain(running -> running.isPresent()
-                            ? policies.markPending(parentId).replaceWith(new Decision(parentId, Outcome.QUEUED,
-                                    "a run of parent " + parentId + " is in progress; its end starts the next one"))
-                            : Uni.createFrom().item(new Decision(parentId, Outcome.START, null))));
+            Decision launch = new Decision(parentId, Outcome.LAUNCH, null, new LaunchRequest(parentId, type,
+                    LaunchRequest.typeName(type), String.valueOf(event.getHeader().getEventId()),
+                    List.of(new LaunchRequest.Batch(event.getQueueId(), event.getSourceBatchId(),
+                            event.getSourceProcessId(), event.getConsumerProcessId(), event.getBatchMarking()))));
+            if (policy != TriggerPolicy.ALL_ENQUEUERS) {
+                return Uni.createFrom().item(launch);
+            }
+            return waitingFor(parentId).chain(waiting -> waiting.isPresent()
+                    ? Uni.createFrom().item(new Decision(parentId, Outcome.WAITING, waiting.get().message()))
+                    : policies.clearDeliveries(parentId).replaceWith(launch));
         });
+    }
+
+    /** What the launcher hook answered, for /why: a failure stays a reason until a launch succeeds. */
+    @WithTransaction
+    public Uni<Void> launched(long parentId, Optional<String> failure) {
+        return failure.map(why -> policies.recordLaunchFailure(parentId, why))
+                .orElseGet(() -> policies.clearLaunchFailure(parentId));
+    }
+
+    private Uni<Decision> deployed(TriggerPolicy policy, long parentId, RunnerJob job, BatchEnqueued event,
+                                   LocalDateTime now) {
+        return deployments.latest(parentId).chain(latest -> {
+            Optional<Planner.Reason> notDeployed = notDeployed(parentId, latest);
+            if (notDeployed.isPresent()) {
+                return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
+            }
+            if (policy == TriggerPolicy.ALL_ENQUEUERS) {
+                return waitingFor(parentId).chain(waiting -> waiting.isPresent()
+                        ? Uni.createFrom().item(new Decision(parentId, Outcome.WAITING, waiting.get().message()))
+                        // the run about to start consumes what was delivered: the next one waits for new batches
+                        : policies.clearDeliveries(parentId).chain(() -> start(parentId, job, event, now)));
+            }
+            return start(parentId, job, event, now);
+        });
+    }
+
+    /** Records the trigger's bucket as INIT; the run starts now, or when the run in progress ends. */
+    private Uni<Decision> start(long parentId, RunnerJob job, BatchEnqueued event, LocalDateTime now) {
+        return bucketOf(job, event, now).chain(bucket -> bucket == null
+                ? ignored(parentId, "the bucket key of parent " + parentId + " names no bucket now")
+                : buckets.ensure(parentId, bucket).chain(() -> leases.find(parentId))
+                .chain(running -> running.isPresent()
+                        ? policies.markPending(parentId).replaceWith(new Decision(parentId, Outcome.QUEUED,
+                                "a run of parent " + parentId + " is in progress; its end starts the next one"))
+                        : Uni.createFrom().item(new Decision(parentId, Outcome.START, null))));
     }
 
     /**

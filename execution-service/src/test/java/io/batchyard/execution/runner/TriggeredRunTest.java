@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.ExecutionTest;
+import io.batchyard.execution.StubOrchestrator;
 import io.batchyard.execution.deployment.DeployPoller;
 import io.batchyard.execution.deployment.Deployment;
+import io.batchyard.execution.schedule.RunnerScheduler;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.ProcessTrees;
@@ -38,32 +40,51 @@ class TriggeredRunTest extends RunnerTestSupport {
     @Inject
     DeployPoller poller;
 
+    @Inject
+    RunnerScheduler scheduler;
+
     /** A one-step on-batch parent whose step appends its bucket to {@code calls-<parent>} after {@code before}. */
     private long onBatchParent(String before, boolean deployed) {
+        return triggeredParent(before, deployed, "on-batch");
+    }
+
+    /** A one-step parent of the policy whose step (enqueued by {@code enqueuers}) appends its bucket to a file. */
+    private long triggeredParent(String before, boolean deployed, String policy, long... enqueuers) {
         long p = RunnerFixtures.id(), s = RunnerFixtures.id();
         int type = (int) p;
         String record = f.script("record" + p + ".sh", before + "\necho \"$BATCHYARD_BUCKET\" >> " + f.file("calls-" + p));
-        f.register(ProcessTrees.parent(p).processType(type).workflowType(2).next(s)
-                .step(s, st -> st.property("script", "run", record).next(p)));
+        // a parent with an enqueued step claims its batches: InitJob needs its max-batch
+        f.register(ProcessTrees.parent(p).processType(type).workflowType(2).property("runner", "max-batch", "10")
+                .next(s).step(s, st -> st.enqueuedBy(enqueuers).property("script", "run", record).next(p)));
         f.policy(p, Map.of());
         if (deployed) {
-            deployScript(type);
-            long id = given().post("/processes/" + p + "/deployments").then().statusCode(201).extract().jsonPath()
-                    .getLong("deploymentId");
-            await().atMost(WAIT).until(() -> {
-                poller.pollOnce();
-                return "SUCCESS".equals(given().get("/deployments/" + id).then().extract().jsonPath().getString("status"));
-            });
+            deploy(p, type);
         }
-        given().contentType(ContentType.JSON).body(Map.of("policy", "on-batch")).put("/processes/" + p + "/trigger")
+        given().contentType(ContentType.JSON).body(Map.of("policy", policy)).put("/processes/" + p + "/trigger")
                 .then().statusCode(200);
         return p;
     }
 
+    /** Deploys the parent (its type's script succeeds) and waits for the deployment's SUCCESS. */
+    private void deploy(long p, int type) {
+        deployScript(type);
+        long id = given().post("/processes/" + p + "/deployments").then().statusCode(201).extract().jsonPath()
+                .getLong("deploymentId");
+        await().atMost(WAIT).until(() -> {
+            poller.pollOnce();
+            return "SUCCESS".equals(given().get("/deployments/" + id).then().extract().jsonPath().getString("status"));
+        });
+    }
+
     private BatchEnqueued enqueued(long parent, long sourceBatchId) {
+        return enqueued(parent, sourceBatchId, null);
+    }
+
+    /** A batch of {@code sourceProcessId} (null: enqueued by hand) for the parent's only step. */
+    private BatchEnqueued enqueued(long parent, long sourceBatchId, Long sourceProcessId) {
         long step = parent + 1; // the parent's only step (RunnerFixtures ids are consecutive)
         return BatchEnqueued.newBuilder().setHeader(Events.header("queue-service", null, null))
-                .setQueueId(sourceBatchId).setSourceBatchId(sourceBatchId).setSourceProcessId(null)
+                .setQueueId(sourceBatchId).setSourceBatchId(sourceBatchId).setSourceProcessId(sourceProcessId)
                 .setConsumerProcessId(step).setBatchMarking(null).build();
     }
 
@@ -115,6 +136,109 @@ class TriggeredRunTest extends RunnerTestSupport {
         Files.writeString(go, "go");
         await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, "batch-" + (p * 10 + 1))));
         assertThat(f.lines("calls-" + p)).containsExactly("batch-" + p * 10, "batch-" + (p * 10 + 1));
+    }
+
+    @Test
+    void anAllEnqueuersParentStartsOnceEveryEnqueuerDeliveredSinceItsLastTriggeredRun() {
+        long u1 = RunnerFixtures.id(), u2 = RunnerFixtures.id();
+        long p = triggeredParent("", true, "all-enqueuers", u1, u2);
+        double waiting = triggers("waiting");
+
+        // u1 delivers, twice: still waiting for u2, and /why says for whom
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10, u1));
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 1, u1));
+        await().atMost(WAIT).until(() -> triggers("waiting") >= waiting + 2);
+        JsonPath why = given().get("/why/" + p).then().statusCode(200).extract().jsonPath();
+        assertThat(why.getString("reasons.find { it.code == 'WAITING_FOR_ENQUEUERS' }.message"))
+                .startsWith("waiting for enqueuers").endsWith("still missing [" + u2 + "]");
+        assertThat(f.lines("calls-" + p)).isEmpty();
+
+        // u2 delivers: every enqueuer has, so the run starts (for the batch that completed the set)
+        String bucket = "batch-" + (p * 10 + 2);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 2, u2));
+        await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, bucket)));
+        assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+
+        // the run consumed those deliveries: u2 alone again, or a batch enqueued by hand, starts nothing
+        double waitingAfterRun = triggers("waiting");
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 3, u2));
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 4, null));
+        await().atMost(WAIT).until(() -> triggers("waiting") >= waitingAfterRun + 2);
+        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getString("reasons.find { it.code == 'WAITING_FOR_ENQUEUERS' }.message"))
+                .endsWith("still missing [" + u1 + "]");
+        assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+    }
+
+    @Test
+    void aStartThatFailsAfterTheDecisionIsRetriedCountedAndLeftToTheRunnersTick() {
+        long p = onBatchParent("", true);
+        double failed = triggers("failed");
+        String bucket = "batch-" + p * 10;
+        // a runner that is shutting down refuses every launch: the committed decision cannot start its run
+        assertThat(scheduler.drain(Duration.ofSeconds(5))).isTrue();
+        try {
+            f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10));
+            await().atMost(WAIT).until(() -> triggers("failed") > failed);
+            assertThat(f.status(p, bucket)).isEqualTo("INIT");
+        } finally {
+            scheduler.resume();
+        }
+        // the trigger's bucket waited for the runner: its next tick runs it
+        scheduler.tick(java.time.Instant.now());
+        await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, bucket)));
+        assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+    }
+
+    /** A deployed on-batch Oozie parent (workflow type 1) with one step: the launcher hook starts it, not the runner. */
+    private long oozieParent() {
+        long p = RunnerFixtures.id(), s = RunnerFixtures.id();
+        int type = (int) p;
+        f.register(ProcessTrees.parent(p).processType(type).workflowType(1).next(s).step(s, st -> st.next(p)));
+        deploy(p, type);
+        given().contentType(ContentType.JSON).body(Map.of("policy", "on-batch")).put("/processes/" + p + "/trigger")
+                .then().statusCode(200);
+        return p;
+    }
+
+    @Test
+    void anOozieParentIsLaunchedThroughTheHookOncePerTriggerAndAFailedLaunchIsRetriedThenReported() {
+        long p = oozieParent();
+        double launched = triggers("launched"), failed = triggers("failed");
+
+        // a trigger and its duplicate, then a second trigger: two calls of the orchestrator
+        BatchEnqueued first = enqueued(p, p * 10);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, first);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, first);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 1));
+        await().atMost(WAIT).until(() -> triggers("launched") >= launched + 2);
+        List<String> calls = StubOrchestrator.calls(p);
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(0)).contains("\"processId\":" + p, "\"workflowTypeId\":1", "\"workflowType\":\"oozie\"",
+                "\"sourceBatchId\":" + p * 10, "\"consumerProcessId\":" + (p + 1),
+                "\"eventId\":\"" + first.getHeader().getEventId() + "\"");
+        assertThat(calls.get(1)).contains("\"sourceBatchId\":" + (p * 10 + 1));
+        // the runner was not asked: no run of the parent
+        assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
+                .getInt("total")).isZero();
+
+        // an orchestrator that keeps failing: every attempt made (3), then the trigger is failed and /why says why
+        StubOrchestrator.failNext(p, 3);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 2));
+        await().atMost(WAIT).until(() -> triggers("failed") > failed);
+        assertThat(StubOrchestrator.calls(p)).hasSize(5);
+        JsonPath why = given().get("/why/" + p).then().statusCode(200).extract().jsonPath();
+        assertThat(why.getString("reasons.find { it.code == 'LAUNCH_FAILED' }.message")).startsWith("launch failed")
+                .contains("answered 503", "orchestrator unavailable");
+
+        // one failure is retried and the launch succeeds: the reason is gone
+        StubOrchestrator.failNext(p, 1);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 3));
+        await().atMost(WAIT).until(() -> triggers("launched") >= launched + 3);
+        assertThat(StubOrchestrator.calls(p)).hasSize(7);
+        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getList("reasons.code", String.class)).doesNotContain("LAUNCH_FAILED");
+        assertThat(triggers("failed")).isEqualTo(failed + 1);
     }
 
     /** The current value of batchyard_triggers_total for the outcome, read as Prometheus does. */

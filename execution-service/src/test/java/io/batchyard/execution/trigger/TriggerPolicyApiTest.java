@@ -52,6 +52,8 @@ class TriggerPolicyApiTest {
         given().get(trigger(p)).then().statusCode(200).body("processId", equalTo((int) p)).body("policy", equalTo("none"));
         put(given(), p, "on-batch").statusCode(200).body("policy", equalTo("on-batch"));
         given().get(trigger(p)).then().statusCode(200).body("policy", equalTo("on-batch"));
+        put(given(), p, "all-enqueuers").statusCode(200).body("policy", equalTo("all-enqueuers"));
+        given().get(trigger(p)).then().statusCode(200).body("policy", equalTo("all-enqueuers"));
         put(given(), p, "none").statusCode(200).body("policy", equalTo("none"));
         given().get(trigger(p)).then().statusCode(200).body("policy", equalTo("none"));
 
@@ -62,11 +64,12 @@ class TriggerPolicyApiTest {
     }
 
     @Test
-    void aPolicyOtherThanOnBatchOrNoneOrForAStepOrUnknownProcessIsRefused() {
+    void anUnknownPolicyOrOneForAStepOrUnknownProcessIsRefused() {
         long p = IDS.incrementAndGet(), s = IDS.incrementAndGet();
         register(ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.next(p)), s);
 
-        expect(put(given(), p, "all-enqueuers"), 400, 426).body("detail", containsString("'all-enqueuers' is not one"));
+        expect(put(given(), p, "all_enqueuers"), 400, 426).body("detail", containsString("'all_enqueuers' is not one"))
+                .body("detail", containsString("'all-enqueuers'"));
         expect(put(given(), p, null), 400, 426);
         expect(given().contentType(ContentType.JSON).put(trigger(p)).then(), 400, 426);
         expect(put(given(), s, "on-batch"), 404, 427);

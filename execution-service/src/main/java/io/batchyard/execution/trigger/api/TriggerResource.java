@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "trigger")
 public class TriggerResource {
 
-    /** PUT body: {@code on-batch} or {@code none}. */
+    /** PUT body: {@code on-batch}, {@code all-enqueuers} or {@code none}. */
     public record TriggerRequest(String policy) {
     }
 
@@ -40,10 +40,12 @@ public class TriggerResource {
 
     @RolesAllowed(Roles.OPERATOR)
     @PUT
-    @Operation(summary = "Set the trigger policy of a parent: on-batch (start when a step gets a batch) or none")
+    @Operation(summary = "Set the trigger policy of a parent: on-batch (start when a step gets a batch), "
+            + "all-enqueuers (when every enqueuing process has delivered since the last triggered run) or none")
     public Uni<TriggerService.Policy> put(@PathParam("pid") long pid, TriggerRequest body) {
         if (body == null) {
-            throw ExecutionError.INVALID_TRIGGER_POLICY.exception("a JSON body {\"policy\": \"on-batch\" | \"none\"} is required");
+            throw ExecutionError.INVALID_TRIGGER_POLICY.exception(
+                    "a JSON body {\"policy\": \"on-batch\" | \"all-enqueuers\" | \"none\"} is required");
         }
         return triggers.save(Caller.of(identity), pid, TriggerPolicy.of(body.policy()));
     }

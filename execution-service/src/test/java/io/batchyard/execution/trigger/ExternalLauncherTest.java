@@ -1,0 +1,85 @@
+package io.batchyard.execution.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command launcher hook with a stub orchestrator script: its arguments, its input, retries and the reason. */
+class ExternalLauncherTest {
+
+    @TempDir
+    Path dir;
+
+    private static final LaunchRequest REQUEST = new LaunchRequest(41, 3, "airflow", "event-1",
+            List.of(new LaunchRequest.Batch(7, 55, 40L, 42, null)));
+
+    private ExternalLauncher command(Path script) {
+        return new ExternalLauncher(new LaunchHookConfig() {
+            public Kind kind() {
+                return Kind.COMMAND;
+            }
+
+            public Optional<String> url() {
+                return Optional.empty();
+            }
+
+            public Optional<String> command() {
+                return Optional.of(script.toString());
+            }
+
+            public Optional<List<String>> args() {
+                return Optional.of(List.of("trigger-dag"));
+            }
+
+            public Duration timeout() {
+                return Duration.ofSeconds(10);
+            }
+
+            public int attempts() {
+                return 2;
+            }
+
+            public Duration backoff() {
+                return Duration.ofMillis(10);
+            }
+        });
+    }
+
+    private Path script(String body) throws IOException {
+        Path p = dir.resolve("orchestrator.sh");
+        Files.writeString(p, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+        return p;
+    }
+
+    @Test
+    void theCommandGetsItsArgumentsTheTriggerAndTheRequestOnItsInputOnce() throws IOException {
+        Path calls = dir.resolve("calls");
+        Path input = dir.resolve("input");
+        ExternalLauncher launcher = command(script("echo \"$*\" >> " + calls + "\ncat > " + input
+                + "\n[ -z \"$BATCHYARD_SECRETS_KEY\" ] || exit 9"));
+
+        assertThat(launcher.launch(REQUEST).await().atMost(Duration.ofSeconds(20))).isEmpty();
+        assertThat(Files.readAllLines(calls)).containsExactly("trigger-dag 41 airflow 55");
+        assertThat(Files.readString(input)).contains("\"processId\":41", "\"workflowType\":\"airflow\"",
+                "\"sourceBatchId\":55", "\"sourceProcessId\":40", "\"eventId\":\"event-1\"");
+    }
+
+    @Test
+    void aFailingCommandIsRetriedAndItsExitCodeAndOutputAreTheReason() throws IOException {
+        Path calls = dir.resolve("calls");
+        ExternalLauncher launcher = command(script("echo call >> " + calls + "\necho 'dag is paused' >&2\nexit 3"));
+
+        Optional<String> failure = launcher.launch(REQUEST).await().atMost(Duration.ofSeconds(20));
+        assertThat(failure).hasValueSatisfying(why -> assertThat(why).contains("exited with 3", "dag is paused"));
+        assertThat(Files.readAllLines(calls)).hasSize(2);
+    }
+}
