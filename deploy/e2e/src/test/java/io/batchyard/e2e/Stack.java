@@ -112,7 +112,7 @@ final class Stack implements AutoCloseable {
      * broker and databases: started by the first of them, stopped when the test JVM ends. Each such test works in
      * applications and processes of its own, so they do not see each other's runs. A canary secret is planted in the
      * registry's and execution-service's own environment ({@link #SHARED_CANARY}) and execution-service's runner takes
-     * its scripts from {@link #sharedScriptDir()}, so that the secret canary test can look for it in everything the
+     * its scripts (deployment scripts included, polled every second) from {@link #sharedScriptDir()}, so that the secret canary test can look for it in everything the
      * shared stack writes. Its lineage-service pushes OpenLineage events to {@link OpenLineageReceiver#PORT}.
      */
     static synchronized Stack shared() {
@@ -121,6 +121,8 @@ final class Stack implements AutoCloseable {
             Map<String, String> execution = new HashMap<>(canary);
             execution.put("BATCHYARD_SECRETS_KEY", SECRETS_KEY);
             execution.put("BATCHYARD_RUNNER_SCRIPT_DIR", sharedScriptDir().toString());
+            // TriggerEndToEndTest deploys parents: its deployments should not wait the default 10 s for a poll
+            execution.put("BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S");
             // lineage-service pushes OpenLineage events to the receiver OpenLineageEndToEndTest opens on this port;
             // until it does, the events wait in lineage-service's outbox and nothing else notices.
             Map<String, String> lineage = Map.of("BATCHYARD_LINEAGE_OPENLINEAGE_HTTP_URL",
