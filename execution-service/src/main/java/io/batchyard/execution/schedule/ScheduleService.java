@@ -4,12 +4,14 @@ import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerJobRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /** Fires the DB-stored crontab: one transaction holds the due schedules, records their buckets and their last fire. */
@@ -34,14 +36,11 @@ public class ScheduleService {
     /** Records a bucket for every fire of every schedule in (last fire, now]; returns the buckets added. */
     @WithTransaction
     public Uni<Integer> fire(Instant now) {
-        return schedules.lockEnabled().chain(due -> {
-            int[] added = {0};
-            Uni<Void> each = Uni.createFrom().voidItem();
-            for (ScheduleRepository.Due d : due) {
-                each = each.chain(() -> fire(d, now)).invoke(n -> added[0] += n).replaceWithVoid();
-            }
-            return each.map(done -> added[0]);
-        });
+        // One after another through a Multi rather than a chain built in a loop: a chain of a thousand fires (a schedule
+        // catching up after a long outage, or a clock moved far) nests a thousand subscriptions on one thread's stack.
+        return schedules.lockEnabled().chain(due -> Multi.createFrom().iterable(due)
+                .onItem().transformToUniAndConcatenate(d -> fire(d, now))
+                .collect().with(Collectors.summingInt(Integer::intValue)));
     }
 
     private Uni<Integer> fire(ScheduleRepository.Due d, Instant now) {
@@ -56,22 +55,18 @@ public class ScheduleService {
         if (fires.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        int[] added = {0};
-        return jobs.find(d.processId()).map(job -> job.orElseThrow()).chain(job -> {
-            Uni<Void> each = Uni.createFrom().voidItem();
-            for (ZonedDateTime fire : fires) {
-                List<Planner.Reason> reasons = new ArrayList<>();
-                each = each.chain(() -> planner.bucketAt(job, fire.toLocalDateTime(), reasons)).chain(bucket -> {
-                    if (bucket == null) {
-                        LOG.warnf("schedule of process %d fired at %s but: %s", d.processId(), fire, reasons);
-                        return Uni.createFrom().voidItem();
-                    }
-                    return ledger.ensure(d.processId(), bucket).invoke(isNew -> added[0] += isNew ? 1 : 0)
-                            .replaceWithVoid();
-                });
-            }
-            return each;
-        }).chain(() -> schedules.fired(d.processId(), fires.get(fires.size() - 1).toOffsetDateTime()))
-                .map(done -> added[0]);
+        return jobs.find(d.processId()).map(job -> job.orElseThrow()).chain(job -> Multi.createFrom().iterable(fires)
+                .onItem().transformToUniAndConcatenate(fire -> {
+                    List<Planner.Reason> reasons = new ArrayList<>();
+                    return planner.bucketAt(job, fire.toLocalDateTime(), reasons).chain(bucket -> {
+                        if (bucket == null) {
+                            LOG.warnf("schedule of process %d fired at %s but: %s", d.processId(), fire, reasons);
+                            return Uni.createFrom().item(0);
+                        }
+                        return ledger.ensure(d.processId(), bucket).map(isNew -> isNew ? 1 : 0);
+                    });
+                })
+                .collect().with(Collectors.summingInt(Integer::intValue)))
+                .call(() -> schedules.fired(d.processId(), fires.get(fires.size() - 1).toOffsetDateTime()));
     }
 }
