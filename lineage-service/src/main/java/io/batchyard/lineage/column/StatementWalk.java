@@ -43,6 +43,7 @@ import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.LateralView;
+import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -74,10 +75,11 @@ final class StatementWalk {
     }
 
     /**
-     * What a query block yields: its select items, and the columns its JOIN ... ON, WHERE, GROUP BY and HAVING read.
-     * Those decide which rows reach the target, so they become indirect edges into the target table.
+     * What a query block yields: its select items, and the columns its JOIN ... ON, WHERE, HAVING, GROUP BY, ORDER BY,
+     * windows and CASE/IF conditions read, each with the clauses that read it. Those decide which rows reach the
+     * target (or in which order, or which branch of a value), so they become indirect edges into the target table.
      */
-    private record Block(List<Produced> items, List<Endpoint> filters) {
+    private record Block(List<Produced> items, Map<Endpoint, Set<IndirectClause>> filters) {
     }
 
     /** Where a query block's rows go. {@code columns} null: by label; {@code dynamicPartitions} take the last items. */
@@ -230,11 +232,11 @@ final class StatementWalk {
         }
         if (select instanceof SetOperationList union) {
             List<Produced> merged = null;
-            List<Endpoint> filters = new ArrayList<>();
+            Map<Endpoint, Set<IndirectClause>> filters = new LinkedHashMap<>();
             for (Select branch : union.getSelects()) {
                 Block block = select(branch, outer, ctes);
                 merged = merged == null ? new ArrayList<>(block.items()) : mergePositionally(merged, block.items());
-                block.filters().stream().filter(f -> !filters.contains(f)).forEach(filters::add);
+                block.filters().forEach((f, clauses) -> read(filters, f, clauses));
             }
             return new Block(merged == null ? List.of() : merged, filters);
         }
@@ -262,9 +264,9 @@ final class StatementWalk {
 
     private Block plain(PlainSelect select, Scope outer, Map<String, Source> ctes) {
         Scope scope = new Scope(outer);
-        List<Endpoint> filters = new ArrayList<>();
-        java.util.function.Consumer<Expression> filter = e -> inputs(e, scope, ctes).stream()
-                .filter(f -> !filters.contains(f)).forEach(filters::add);
+        Map<Endpoint, Set<IndirectClause>> filters = new LinkedHashMap<>();
+        java.util.function.BiConsumer<Expression, IndirectClause> filter = (e, clause) -> inputs(e, scope, ctes)
+                .forEach(f -> read(filters, f, Set.of(clause)));
         if (select.getFromItem() != null) {
             from(select.getFromItem(), scope, ctes);
         }
@@ -274,7 +276,7 @@ final class StatementWalk {
             }
             for (Join join : select.getJoins()) {
                 if (join.getOnExpressions() != null) {
-                    join.getOnExpressions().forEach(filter);
+                    join.getOnExpressions().forEach(e -> filter.accept(e, IndirectClause.JOIN));
                 }
                 if (join.getUsingColumns() != null) {
                     join.getUsingColumns().forEach(c -> scope.sources().forEach(s -> markUsed(s, name(c.getColumnName()))));
@@ -286,10 +288,11 @@ final class StatementWalk {
                 lateralView(view, scope, ctes);
             }
         }
-        filter.accept(select.getWhere());
-        filter.accept(select.getHaving());
+        filter.accept(select.getWhere(), IndirectClause.FILTER);
+        filter.accept(select.getHaving(), IndirectClause.FILTER);
         if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
-            select.getGroupBy().getGroupByExpressionList().forEach(e -> filter.accept((Expression) e));
+            select.getGroupBy().getGroupByExpressionList()
+                    .forEach(e -> filter.accept((Expression) e, IndirectClause.GROUP_BY));
         }
         List<Produced> produced = new ArrayList<>();
         for (SelectItem<?> item : select.getSelectItems()) {
@@ -307,6 +310,29 @@ final class StatementWalk {
                 String label = item.getAlias() != null ? name(item.getAlias().getName())
                         : e instanceof Column c ? name(c.getColumnName()) : "_c" + produced.size();
                 produced.add(new Produced(label, List.of(derive(e, scope, ctes))));
+                conditionsAndWindows(e, filter);
+            }
+        }
+        if (select.getOrderByElements() != null) {
+            // ORDER BY may name a select item by its label (Hive looks there first): the rows are then sorted by
+            // the columns that item is made of, not by a column of an input table of that name.
+            Map<String, Produced> labels = new HashMap<>();
+            produced.forEach(p -> labels.putIfAbsent(p.label(), p));
+            for (OrderByElement order : select.getOrderByElements()) {
+                Expression e = order.getExpression();
+                Produced item = e instanceof Column c && c.getTable() == null ? labels.get(name(c.getColumnName()))
+                        : null;
+                if (item != null) {
+                    for (Derivation d : item.derivations()) {
+                        if (d instanceof Direct direct) {
+                            read(filters, direct.column(), Set.of(IndirectClause.SORT));
+                        } else if (d instanceof Computed computed) {
+                            computed.inputs().forEach(in -> read(filters, in, Set.of(IndirectClause.SORT)));
+                        }
+                    }
+                } else if (!isLiteral(e)) {
+                    filter.accept(e, IndirectClause.SORT);
+                }
             }
         }
         return new Block(produced, filters);
@@ -375,7 +401,7 @@ final class StatementWalk {
         use(temp, true, true, columns);
         List<Produced> produced = columns.stream()
                 .map(c -> new Produced(c, List.<Derivation>of(new Computed(name(generator.getName()), inputs)))).toList();
-        emit(new Target(temp, true, columns, List.of()), new Block(produced, List.of()));
+        emit(new Target(temp, true, columns, List.of()), new Block(produced, Map.of()));
         scope.add(alias, new Source(temp, true, columns));
     }
 
@@ -458,7 +484,7 @@ final class StatementWalk {
             @Override
             public <S> Void visit(Select sub, S context) {
                 Block block = select(sub, scope, ctes);
-                block.filters().stream().filter(x -> !found.contains(x)).forEach(found::add);
+                block.filters().keySet().stream().filter(x -> !found.contains(x)).forEach(found::add);
                 for (Produced p : block.items()) {
                     for (Derivation d : p.derivations()) {
                         if (d instanceof Direct direct && !found.contains(direct.column())) {
@@ -581,13 +607,74 @@ final class StatementWalk {
         TableUse use = use(target.table(), target.temp(), true, target.temp() ? written : known);
         use.usedColumns().addAll(written);
         Endpoint table = Endpoint.table(target.table(), target.temp());
-        for (Endpoint f : block.filters()) {
-            ColumnEdge edge = new ColumnEdge(f, table, true);
-            if (!edges.contains(edge)) {
-                edges.add(edge);
+        block.filters().forEach((f, clauses) -> {
+            // One edge per column and table: a column read by several clauses (a multi-insert's targets share the
+            // source's clauses too) gets them all on that edge.
+            for (int i = 0; i < edges.size(); i++) {
+                ColumnEdge e = edges.get(i);
+                if (e.indirect() && e.from().equals(f) && e.to().equals(table)) {
+                    Set<IndirectClause> all = java.util.EnumSet.copyOf(clauses);
+                    all.addAll(e.clauses());
+                    edges.set(i, ColumnEdge.indirect(f, table, all));
+                    return;
+                }
             }
-        }
+            edges.add(ColumnEdge.indirect(f, table, clauses));
+        });
         return written;
+    }
+
+    private static void read(Map<Endpoint, Set<IndirectClause>> filters, Endpoint column,
+                             Set<IndirectClause> clauses) {
+        filters.computeIfAbsent(column, k -> java.util.EnumSet.noneOf(IndirectClause.class)).addAll(clauses);
+    }
+
+    /**
+     * The columns a select item reads in a window's PARTITION BY / ORDER BY and in CASE ... WHEN or IF conditions:
+     * besides feeding the item's function node, they decide how its value is made (OpenLineage's WINDOW and
+     * CONDITIONAL). Sub-queries inside the item are not entered: their own blocks record their clauses.
+     */
+    private void conditionsAndWindows(Expression item, java.util.function.BiConsumer<Expression, IndirectClause> read) {
+        item.accept(new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(AnalyticExpression window, S context) {
+                if (window.getPartitionExpressionList() != null) {
+                    window.getPartitionExpressionList().forEach(p -> read.accept((Expression) p, IndirectClause.WINDOW));
+                }
+                if (window.getOrderByElements() != null) {
+                    window.getOrderByElements().forEach(o -> read.accept(o.getExpression(), IndirectClause.WINDOW));
+                }
+                return super.visit(window, context);
+            }
+
+            @Override
+            public <S> Void visit(CaseExpression expression, S context) {
+                if (expression.getSwitchExpression() != null) {
+                    read.accept(expression.getSwitchExpression(), IndirectClause.CONDITIONAL);
+                }
+                expression.getWhenClauses().forEach(w -> read.accept(w.getWhenExpression(), IndirectClause.CONDITIONAL));
+                return super.visit(expression, context);
+            }
+
+            @Override
+            public <S> Void visit(Function function, S context) {
+                if ("if".equalsIgnoreCase(function.getName()) && function.getParameters() != null
+                        && !function.getParameters().isEmpty()) {
+                    read.accept((Expression) function.getParameters().get(0), IndirectClause.CONDITIONAL);
+                }
+                return super.visit(function, context);
+            }
+
+            @Override
+            public <S> Void visit(ParenthesedSelect sub, S context) {
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(Select sub, S context) {
+                return null;
+            }
+        }, null);
     }
 
     private void edge(Endpoint from, Endpoint to) {

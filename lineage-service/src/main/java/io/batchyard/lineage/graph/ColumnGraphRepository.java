@@ -93,12 +93,22 @@ public class ColumnGraphRepository {
                 .getSingleResult());
     }
 
-    public Uni<Void> insertRelation(UUID query, long from, long to, boolean indirect) {
+    /**
+     * {@code subtypes}: the clauses of an indirect relation, comma-separated (null for none). The same relation again
+     * (two statements of one script) adds its clauses to the stored ones.
+     */
+    public Uni<Void> insertRelation(UUID query, long from, long to, boolean indirect, String subtypes) {
         return Panache.getSession().chain(s -> s.createNativeQuery("""
-                        INSERT INTO lineage_relation (relation_id, query_id, src_node_id, target_node_id, indirect)
-                        VALUES (:id, :query, :from, :to, :indirect) ON CONFLICT DO NOTHING""")
+                        INSERT INTO lineage_relation (relation_id, query_id, src_node_id, target_node_id, indirect,
+                                                      indirect_subtypes)
+                        VALUES (:id, :query, :from, :to, :indirect, string_to_array(CAST(:subtypes AS TEXT), ','))
+                        ON CONFLICT (query_id, src_node_id, target_node_id) DO UPDATE
+                           SET indirect_subtypes = (SELECT array_agg(DISTINCT x ORDER BY x)
+                                                      FROM unnest(lineage_relation.indirect_subtypes
+                                                                  || EXCLUDED.indirect_subtypes) x)
+                         WHERE EXCLUDED.indirect_subtypes IS NOT NULL""")
                 .setParameter("id", UUID.randomUUID()).setParameter("query", query).setParameter("from", from)
-                .setParameter("to", to).setParameter("indirect", indirect)
+                .setParameter("to", to).setParameter("indirect", indirect).setParameter("subtypes", subtypes)
                 .executeUpdate()
                 .replaceWithVoid());
     }

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -65,7 +66,8 @@ public class ColumnGraphWriter {
 
         private Uni<Void> edge(ColumnEdge edge) {
             return node(edge.from()).chain(from -> node(edge.to())
-                    .chain(to -> graph.insertRelation(queryId, from, to, edge.indirect())));
+                    .chain(to -> graph.insertRelation(queryId, from, to, edge.indirect(), edge.clauses().isEmpty()
+                            ? null : edge.clauses().stream().map(Enum::name).collect(Collectors.joining(",")))));
         }
 
         private Uni<Long> node(Endpoint e) {

@@ -1,12 +1,16 @@
 package io.batchyard.lineage.openlineage;
 
 import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.lineage.column.IndirectClause;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -30,7 +34,7 @@ public class OpenLineageRepository {
                                s.node_type_id = 2 AND st.node_type_id = 1,
                                t.node_id, tt.display_name, t.display_name,
                                t.node_type_id = 2 AND tt.node_type_id = 1, s.node_type_id = 3,
-                               t.node_type_id = 1
+                               t.node_type_id = 1, array_to_string(r.indirect_subtypes, ',')
                           FROM lineage_relation r
                           JOIN lineage_node s ON s.node_id = r.src_node_id
                           LEFT JOIN lineage_node st ON st.node_id = s.container_node_id
@@ -41,7 +45,16 @@ public class OpenLineageRepository {
                 .getResultList()
                 .map(rows -> rows.stream().map(r -> new RunEventBuilder.Relation(Columns.uuid(r[0]), Columns.toLong(r[1]),
                         (String) r[2], (String) r[3], bool(r[4]), Columns.toLong(r[5]), (String) r[6], (String) r[7],
-                        bool(r[8]), bool(r[9]), bool(r[10]))).toList()));
+                        bool(r[8]), bool(r[9]), bool(r[10]), subtypes((String) r[11]))).toList()));
+    }
+
+    /** Stored subtypes of an indirect relation; none for a direct one or one stored before they were recorded. */
+    private static Set<IndirectClause> subtypes(String stored) {
+        Set<IndirectClause> subtypes = EnumSet.noneOf(IndirectClause.class);
+        if (stored != null && !stored.isEmpty()) {
+            Arrays.stream(stored.split(",")).map(IndirectClause::valueOf).forEach(subtypes::add);
+        }
+        return subtypes;
     }
 
     /**

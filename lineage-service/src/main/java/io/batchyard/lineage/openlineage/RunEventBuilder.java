@@ -1,5 +1,6 @@
 package io.batchyard.lineage.openlineage;
 
+import io.batchyard.lineage.column.IndirectClause;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -10,6 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -62,11 +64,12 @@ public final class RunEventBuilder {
 
     /**
      * One stored relation with both ends; {@code fromTable}/{@code toTable} are null for function, constant and
-     * table nodes. {@code toBaseTable}: an indirect relation into a real table (its {@code toName} is the table).
+     * table nodes. {@code toBaseTable}: an indirect relation into a real table (its {@code toName} is the table);
+     * {@code subtypes}: the clauses the parse read its column in (empty if unknown).
      */
     public record Relation(UUID queryId, long from, String fromTable, String fromName, boolean fromBaseColumn,
                            long to, String toTable, String toName, boolean toBaseColumn, boolean fromIsFunction,
-                           boolean toBaseTable) {
+                           boolean toBaseTable, Set<IndirectClause> subtypes) {
     }
 
     /** A statement as it ran, with the database its unqualified names are in. */
@@ -126,11 +129,15 @@ public final class RunEventBuilder {
                 walkBack(r, into, lineage.computeIfAbsent(new Field(r.toTable(), r.toName()), k -> new TreeMap<>()));
             }
         }
-        // JOIN/WHERE/GROUP BY/HAVING columns decide the rows of the whole output: the facet's dataset-level list.
-        Map<String, Set<Field>> indirect = new TreeMap<>();
+        // JOIN/WHERE/GROUP BY/... columns decide the rows of the whole output: the facet's dataset-level list, with
+        // the clauses each was read in (over all the run's queries).
+        Map<String, Map<Field, Set<IndirectClause>>> indirect = new TreeMap<>();
         for (Relation r : run.relations()) {
             if (r.toBaseTable() && r.fromBaseColumn()) {
-                indirect.computeIfAbsent(r.toName(), k -> new TreeSet<>()).add(new Field(r.fromTable(), r.fromName()));
+                indirect.computeIfAbsent(r.toName(), k -> new TreeMap<>())
+                        .computeIfAbsent(new Field(r.fromTable(), r.fromName()),
+                                k -> EnumSet.noneOf(IndirectClause.class))
+                        .addAll(r.subtypes());
             }
         }
         Map<String, String> lifecycle = lifecycle(run.statements());
@@ -168,8 +175,8 @@ public final class RunEventBuilder {
                                     "subtype", s.getValue().name())))).toList()));
                 }
             });
-            List<Map<String, Object>> rows = indirect.getOrDefault(t, Set.of()).stream()
-                    .map(f -> inputField(ns, f, indirectTransformations(texts, f.column()))).toList();
+            List<Map<String, Object>> rows = indirect.getOrDefault(t, Map.of()).entrySet().stream()
+                    .map(f -> inputField(ns, f.getKey(), indirectTransformations(f.getValue()))).toList();
             if (!fields.isEmpty() || !rows.isEmpty()) {
                 facets.put("columnLineage", facet(producer, COLUMN_LINEAGE_SCHEMA, Map.of("fields", fields,
                         "dataset", rows)));
@@ -191,8 +198,8 @@ public final class RunEventBuilder {
         return facets;
     }
 
-    private static List<Map<String, Object>> indirectTransformations(List<String> texts, String column) {
-        Set<ClauseScan.Subtype> subtypes = ClauseScan.of(texts, column);
+    /** One INDIRECT entry per clause the column was read in; one without subtype where none is known. */
+    private static List<Map<String, Object>> indirectTransformations(Set<IndirectClause> subtypes) {
         if (subtypes.isEmpty()) {
             return List.of(Map.of("type", "INDIRECT"));
         }

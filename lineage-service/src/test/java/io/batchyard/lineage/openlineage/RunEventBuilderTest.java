@@ -157,14 +157,18 @@ class RunEventBuilderTest {
     }
 
     @Test
-    void clausesAreFoundInWindowsAndConditionsToo() {
-        assertThat(ClauseScan.of(List.of("SELECT row_number() OVER (PARTITION BY t.g ORDER BY t.d) FROM t"), "d"))
-                .containsExactly(ClauseScan.Subtype.WINDOW);
-        assertThat(ClauseScan.of(List.of("SELECT CASE WHEN t.flag = 1 THEN 'y' END FROM t"), "flag"))
-                .containsExactly(ClauseScan.Subtype.CONDITIONAL);
-        assertThat(ClauseScan.of(List.of("SELECT a FROM t SORT BY t.s"), "s"))
-                .containsExactly(ClauseScan.Subtype.SORT);
-        assertThat(ClauseScan.of(List.of("SELECT 'where k' FROM t"), "k")).isEmpty();
+    void windowsConditionsAndSortsAreIndirectWithTheirSubtypes() {
+        Map<String, Object> e = event("COMPLETE", null, null, Map.of("s.t", List.of("g", "d", "flag", "s", "v")),
+                "INSERT OVERWRITE TABLE t.out SELECT row_number() OVER (PARTITION BY t.g ORDER BY t.d) AS rn, "
+                        + "CASE WHEN t.flag = 1 THEN t.v END AS v FROM s.t t SORT BY t.s");
+        valid(e);
+        Map<String, List<String>> indirect = indirect(e, "t.out");
+        assertThat(indirect.get("s.t.g")).containsExactly("WINDOW");
+        assertThat(indirect.get("s.t.d")).containsExactly("WINDOW");
+        assertThat(indirect.get("s.t.flag")).containsExactly("CONDITIONAL");
+        assertThat(indirect.get("s.t.s")).containsExactly("SORT");
+        // v is only a value of the CASE, not its condition: direct lineage only
+        assertThat(indirect).doesNotContainKey("s.t.v");
     }
 
     // --- building from real parses ---
@@ -211,7 +215,7 @@ class RunEventBuilderTest {
         boolean toBase = t.kind() == Endpoint.Kind.COLUMN && !t.temp();
         return new RunEventBuilder.Relation(query, from, fromBase ? f.table() : null, f.name(), fromBase, to,
                 toBase ? t.table() : null, t.name(), toBase, f.kind() == Endpoint.Kind.FUNCTION,
-                t.kind() == Endpoint.Kind.TABLE && !t.temp());
+                t.kind() == Endpoint.Kind.TABLE && !t.temp(), e.clauses());
     }
 
     // --- the spec's rules ---

@@ -76,11 +76,16 @@ class QueryApiTest {
                 .contentType(containsString("image/svg+xml")).body(containsString("<svg"));
     }
 
-    /** A table used only in a join and a filter still drives the target: indirect relations make that visible. */
+    /**
+     * A table used only in a join and a filter still drives the target: indirect relations make that visible. The
+     * second statement reads b.flag again, in a GROUP BY: the one stored relation keeps both clauses as subtypes.
+     */
     @Test
     void joinAndFilterColumnsAreIndirectLineage() {
         register(Map.of("queryType", "HIVE", "processId", 13, "instanceExecId", 1300, "queryText",
-                "INSERT OVERWRITE TABLE ind.out_t SELECT a.x FROM ind.a a JOIN ind.b b ON a.k = b.k WHERE b.flag = 1"))
+                "INSERT OVERWRITE TABLE ind.out_t SELECT a.x FROM ind.a a JOIN ind.b b ON a.k = b.k WHERE b.flag = 1;\n"
+                        + "INSERT INTO TABLE ind.out_t SELECT max(a.x) FROM ind.a a JOIN ind.b b ON a.k = b.k "
+                        + "GROUP BY b.flag"))
                 .then().statusCode(201).body("parseStatus", equalTo("PARSED"));
         // No run event for 1300 yet: the export still describes its queries, as an OTHER event.
         JsonPath ol = given().get("/openlineage/runs/1300").then().statusCode(200).extract().jsonPath();
@@ -89,6 +94,10 @@ class QueryApiTest {
         assertThat(ol.getList("outputs[0].facets.columnLineage.dataset.field", String.class))
                 .containsExactlyInAnyOrder("k", "k", "flag");
         assertThat(ol.getString("outputs[0].facets.columnLineage.fields.x.inputFields[0].name")).isEqualTo("ind.a");
+        assertThat(ol.getList("outputs[0].facets.columnLineage.dataset.find { it.field == 'flag' }.transformations"
+                + ".subtype", String.class)).containsExactly("FILTER", "GROUP_BY");
+        assertThat(ol.getList("outputs[0].facets.columnLineage.dataset.findAll { it.field == 'k' }.transformations"
+                + ".flatten().subtype", String.class)).containsExactly("JOIN", "JOIN");
         JsonPath impact = given().get("/lineage/tables/ind.b/impact").then().statusCode(200).extract().jsonPath();
         assertThat(impact.getList("tables", String.class)).containsExactly("ind.out_t");
         assertThat(impact.getList("processes", Integer.class)).containsExactly(13);
