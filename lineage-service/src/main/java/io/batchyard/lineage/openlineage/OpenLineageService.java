@@ -10,6 +10,7 @@ import io.batchyard.lineage.openlineage.RunEventBuilder.Relation;
 import io.batchyard.lineage.process.ProcessLineage;
 import io.batchyard.lineage.process.ProcessLineageRepository;
 import io.batchyard.lineage.process.RunTransitions;
+import io.batchyard.lineage.registry.RegistryRepository;
 import io.batchyard.lineage.schema.TableSchemaRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -34,10 +35,13 @@ public class OpenLineageService implements RunTransitions {
     private final OpenLineageRepository openLineage;
     private final TableSchemaRepository schemas;
     private final OpenLineageSettings settings;
+    private final RegistryRepository registry;
     private final ObjectMapper json;
 
     public OpenLineageService(ProcessLineageRepository runs, OpenLineageRepository openLineage,
-                              TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json) {
+                              TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json,
+                              RegistryRepository registry) {
+        this.registry = registry;
         this.runs = runs;
         this.openLineage = openLineage;
         this.schemas = schemas;
@@ -121,14 +125,15 @@ public class OpenLineageService implements RunTransitions {
                     List<RunEventBuilder.Statement> ran = statements.stream()
                             .map(s -> new RunEventBuilder.Statement(s.text(), s.defaultDatabase())).toList();
                     Set<String> tables = tables(relations, ran);
-                    return schemas.columns(tables).chain(columns -> schemas.types(tables).chain(types -> openLineage
-                            .runId(id)
+                    return schemas.columns(tables).chain(columns -> schemas.types(tables).chain(types -> registry
+                            .applicationName(processId, parentProcessId).chain(application -> openLineage.runId(id)
                             .map(runId -> Optional.of(RunEventBuilder.build(
-                                    new RunEventBuilder.Naming(settings.jobNamespace(), settings.producer()),
+                                    new RunEventBuilder.Naming(settings.jobNamespaceOf(application.orElse(null)),
+                                            settings.producer()),
                                     new RunEventBuilder.Run(runId, moment.eventType(), moment.at(),
                                             RunEventBuilder.jobName(processId), parent, marking,
-                                            settings.namespaceOf(processId, parentProcessId), ran, relations,
-                                            columns, types))))));
+                                            settings.namespaceOf(processId, parentProcessId, application.orElse(null)),
+                                            ran, relations, columns, types)))))));
                 }));
     }
 

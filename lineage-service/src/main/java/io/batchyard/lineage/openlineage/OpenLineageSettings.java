@@ -11,12 +11,18 @@ import java.util.Optional;
 @ConfigMapping(prefix = "batchyard.lineage.openlineage")
 public interface OpenLineageSettings {
 
-    /** Namespace of every Batchyard job (one per installation, so two installations never share job names). */
+    /**
+     * Namespace of every Batchyard job (one per installation, so two installations never share job names). Unset: the
+     * name of the run's application as the registry announced it, else {@code batchyard}.
+     */
     @WithName("job-namespace")
-    @WithDefault("batchyard")
-    String jobNamespace();
+    Optional<String> jobNamespace();
 
-    /** Dataset namespace of a run whose process has no entry in {@link #processNamespaces()}. */
+    /** Dataset namespace by application name: {@code hive://host:port}. */
+    @WithName("application-namespaces")
+    Map<String, String> applicationNamespaces();
+
+    /** Dataset namespace of a run whose process and application have no entry in the mappings. */
     @WithName("dataset-namespace")
     @WithDefault("hive://localhost:10000")
     String datasetNamespace();
@@ -85,13 +91,27 @@ public interface OpenLineageSettings {
         return on;
     }
 
-    default String namespaceOf(long processId, Long parentProcessId) {
+    /**
+     * Dataset namespace of a run: by its process (own id, then its parent's), else by its application's name, else the
+     * default. {@code application} may be null (not announced by the registry).
+     */
+    default String namespaceOf(long processId, Long parentProcessId, String application) {
         Map<String, String> map = processNamespaces();
         String own = map.get(Long.toString(processId));
         if (own != null) {
             return own;
         }
-        return parentProcessId == null ? datasetNamespace()
-                : map.getOrDefault(Long.toString(parentProcessId), datasetNamespace());
+        String parent = parentProcessId == null ? null : map.get(Long.toString(parentProcessId));
+        if (parent != null) {
+            return parent;
+        }
+        return application == null ? datasetNamespace()
+                : applicationNamespaces().getOrDefault(application, datasetNamespace());
+    }
+
+    /** The configured job namespace, else the application's name, else {@code batchyard}. */
+    default String jobNamespaceOf(String application) {
+        return jobNamespace().filter(n -> !n.isBlank())
+                .orElse(application == null || application.isBlank() ? "batchyard" : application);
     }
 }

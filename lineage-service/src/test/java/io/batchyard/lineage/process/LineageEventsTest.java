@@ -19,6 +19,7 @@ import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.Infrastructure;
+import io.batchyard.teststack.ProcessTrees;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -74,6 +75,28 @@ class LineageEventsTest {
                 .body("items[0].statements.index", equalTo(List.of(2)))
                 .body("items[0].statements[0].text", equalTo("FROM kvars.src s INSERT OVERWRITE TABLE kvars.a "
                         + "SELECT s.k INSERT OVERWRITE TABLE kvars.b SELECT s.v"));
+    }
+
+    /**
+     * The registry topic says which application a step belongs to: its runs are named after it (job namespace = the
+     * application's name, no job-namespace being set; dataset namespace from application-namespaces).
+     */
+    @Test
+    void aRunIsNamedAfterTheApplicationTheRegistryAnnounced() {
+        QueryRegistered query = QueryRegistered.newBuilder().setHeader(Events.header("test", 8804L, null))
+                .setQueryType("HIVE").setProcessId(8803).setInstanceExecId(8804L)
+                .setQueryText("INSERT OVERWRITE TABLE appns.out SELECT s.k FROM appns.src s").build();
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publish(Topics.REGISTRY_PROCESSES, 8801, ProcessTrees.application(8801, "alice", null, 7, 4, 0));
+            ProcessTrees.parent(8800).application(8801).step(8803, s -> { }).publish(publisher);
+            publisher.publish(Topics.LINEAGE_QUERIES, 8803, query);
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonPath ol = given().get("/openlineage/runs/8804").then().statusCode(200).extract().jsonPath();
+            assertThat(ol.getString("job.namespace")).isEqualTo("app-8801");
+            assertThat(ol.getList("inputs.namespace", String.class)).containsExactly("hive://hive-app.test:10002");
+            assertThat(ol.getList("outputs.namespace", String.class)).containsExactly("hive://hive-app.test:10002");
+        });
     }
 
     @Test
@@ -195,6 +218,8 @@ class LineageEventsTest {
             JsonPath ol = given().get("/openlineage/runs/602").then().statusCode(200).extract().jsonPath();
             assertThat(ol.getString("eventType")).isEqualTo("COMPLETE");
             assertThat(ol.getString("job.name")).isEqualTo("process-610");
+            // no registry event names 610's application: the default job namespace
+            assertThat(ol.getString("job.namespace")).isEqualTo("batchyard");
             assertThat(ol.getList("inputs.name", String.class)).containsExactly("ol.src");
             Map<String, Object> name = ol.getMap("outputs[0].facets.columnLineage.fields.name.inputFields[0]");
             assertThat(name).containsEntry("name", "ol.src").containsEntry("field", "name");

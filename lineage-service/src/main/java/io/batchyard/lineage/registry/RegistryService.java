@@ -1,0 +1,65 @@
+package io.batchyard.lineage.registry;
+
+import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.ProcessDefinition;
+import io.batchyard.events.registry.ApplicationChanged;
+import io.batchyard.events.registry.ProcessChanged;
+import io.batchyard.events.registry.ProcessRegistered;
+import io.batchyard.schemas.Events;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Which application a process belongs to, projected from the registry topic (each event applied once through the
+ * ledger), so OpenLineage can name a run's namespaces after it. A deleted process keeps its application: its past
+ * runs are still named by it.
+ */
+@ApplicationScoped
+public class RegistryService {
+
+    public static final String CONSUMER = "lineage-registry";
+
+    private final RegistryRepository registry;
+    private final ProcessedEventLedger ledger;
+
+    public RegistryService(RegistryRepository registry, ProcessedEventLedger ledger) {
+        this.registry = registry;
+        this.ledger = ledger;
+    }
+
+    @WithTransaction
+    public Uni<Void> apply(SpecificRecord event) {
+        return ledger.once(CONSUMER, event, () -> project(event)).replaceWithVoid();
+    }
+
+    private Uni<Void> project(SpecificRecord event) {
+        Instant at = Events.headerOf(event).getOccurredAt();
+        if (event instanceof ProcessRegistered e) {
+            return processes(e.getParent(), e.getSteps(), at);
+        }
+        if (event instanceof ProcessChanged e) {
+            return processes(e.getParent(), e.getSteps(), at);
+        }
+        if (event instanceof ApplicationChanged e) {
+            return registry.upsertApplication(e.getApplicationId(), e.getName(), e.getDeleted(), at);
+        }
+        return Uni.createFrom().voidItem();
+    }
+
+    /** One statement at a time on the session: parent, then its steps. */
+    private Uni<Void> processes(ProcessDefinition parent, List<ProcessDefinition> steps, Instant at) {
+        List<ProcessDefinition> all = new ArrayList<>(steps.size() + 1);
+        all.add(parent);
+        all.addAll(steps);
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (ProcessDefinition d : all) {
+            chain = chain.chain(() -> registry.upsertProcess(d.getProcessId(), d.getBusDomainId(), at));
+        }
+        return chain;
+    }
+}
