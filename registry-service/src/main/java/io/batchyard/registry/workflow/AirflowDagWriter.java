@@ -36,6 +36,14 @@ public final class AirflowDagWriter {
     private static final Pattern CAPTURED = Pattern.compile("\\$\\{wf:actionData\\('([^'{}]+)'\\)\\['([A-Za-z0-9._-]+)'\\]}");
     private static final String SPARK_SUBMIT = "org.apache.spark.deploy.SparkSubmit";
     private static final String DISTCP = "org.apache.hadoop.tools.DistCp";
+    /** init-job's output naming where a recovery run resumes (WorkflowGraph's recovery cases). */
+    private static final String LAST_RECOVERABLE = "last-recoverable-sp-id";
+    /**
+     * Trigger rule of a step's first task and of halt_job: a predecessor skipped by a recovery run must not skip its
+     * successors (all_success would), a failed one must; none_failed_min_one_success would skip a step whose every
+     * predecessor was skipped, such as the step a recovery run resumes at after a join.
+     */
+    private static final String AFTER_STEPS = "\"none_failed\"";
 
     private final StringBuilder py = new StringBuilder();
 
@@ -63,11 +71,14 @@ public final class AirflowDagWriter {
                 .append(pid).append("})\n");
         Map<Long, String[]> ends = new LinkedHashMap<>(); // step -> {entry task, exit task}
         List<String> stepTasks = new ArrayList<>();
+        Map<Long, Set<Long>> recoveryRuns = g.stepsRunOnRecovery();
         for (StepSpec s : g.stepsInOrder()) {
-            ends.put(s.processId(), step(s, g.actionsOf(s.processId()), retry, stepTasks));
+            List<Long> skipOn = recoveryRuns.entrySet().stream().filter(e -> !e.getValue().contains(s.processId()))
+                    .map(Map.Entry::getKey).toList();
+            ends.put(s.processId(), step(s, g.actionsOf(s.processId()), retry, stepTasks, skipOn));
         }
         py.append("    halt_job = PythonOperator(task_id=\"halt_job\", python_callable=_halt_job, op_kwargs={\"process_id\": ")
-                .append(pid).append("})\n");
+                .append(pid).append("}, trigger_rule=").append(AFTER_STEPS).append(")\n");
         py.append("    # Waits (by retrying) while a step of another branch is still running: TermJob refuses until it ends.\n")
                 .append("    term_job = PythonOperator(task_id=\"term_job\", python_callable=_term_job, op_kwargs={\"process_id\": ")
                 .append(pid).append("}, trigger_rule=\"one_failed\", retries=30, retry_delay=timedelta(seconds=20))\n\n");
@@ -96,16 +107,25 @@ public final class AirflowDagWriter {
     }
 
     /** Emits a step's task(s); answers its entry and exit task variables. */
-    private String[] step(StepSpec s, List<Node> nodes, int[] dagRetry, List<String> stepTasks) {
+    private String[] step(StepSpec s, List<Node> nodes, int[] dagRetry, List<String> stepTasks, List<Long> skipOn) {
         long id = s.processId();
         int[] retry = retry(s, dagRetry[0], dagRetry[1]);
         String retries = ", retries=" + retry[0] + ", retry_delay=timedelta(seconds=" + retry[1] + ")";
         String taskId = nodes.get(0).name.replaceAll("[^A-Za-z0-9_]", "_");
+        // A recovery run resuming at a point after this step skips it (exit 99), before its init-step call.
+        String recovered = skipOn.isEmpty() ? "" : "by_recovered " + String.join(" ",
+                skipOn.stream().map(String::valueOf).toList()) + "\n";
+        Set<String> keys = new LinkedHashSet<>();
+        if (!skipOn.isEmpty()) {
+            keys.add(LAST_RECOVERABLE);
+        }
+        String entryRule = ", trigger_rule=" + AFTER_STEPS;
         py.append("    # process type ").append(s.processTypeId()).append(", step ").append(id).append("\n");
         if (nodes.get(0).action instanceof Action.SubWorkflow sub) {
             // The other parent's DAG runs in its own DAG run; this step's lifecycle calls are tasks around it.
             String v = "t_" + id;
-            bash(v + "_init", "init_step_" + id, "by_call /steps/" + id + "/init\n", s, Set.of(), "");
+            bash(v + "_init", "init_step_" + id, recovered + "by_call /steps/" + id + "/init\n", s, keys,
+                    entryRule);
             py.append("    ").append(v).append(" = TriggerDagRunOperator(task_id=").append(py(taskId))
                     .append(", trigger_dag_id=").append(py(DAG_ID_PREFIX + sub.processId()))
                     .append(", wait_for_completion=True, poke_interval=30, allowed_states=[\"success\"],")
@@ -121,8 +141,7 @@ public final class AirflowDagWriter {
         }
         Map<String, String> nodeFiles = new LinkedHashMap<>();
         nodeFiles.put("init-step-" + id, "init");
-        Set<String> keys = new LinkedHashSet<>();
-        StringBuilder work = new StringBuilder("by_work() {\n");
+        StringBuilder work = new StringBuilder(recovered).append("by_work() {\n");
         for (int i = 0; i < nodes.size(); i++) {
             Node n = nodes.get(i);
             String file = "n" + (i + 1);
@@ -130,7 +149,7 @@ public final class AirflowDagWriter {
             nodeFiles.put(n.name, file);
         }
         work.append("}\nby_step ").append(id).append("\n");
-        bash("t_" + id, taskId, work.toString(), s, keys, retries);
+        bash("t_" + id, taskId, work.toString(), s, keys, retries + entryRule);
         stepTasks.add("t_" + id);
         return new String[] {"t_" + id, "t_" + id};
     }
@@ -342,6 +361,8 @@ public final class AirflowDagWriter {
             # Bash functions before each step's command: lifecycle calls with curl (the token reaches curl on stdin,
             # never on its command line), the step's init-step / halt-step / term-step around its work, and by_prop
             # to read what an earlier node of the step captured (a Java properties file, as Oozie's capture-output).
+            # by_recovered ends a step task with Airflow's skip code 99 when this run is a recovery run resuming after
+            # the step (its ids are the last-recoverable-sp-id values whose Oozie recovery-test jumps past the step).
             LIFECYCLE = r'''set -o pipefail
             by_call() {
               local answer code sent
@@ -356,6 +377,15 @@ public final class AirflowDagWriter {
             by_prop() {
               [ -f "$BY_OUT_DIR/$1.properties" ] || return 0
               sed -n "s/^$2[[:space:]]*[=:][[:space:]]*//p" "$BY_OUT_DIR/$1.properties" | head -n 1 | sed 's/\\\\\\(.\\)/\\1/g'
+            }
+            by_recovered() {
+              local id
+              for id in "$@"; do
+                if [ -n "$BATCHYARD_OUT_LAST_RECOVERABLE_SP_ID" ] && [ "$id" = "$BATCHYARD_OUT_LAST_RECOVERABLE_SP_ID" ]; then
+                  echo "batchyard: this recovery run resumes at $id, after step $BATCHYARD_PROCESS_ID: skipped"
+                  exit 99
+                fi
+              done
             }
             by_step() {
               local step=$1 rc

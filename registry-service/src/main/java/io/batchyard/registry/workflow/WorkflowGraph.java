@@ -273,6 +273,34 @@ public final class WorkflowGraph {
         return actions.get(step);
     }
 
+    /**
+     * For each recovery case (a {@code last-recoverable-sp-id} value, in case order) the steps a recovery run with that
+     * value runs: those reachable from the node recovery-test resumes at. Any other value runs every step.
+     */
+    Map<Long, Set<Long>> stepsRunOnRecovery() {
+        Map<Long, Set<Long>> out = new LinkedHashMap<>();
+        recoveryCases.forEach((id, target) -> {
+            Set<Long> run = new LinkedHashSet<>();
+            Set<Node> seen = new LinkedHashSet<>();
+            Deque<Node> queue = new ArrayDeque<>(List.of(target));
+            while (!queue.isEmpty()) {
+                Node n = queue.poll();
+                if (n == null || n == haltJob || !seen.add(n)) {
+                    continue;
+                }
+                if (n.kind == INIT_STEP) {
+                    run.add(n.processId());
+                }
+                queue.addAll(n.paths);
+                if (n.ok != null) {
+                    queue.add(n.ok);
+                }
+            }
+            out.put(id, run);
+        });
+        return out;
+    }
+
     /** The first node after recovery-test when there is nothing to resume. */
     Node firstNode() {
         return recovery.ok;

@@ -77,17 +77,7 @@ class AirflowDagWriterTest {
         Path root = Files.createDirectories(dir.resolve("root"));
         Path log = dir.resolve("curl.log");
         // a stand-in for curl: logs the token config it reads on stdin and the URL, answers 200
-        Path curl = bin.resolve("curl");
-        Files.writeString(curl, """
-                #!/bin/bash
-                config=$(cat)
-                while [ $# -gt 0 ]; do
-                  case "$1" in --output) out=$2; shift 2 ;; --write-out|--config|--request) shift 2 ;; *) url=$1; shift ;; esac
-                done
-                echo "$config $url" >> "$CURL_LOG"
-                echo '{}' > "$out"
-                printf 200
-                """);
+        Path curl = curl(bin, "echo \"$config $url\" >> \"$CURL_LOG\"");
         Path script = root.resolve("script11.sh");
         Files.writeString(script, "#!/bin/bash\necho \"ran in $PWD\" >> \"$CURL_LOG\"\nexit \"$STEP_EXIT\"\n");
         assertThat(curl.toFile().setExecutable(true) && script.toFile().setExecutable(true)).isTrue();
@@ -109,6 +99,40 @@ class AirflowDagWriterTest {
     }
 
     @Test
+    void aRecoveryRunSkipsTheStepsBeforeWhereOozieWouldResume() throws Exception {
+        // 11 -> 12 -> 13; Oozie's recovery-test: '12' resumes at init-step-12, '13' at init-step-13
+        WorkflowGraph g = graph(parent(10, 11), step(11, SHELL, 12), step(12, SHELL, 13), step(13, SHELL, 10));
+        assertThat(OozieWorkflowWriter.write(g)).contains(
+                "<case to=\"init-step-12\">${wf:actionData('init-job')['last-recoverable-sp-id'] eq '12'}</case>",
+                "<case to=\"init-step-13\">${wf:actionData('init-job')['last-recoverable-sp-id'] eq '13'}</case>");
+        JsonNode dag = dag(g);
+        assertThat(dag.at("/tasks/shell_11_s11/bash_command").asText()).contains("\nby_recovered 12 13\nby_work()");
+        assertThat(dag.at("/tasks/shell_12_s12/bash_command").asText()).contains("\nby_recovered 13\nby_work()");
+        assertThat(dag.at("/tasks/shell_13_s13/bash_command").asText()).doesNotContain("\nby_recovered ");
+        assertThat(dag.at("/tasks/shell_11_s11/env/BATCHYARD_OUT_LAST_RECOVERABLE_SP_ID").asText())
+                .isEqualTo("{{ ti.xcom_pull(task_ids='init_job').get('last-recoverable-sp-id', '') }}");
+        // a skipped step must not skip its successors, a failed one must stop them
+        for (String task : List.of("shell_11_s11", "shell_12_s12", "shell_13_s13", "halt_job")) {
+            assertThat(dag.at("/tasks/" + task + "/trigger_rule").asText()).as(task).isEqualTo("none_failed");
+        }
+        bashSyntaxOk(dag);
+
+        StandIn standIn = standIn(11, 12, 13);
+        // a fresh run (InitJob's last-recoverable-sp-id is empty) runs every step
+        assertThat(runSteps(dag, standIn, "")).containsExactly(0, 0, 0);
+        assertThat(standIn.calls()).containsExactly("init 11", "ran 11", "halt 11", "init 12", "ran 12", "halt 12",
+                "init 13", "ran 13", "halt 13");
+        // step 12 was the last recoverable step to complete: execution-service names 13, where the run resumes
+        assertThat(runSteps(dag, standIn, "13")).containsExactly(99, 99, 0);
+        assertThat(standIn.calls()).containsExactly("init 13", "ran 13", "halt 13");
+        assertThat(runSteps(dag, standIn, "12")).containsExactly(99, 0, 0);
+        assertThat(standIn.calls()).containsExactly("init 12", "ran 12", "halt 12", "init 13", "ran 13", "halt 13");
+        // the parent's id (the last step had completed) or an unknown id: no case in Oozie either, start over
+        assertThat(runSteps(dag, standIn, "10")).containsExactly(0, 0, 0);
+        assertThat(standIn.calls()).hasSize(9);
+    }
+
+    @Test
     void forksAndJoinsAreDependencies() throws Exception {
         // 11 -> {12, 13} -> 14
         JsonNode dag = dag(graph(parent(10, 11), step(11, SHELL, 12, 13), step(12, SHELL, 14), step(13, SHELL, 14),
@@ -118,6 +142,14 @@ class AirflowDagWriterTest {
                 "shell_14_s14>halt_job");
         assertThat(edges(dag).stream().filter(e -> !e.endsWith(">term_job"))).hasSize(6);
         assertThat(edges(dag).stream().filter(e -> e.endsWith(">term_job"))).hasSize(5);
+        // the join runs when no branch failed, also when a recovery run skipped the branches
+        assertThat(dag.at("/tasks/shell_14_s14/trigger_rule").asText()).isEqualTo("none_failed");
+        assertThat(dag.at("/tasks/halt_job/trigger_rule").asText()).isEqualTo("none_failed");
+        // Oozie resumes at fork-11 for '11' and at init-step-14 (after the join) for '14'
+        assertThat(dag.at("/tasks/shell_11_s11/bash_command").asText()).contains("\nby_recovered 11 14\n");
+        assertThat(dag.at("/tasks/shell_12_s12/bash_command").asText()).contains("\nby_recovered 14\n");
+        assertThat(dag.at("/tasks/shell_13_s13/bash_command").asText()).contains("\nby_recovered 14\n");
+        assertThat(dag.at("/tasks/shell_14_s14/bash_command").asText()).doesNotContain("\nby_recovered ");
         bashSyntaxOk(dag);
     }
 
@@ -209,6 +241,65 @@ class AirflowDagWriterTest {
             Files.write(script, in.readAllBytes());
         }
         return JSON.readTree(run(List.of(python, script.toString(), file.toString()), null));
+    }
+
+    /** A stand-in curl answering 200 with {}; {@code logLine} logs the call from $config (stdin) and $url. */
+    private static Path curl(Path bin, String logLine) throws IOException {
+        Path curl = bin.resolve("curl");
+        Files.writeString(curl, """
+                #!/bin/bash
+                config=$(cat)
+                while [ $# -gt 0 ]; do
+                  case "$1" in --output) out=$2; shift 2 ;; --write-out|--config|--request) shift 2 ;; *) url=$1; shift ;; esac
+                done
+                """ + logLine + """
+
+                echo '{}' > "$out"
+                printf 200
+                """);
+        return curl;
+    }
+
+    /** A stand-in curl and step scripts logging "init|halt|term <step>" and "ran <step>" to one file. */
+    private record StandIn(Path log, Map<String, String> env) {
+        List<String> calls() throws IOException {
+            if (!Files.exists(log)) {
+                return List.of();
+            }
+            List<String> lines = Files.readAllLines(log);
+            Files.delete(log);
+            return lines;
+        }
+    }
+
+    private StandIn standIn(long... steps) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path root = Files.createDirectories(dir.resolve("root"));
+        Path log = dir.resolve("calls.log");
+        Path curl = curl(bin, "step=${url%/*}; echo \"${url##*/} ${step##*/}\" >> \"$CURL_LOG\"");
+        assertThat(curl.toFile().setExecutable(true)).isTrue();
+        for (long id : steps) {
+            Path script = root.resolve("script" + id + ".sh");
+            Files.writeString(script, "#!/bin/bash\necho \"ran " + id + "\" >> \"$CURL_LOG\"\n");
+            assertThat(script.toFile().setExecutable(true)).isTrue();
+        }
+        return new StandIn(log, Map.of("PATH", bin + ":" + System.getenv("PATH"), "CURL_LOG", log.toString(),
+                "BATCHYARD_EXECUTION_URL", "http://execution:8082", "BATCHYARD_TOKEN", "tok",
+                "BATCHYARD_WORKFLOW_ROOT", root.toString()));
+    }
+
+    /** Runs every step task's command in task order, as a run with the given last-recoverable-sp-id; their exit codes. */
+    private static List<Integer> runSteps(JsonNode dag, StandIn standIn, String lastRecoverable) throws Exception {
+        List<Integer> codes = new ArrayList<>();
+        for (JsonNode task : dag.get("tasks")) {
+            if (task.has("bash_command")) {
+                Map<String, String> env = new LinkedHashMap<>(standIn.env());
+                env.put("BATCHYARD_OUT_LAST_RECOVERABLE_SP_ID", lastRecoverable);
+                env.put("BATCHYARD_PROCESS_ID", task.at("/env/BATCHYARD_PROCESS_ID").asText());
+                codes.add(bash(task.get("bash_command").asText(), env));
+            }
+        }
+        return codes;
     }
 
     private static int bash(String command, Map<String, String> env) throws Exception {
