@@ -35,7 +35,9 @@ public enum RegistryError implements ErrorCode {
     /** A permission type other than 0, 4, 6 or 7. */
     INVALID_PERMISSION(221, 400, "Invalid permission type"),
     /** The parent's workflow type does not run under the asked-for engine (a stand-alone parent has no Oozie XML). */
-    WORKFLOW_TYPE_MISMATCH(222, 409, "Workflow type does not match the format");
+    WORKFLOW_TYPE_MISMATCH(222, 409, "Workflow type does not match the format"),
+    /** A stand-alone file registration step (type 15) whose property group "file" does not name the file. */
+    FILE_REGISTRATION_WITHOUT_FILE(223, 422, "File registration step names no file");
 
     private final Spec spec;
 

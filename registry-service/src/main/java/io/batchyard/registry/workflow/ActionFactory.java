@@ -190,13 +190,58 @@ public final class ActionFactory {
                 "--max-batch-id", initJob("max-batch-id-map." + s.processId())));
     }
 
-    /** Registers the file the previous node reported (its captured output) as the batch this run produces. */
+    /**
+     * Property group of a stand-alone file registration step naming its file, keyed by RegisterFile's (BDRE's) input
+     * names; {@code path} and {@code file-size} are required, as by RegisterFile. A producing node captures the same
+     * values as {@link #CAPTURED_FILE_KEYS}, in the same order.
+     */
+    static final String FILE_GROUP = "file";
+    static final List<String> FILE_KEYS = List.of("path", "file-size", "file-hash", "creation-timestamp");
+    private static final List<String> CAPTURED_FILE_KEYS = List.of("fileList", "fileSize", "fileHash", "creationTs");
+
+    /**
+     * Registers a file as the batch this run produces: the one the previous node reported (its captured output), or,
+     * for a file registration step on its own, whose previous node is its init-step (which reports no file), the one
+     * its {@value #FILE_GROUP} group names.
+     */
     private static Action fileRegistration(StepSpec s, String previous) {
-        return java("fileRegistration", OOZIE_CLIENT + "RegisterFile", List.of(
-                "--sub-process-id", id(s), "--path", output(previous, "fileList"),
-                "--file-size", output(previous, "fileSize"), "--file-hash", output(previous, "fileHash"),
-                "--creation-timestamp", output(previous, "creationTs"),
-                "--batch-id", initJob("target-batch-id"), "--server-id", FILE_SERVER_ID));
+        List<String> args = new ArrayList<>(List.of("--sub-process-id", id(s)));
+        boolean alone = previous.equals("init-step-" + s.processId());
+        if (alone) {
+            requireFile(s);
+        }
+        for (int i = 0; i < FILE_KEYS.size(); i++) {
+            Optional<String> value = alone ? fileProperty(s, FILE_KEYS.get(i))
+                    : Optional.of(output(previous, CAPTURED_FILE_KEYS.get(i)));
+            if (value.isPresent()) {
+                args.add("--" + FILE_KEYS.get(i));
+                args.add(value.get());
+            }
+        }
+        args.addAll(List.of("--batch-id", initJob("target-batch-id"), "--server-id", FILE_SERVER_ID));
+        return java("fileRegistration", OOZIE_CLIENT + "RegisterFile", args);
+    }
+
+    /** A stand-alone registration must name the file RegisterFile requires: its path and its size in bytes. */
+    private static void requireFile(StepSpec s) {
+        List<String> missing = FILE_KEYS.subList(0, 2).stream().filter(k -> fileProperty(s, k).isEmpty()).toList();
+        String detail = null;
+        if (!missing.isEmpty()) {
+            detail = "missing or blank " + String.join(", ", missing);
+        } else if (!fileProperty(s, "file-size").orElseThrow().trim().matches("[0-9]{1,18}")) {
+            detail = "file-size '" + fileProperty(s, "file-size").orElseThrow() + "' is not a size in bytes";
+        }
+        if (detail != null) {
+            throw RegistryError.FILE_REGISTRATION_WITHOUT_FILE.exception("file registration step " + s.processId()
+                    + " has no node before it that reports a file, so its property group '" + FILE_GROUP
+                    + "' names the file (keys " + String.join(", ", FILE_KEYS) + "; path and file-size required): "
+                    + detail);
+        }
+    }
+
+    private static Optional<String> fileProperty(StepSpec s, String key) {
+        return s.group(FILE_GROUP).stream().filter(e -> e.getKey().equals(key)).map(Map.Entry::getValue)
+                .filter(v -> !v.isBlank()).findFirst();
     }
 
     private static Action java(String prefix, String main, List<String> args) {

@@ -161,7 +161,8 @@ class AirflowDagWriterTest {
             long id = 100 + i;
             long next = i + 1 < types.size() ? id + 1 : 10;
             steps.add(new StepSpec(id, "s" + id, types.get(i), true, List.of(next), List.of(), "",
-                    Map.of("ppid", List.of(entry("ppid", "99")), "param", List.of(entry("run_id", "x")))));
+                    Map.of("ppid", List.of(entry("ppid", "99")), "param", List.of(entry("run_id", "x")),
+                            "file", WorkflowGraphTest.FILE)));
         }
         JsonNode dag = dag(WorkflowGraph.of(parent(10, 100), steps, new ActionFactory()));
         Map<Integer, String> commands = new LinkedHashMap<>();
@@ -192,6 +193,10 @@ class AirflowDagWriterTest {
         assertThat(commands.get(ActionFactory.DATA_IMPORT)).contains(
                 "-Doozie.action.output.properties=\"$BY_OUT_DIR/n1.properties\" 'io.batchyard.client.etl.DataImportMain'",
                 "'io.batchyard.client.oozie.RegisterFile' '--sub-process-id'", "\"$(by_prop n1 'fileList')\"");
+        // a file registration step on its own registers the file its group "file" names
+        assertThat(commands.get(ActionFactory.FILE_REGISTRATION)).contains("'io.batchyard.client.oozie.RegisterFile'"
+                + " '--sub-process-id' '" + (100 + types.indexOf(ActionFactory.FILE_REGISTRATION)) + "' '--path' '/data/in/f 1.csv' '--file-size' '1024' '--file-hash' '9f86d081'"
+                + " '--creation-timestamp' '2024-01-02 03:04:05' '--batch-id' \"$BATCHYARD_OUT_TARGET_BATCH_ID\"");
         assertThat(commands.get(ActionFactory.DQ)).contains("\"$(by_prop n1 'file-list')\"", "\"$(by_prop n2 'fileList')\"");
         bashSyntaxOk(dag);
         assertThatThrownBy(() -> graph(parent(10, 11), step(11, 77, 10))).isInstanceOf(ApiException.class)

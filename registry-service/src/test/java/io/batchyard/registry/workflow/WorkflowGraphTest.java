@@ -218,8 +218,10 @@ class WorkflowGraphTest {
     @ParameterizedTest
     @MethodSource("stepTypes")
     void everyStepTypeGeneratesItsNodes(int type, List<String> actions) {
+        Map<String, List<Map.Entry<String, String>>> properties = new LinkedHashMap<>(props("ppid", entry("ppid", "99")));
+        properties.put("file", FILE); // a file registration step on its own names its file
         StepSpec s = new StepSpec(11, "s11", type, true, List.of(12L), List.of(7L), "a step -- of type " + type,
-                props("ppid", entry("ppid", "99")));
+                properties);
         WorkflowGraph g = graph(parent(10, 11), s, step(12, SHELL, 10));
         Document xml = validXml(g);
         List<String> expected = new ArrayList<>(List.of("init-job", "init-step-11"));
@@ -237,6 +239,49 @@ class WorkflowGraphTest {
         assertThat(raw).contains("<!-- process type " + type + ", s11, enqueuing process ids [7], can recover true,"
                 + " a step - - of type " + type + " -->\n  <action name=\"" + actions.get(0) + "\">");
         renders(g);
+    }
+
+    @Test
+    void aFileRegistrationStepOnItsOwnRegistersTheFileItsPropertiesName() {
+        StepSpec alone = new StepSpec(11, "s11", ActionFactory.FILE_REGISTRATION, true, List.of(12L), List.of(), "",
+                Map.of("file", FILE));
+        StepSpec bare = new StepSpec(12, "s12", ActionFactory.FILE_REGISTRATION, true, List.of(13L), List.of(), "",
+                props("file", entry("file-size", "0"), "file", entry("path", "/data/in/empty.csv")));
+        WorkflowGraph g = graph(parent(10, 11), alone, bare, step(13, ActionFactory.DATA_IMPORT, 10));
+        Document xml = validXml(g);
+        String targetBatch = "${wf:actionData('init-job')['target-batch-id']}";
+        assertThat(args(xml, "fileRegistration-11-s11")).containsExactly("--sub-process-id", "11",
+                "--path", "/data/in/f 1.csv", "--file-size", "1024", "--file-hash", "9f86d081",
+                "--creation-timestamp", "2024-01-02 03:04:05", "--batch-id", targetBatch, "--server-id", "123461");
+        // hash and creation time are optional for RegisterFile: left out, not passed empty
+        assertThat(args(xml, "fileRegistration-12-s12")).containsExactly("--sub-process-id", "12",
+                "--path", "/data/in/empty.csv", "--file-size", "0", "--batch-id", targetBatch, "--server-id", "123461");
+        // after a node that reports the file (here the import), its captured output as before
+        assertThat(args(xml, "fileRegistration-13-s13")).containsExactly("--sub-process-id", "13",
+                "--path", "${wf:actionData('import-13-s13')['fileList']}",
+                "--file-size", "${wf:actionData('import-13-s13')['fileSize']}",
+                "--file-hash", "${wf:actionData('import-13-s13')['fileHash']}",
+                "--creation-timestamp", "${wf:actionData('import-13-s13')['creationTs']}",
+                "--batch-id", targetBatch, "--server-id", "123461");
+
+        assertThatThrownBy(() -> graph(parent(10, 11), step(11, ActionFactory.FILE_REGISTRATION, 10)))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(223);
+                    assertThat(e.status()).isEqualTo(422);
+                })
+                .hasMessageContaining("property group 'file'").hasMessageContaining("missing or blank path, file-size");
+        StepSpec noSize = new StepSpec(11, "s11", ActionFactory.FILE_REGISTRATION, true, List.of(10L), List.of(), "",
+                props("file", entry("path", "/p"), "file", entry("file-size", "1 KB")));
+        assertThatThrownBy(() -> graph(parent(10, 11), noSize)).isInstanceOfSatisfying(ApiException.class,
+                e -> assertThat(e.code()).isEqualTo(223)).hasMessageContaining("file-size '1 KB' is not a size in bytes");
+    }
+
+    /** The file group of a stand-alone file registration step, keyed by RegisterFile's option names. */
+    static final List<Map.Entry<String, String>> FILE = List.of(entry("path", "/data/in/f 1.csv"),
+            entry("file-size", "1024"), entry("file-hash", "9f86d081"), entry("creation-timestamp", "2024-01-02 03:04:05"));
+
+    private static List<String> args(Document xml, String action) {
+        return list(xml, "//*[local-name()='action'][@name='" + action + "']//*[local-name()='arg']");
     }
 
     // ---- helpers ----
@@ -269,7 +314,8 @@ class WorkflowGraphTest {
     private static Map<String, List<Map.Entry<String, String>>> props(Object... groupsAndEntries) {
         Map<String, List<Map.Entry<String, String>>> m = new LinkedHashMap<>();
         for (int i = 0; i < groupsAndEntries.length; i += 2) {
-            m.put((String) groupsAndEntries[i], List.of((Map.Entry<String, String>) groupsAndEntries[i + 1]));
+            m.computeIfAbsent((String) groupsAndEntries[i], k -> new ArrayList<>())
+                    .add((Map.Entry<String, String>) groupsAndEntries[i + 1]);
         }
         return m;
     }
