@@ -28,9 +28,17 @@ public record ClientSettings(URI execution, URI queue, URI registry, TokenSource
      * (an Oozie launcher's working directory holds the files of the workflow's {@code lib/}).
      */
     public static ClientSettings fromEnvironment() {
+        return from(environment());
+    }
+
+    /**
+     * The look-up {@link #fromEnvironment()} reads settings with (null when unset), for modules with settings of their
+     * own next to these (the Kafka command client).
+     */
+    public static Function<String, String> environment() {
         Properties file = propertiesFile(Path.of(System.getProperty("batchyard.client.config",
                 System.getenv().getOrDefault("BATCHYARD_CLIENT_CONFIG", CONFIG_FILE))));
-        return from(name -> {
+        return name -> {
             String v = System.getProperty(name);
             if (v == null || v.isBlank()) {
                 v = System.getenv(environmentName(name));
@@ -39,7 +47,7 @@ public record ClientSettings(URI execution, URI queue, URI registry, TokenSource
                 v = file.getProperty(name);
             }
             return v == null || v.isBlank() ? null : v.trim();
-        });
+        };
     }
 
     /** Settings from a look-up by property name (null when unset); see the README's table of names. */
