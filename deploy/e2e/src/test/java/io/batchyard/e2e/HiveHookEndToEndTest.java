@@ -36,11 +36,7 @@ class HiveHookEndToEndTest {
 
     @Test
     void aStepsExecutedQueriesArriveInLineageServiceParsedAndOnce() {
-        long app = given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
-                .body(Map.of("name", "hive-hook-" + System.nanoTime(), "description", "e2e", "owner", "e2e"))
-                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
-        Job job = RegistryFixtures.job(stack, app, List.of());
-        RegistryFixtures.awaitKnown(stack, job.step(), job.parent(), WAIT);
+        Job job = RegistryFixtures.knownJob(stack, "hive-hook", WAIT);
         long run = given().baseUri(stack.execution.url()).contentType(ContentType.JSON).body(Map.of("maxBatch", 1))
                 .post("/jobs/" + job.parent() + "/init").then().statusCode(200).extract().jsonPath()
                 .getLong("instanceExecId");

@@ -42,6 +42,20 @@ final class RegistryFixtures {
         return new Job(parent, step);
     }
 
+    /** An application of its own ({@code name} plus a unique suffix), so a test on the shared stack sees only its runs. */
+    static long application(Stack stack, String name) {
+        return given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .body(Map.of("name", name + "-" + System.nanoTime(), "description", "e2e", "owner", "e2e"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    /** A parent with one step in an application of its own, known to execution-service and queue-service. */
+    static Job knownJob(Stack stack, String name, Duration wait) {
+        Job job = job(stack, application(stack, name), List.of());
+        awaitKnown(stack, job.step(), job.parent(), wait);
+        return job;
+    }
+
     /** A job and a job downstream of it. */
     record Chain(Job upstream, Job downstream) {
     }
