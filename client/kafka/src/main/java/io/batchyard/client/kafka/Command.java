@@ -7,8 +7,26 @@ package io.batchyard.client.kafka;
 public record Command(Type type, long processId, Integer maxBatch, String batchMarking, Integer errorCode,
                       String errorText) {
 
-    /** The calls, named like their REST twins; the same names as the contract's LifecycleCommandType. */
-    public enum Type { INIT_JOB, INIT_STEP, HALT_STEP, TERM_STEP, HALT_JOB, TERM_JOB }
+    /**
+     * The calls, named like their REST twins (the same names as the contract's LifecycleCommandType), each with the
+     * lifecycle event that answers it. HaltJob and TermJob may end steps still running on the way, with events of the
+     * same correlation id; the call's answer is the job's own event.
+     */
+    public enum Type {
+        INIT_JOB("JobStarted"), INIT_STEP("StepStarted"), HALT_STEP("StepHalted"), TERM_STEP("StepFailed"),
+        HALT_JOB("JobHalted"), TERM_JOB("JobFailed");
+
+        private final String answeredBy;
+
+        Type(String answeredBy) {
+            this.answeredBy = answeredBy;
+        }
+
+        /** The name of the lifecycle event execution-service answers the command with when it applies it. */
+        public String answeredBy() {
+            return answeredBy;
+        }
+    }
 
     public static Command initJob(long processId, Integer maxBatch) {
         return new Command(Type.INIT_JOB, processId, maxBatch, null, null, null);

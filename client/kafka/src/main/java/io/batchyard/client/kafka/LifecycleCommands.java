@@ -136,7 +136,9 @@ public final class LifecycleCommands implements AutoCloseable {
                     if (REJECTIONS.equals(r.topic()) || "CommandRejected".equals(type)) {
                         throw rejection(command.type(), correlation, event);
                     }
-                    return new CommandOutcome(correlation, type, fields(event));
+                    if (type.equals(command.type().answeredBy())) {
+                        return new CommandOutcome(correlation, type, fields(event));
+                    }
                 }
             }
         } catch (IOException e) {

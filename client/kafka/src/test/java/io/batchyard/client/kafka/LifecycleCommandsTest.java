@@ -2,6 +2,7 @@ package io.batchyard.client.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.LifecycleCommand;
 import java.util.Arrays;
 import org.apache.avro.generic.GenericData;
@@ -25,6 +26,27 @@ class LifecycleCommandsTest {
         assertThat(read.get("batchMarking")).hasToString("m1");
         assertThat(((GenericRecord) read.get("header")).get("eventId"))
                 .hasToString("c0ffee00-0000-4000-8000-000000000001");
+    }
+
+    @Test
+    void theCallsAreTheContractsCommandsEachAnsweredByAnEventOfTheContract() {
+        assertThat(Arrays.stream(Command.Type.values()).map(Enum::name))
+                .containsExactly(Arrays.stream(LifecycleCommandType.values()).map(Enum::name).toArray(String[]::new));
+        for (Command.Type type : Command.Type.values()) {
+            assertThat(Schemas.exists(type.answeredBy())).as(type.answeredBy()).isTrue();
+        }
+    }
+
+    /** The generated event classes of the contract, by simple name. */
+    private static final class Schemas {
+        static boolean exists(String event) {
+            try {
+                Class.forName("io.batchyard.events.execution." + event);
+                return true;
+            } catch (ClassNotFoundException e) {
+                return false;
+            }
+        }
     }
 
     @Test
