@@ -29,9 +29,13 @@ async function main() {
   const registryUrl = (process.env.SCHEMA_REGISTRY_URL || 'http://127.0.0.1:8085').replace(/\/$/, '');
   const registry = new SchemaRegistry({ host: `${registryUrl}/apis/ccompat/v7` });
   const avro = schema('execution/LifecycleCommand.avsc');
-  // Registering an unchanged schema returns its existing id; a changed one must pass the subject's compatibility rule.
-  const { id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(avro) },
-    { subject: subject(TOPIC, avro) });
+  // An unchanged schema that another producer registered first is looked up and used as it is: register() would insist
+  // that the subject's compatibility setting is the one this library sets on subjects it creates (BACKWARD), which a
+  // subject created by a Java producer does not have. Only a schema the subject does not hold yet is registered.
+  const confluentSchema = { type: SchemaType.AVRO, schema: JSON.stringify(avro) };
+  const subjectName = subject(TOPIC, avro);
+  const id = await registry.getRegistryIdBySchema(subjectName, confluentSchema)
+    .catch(() => null) ?? (await registry.register(confluentSchema, { subject: subjectName })).id;
 
   const kafka = new Kafka({ clientId: 'batchyard-node-producer', brokers: (process.env.KAFKA_BOOTSTRAP || '127.0.0.1:9092').split(','),
     logLevel: logLevel.WARN });
