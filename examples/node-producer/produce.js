@@ -29,13 +29,15 @@ async function main() {
   const registryUrl = (process.env.SCHEMA_REGISTRY_URL || 'http://127.0.0.1:8085').replace(/\/$/, '');
   const registry = new SchemaRegistry({ host: `${registryUrl}/apis/ccompat/v7` });
   const avro = schema('execution/LifecycleCommand.avsc');
-  // An unchanged schema that another producer registered first is looked up and used as it is: register() would insist
-  // that the subject's compatibility setting is the one this library sets on subjects it creates (BACKWARD), which a
-  // subject created by a Java producer does not have. Only a schema the subject does not hold yet is registered.
+  // register() insists that an existing subject's compatibility setting is the one it is given (BACKWARD unless told),
+  // and a subject another producer created first (a Java producer's has NONE) has its own: so it is given the
+  // subject's setting when there is one. A changed schema must still pass the subject's rule.
   const confluentSchema = { type: SchemaType.AVRO, schema: JSON.stringify(avro) };
   const subjectName = subject(TOPIC, avro);
-  const id = await registry.getRegistryIdBySchema(subjectName, confluentSchema)
-    .catch(() => null) ?? (await registry.register(confluentSchema, { subject: subjectName })).id;
+  const level = await fetch(`${registryUrl}/apis/ccompat/v7/config/${encodeURIComponent(subjectName)}`)
+    .then((r) => (r.ok ? r.json() : null)).then((c) => c && c.compatibilityLevel).catch(() => null);
+  const { id } = await registry.register(confluentSchema,
+    level ? { subject: subjectName, compatibility: level.toUpperCase() } : { subject: subjectName });
 
   const kafka = new Kafka({ clientId: 'batchyard-node-producer', brokers: (process.env.KAFKA_BOOTSTRAP || '127.0.0.1:9092').split(','),
     logLevel: logLevel.WARN });
