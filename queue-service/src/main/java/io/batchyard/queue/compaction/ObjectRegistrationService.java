@@ -157,6 +157,7 @@ public class ObjectRegistrationService {
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
                                   String objectKey) {
+        StoreAvailability.require(stores.s3Available(), t.store(), "table " + schema + "." + table);
         ObjectStore store = stores.of(t.store());
         return Blocking.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
             if (length < 0) {

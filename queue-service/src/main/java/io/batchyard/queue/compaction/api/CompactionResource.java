@@ -6,6 +6,7 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
+import io.batchyard.queue.compaction.StoreAvailability;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.gc.GarbageCollector;
 import io.batchyard.queue.compaction.merge.MergeJob;
@@ -63,7 +64,6 @@ import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
 import static io.batchyard.queue.compaction.CompactionError.QUARANTINE_STATE;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_QUARANTINED_OBJECT;
 import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
-import static io.batchyard.queue.compaction.CompactionError.STORE_NOT_AVAILABLE;
 import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
@@ -199,10 +199,7 @@ public class CompactionResource {
         int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
         int zone = request.zoneOffsetMinutes() == null ? 0 : request.zoneOffsetMinutes();
         StoreLocation store = request.location();
-        if (store.kind() == StoreLocation.Kind.S3 && !tables.s3Available()) {
-            throw STORE_NOT_AVAILABLE.exception("table " + request.schemaName() + "." + request.tableName()
-                    + " asks for the s3 store, which this service does not have (batchyard.compaction.s3.enabled=false)");
-        }
+        StoreAvailability.require(tables.s3Available(), store, "table " + request.schemaName() + "." + request.tableName());
         return tables.register(request.schemaName(), request.tableName(), interval, zone, store).map(r -> {
             CompactionTable t = r.table();
             if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone
