@@ -32,7 +32,16 @@ public enum CompactionError implements ErrorCode {
     /** An operator dropped the table: it takes no objects and merges nothing more. */
     TABLE_DROPPED(329, 409, "Compaction table is dropped"),
     /** A replay's key list is empty, too long, or holds a blank or over-long key. */
-    INVALID_REPLAY(330, 400, "Invalid replay request");
+    INVALID_REPLAY(330, 400, "Invalid replay request"),
+    /** A rebuild re-merges what readers were switched to: an open or closed, not yet switched partition has nothing. */
+    PARTITION_NOT_SWITCHED(331, 409, "Partition is not switched yet"),
+    // the rebuild renumbers the partition's objects under the merge's nose otherwise: retry once the run ended (or,
+    // for a dead-lettered job, after retrying it)
+    MERGE_RUNNING(332, 409, "A merge job of the partition is running or dead-lettered"),
+    /** Every object of the partition is quarantined or dropped: a rebuild would publish nothing new. */
+    NOTHING_TO_REBUILD(333, 409, "Partition has no object to rebuild from"),
+    /** An Idempotency-Key already did the same action on another target. */
+    IDEMPOTENCY_KEY_REUSED(334, 422, "Idempotency key was used for another request");
 
     private final Spec spec;
 

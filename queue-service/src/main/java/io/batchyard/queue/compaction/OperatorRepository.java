@@ -35,12 +35,45 @@ public class OperatorRepository extends NativeRepository {
                 q -> q.setParameter("id", tableId)).map(d -> d.orElse(false));
     }
 
-    public Uni<Integer> audit(String actor, String action, String target, String result, String detail) {
+    /** What a rebuild decides on, read with the partition locked (and its table held against a concurrent drop). */
+    public record RebuildCheck(boolean switched, boolean tableDropped, long currentVersion, Long rebuildTarget) {
+
+        /** A rebuild's chain is not yet published: a new request changes nothing. */
+        public boolean pending() {
+            return rebuildTarget != null && currentVersion < rebuildTarget;
+        }
+    }
+
+    /** Locks the partition for a rebuild; empty for no such partition. */
+    public Uni<Optional<RebuildCheck>> lockForRebuild(long partitionId) {
+        return first("""
+                        SELECT p.switched, t.dropped_at IS NOT NULL, p.current_manifest_version, p.rebuild_target
+                        FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id
+                        WHERE p.partition_id = :p FOR UPDATE OF p FOR SHARE OF t""",
+                q -> q.setParameter("p", partitionId),
+                r -> new RebuildCheck((Boolean) r[0], (Boolean) r[1], toLong(r[2]), r[3] == null ? null : toLong(r[3])));
+    }
+
+    /** The target of the action that did the work under this idempotency key, if one did. */
+    public Uni<Optional<String>> keyedTarget(String action, String idempotencyKey) {
+        return value("""
+                        SELECT target FROM compaction_audit
+                        WHERE action = :action AND idempotency_key = :key AND result = 'DONE'""", String.class,
+                q -> q.setParameter("action", action).setParameter("key", idempotencyKey));
+    }
+
+    public Uni<Integer> audit(String actor, String action, String target, String result, String detail,
+                              String idempotencyKey) {
         return update("""
-                        INSERT INTO compaction_audit (actor, action, target, result, detail)
-                        VALUES (:actor, :action, :target, :result, :detail)""",
+                        INSERT INTO compaction_audit (actor, action, target, result, detail, idempotency_key)
+                        VALUES (:actor, :action, :target, :result, :detail, CAST(:key AS text))""",
                 q -> q.setParameter("actor", actor).setParameter("action", action).setParameter("target", target)
-                        .setParameter("result", result).setParameter("detail", detail));
+                        .setParameter("result", result).setParameter("detail", detail)
+                        .setParameter("key", idempotencyKey));
+    }
+
+    public Uni<Integer> audit(String actor, String action, String target, String result, String detail) {
+        return audit(actor, action, target, result, detail, null);
     }
 
     public Uni<List<AuditEntry>> audits(int limit, int offset) {

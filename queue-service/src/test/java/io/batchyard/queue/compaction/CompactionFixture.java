@@ -82,6 +82,23 @@ public final class CompactionFixture {
         return key;
     }
 
+    /** Writes {@code body} under a key of the fixture's schema named {@code name} (replacing it: new file, then rename). */
+    public String raw(String name, String body) {
+        String key = "incoming/" + schema + "/" + name + ".jsonl";
+        try (ObjectStore.PendingObject out = store.create(key)) {
+            out.stream().write(body.getBytes(StandardCharsets.UTF_8));
+            out.commit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return key;
+    }
+
+    /** Registers without the fixture's bookkeeping: such records are checked by the test, not by "exactly once". */
+    public long registerUntracked(String key) {
+        return await(() -> compaction.registration.register(schema, table, date, key)).object().objectId();
+    }
+
     public ObjectRegistrationService.Registered register(String key) {
         return register(key, date);
     }

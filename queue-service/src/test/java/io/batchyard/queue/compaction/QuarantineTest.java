@@ -14,7 +14,6 @@ import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.MergeWorker.Outcome;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.store.ObjectKeys;
-import io.batchyard.queue.compaction.store.ObjectStore;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -44,8 +43,8 @@ class QuarantineTest {
         CompactionFixture f = new CompactionFixture(compaction, store, 0);
         long partition = f.arrive(2, 5, 0);
         String path = "/compaction/partitions/" + partition;
-        String bad = raw(f, "bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
-        long badId = registerUntracked(f, bad);
+        String bad = f.raw("bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
+        long badId = f.registerUntracked(bad);
         f.arrive(1, 5, 0); // registered after the bad one: merged all the same
 
         given().get(path + "/read-location").then().statusCode(200).body("kind", equalTo("LIVE_PREFIX"))
@@ -87,7 +86,7 @@ class QuarantineTest {
                 .body("version", equalTo((int) firstManifest)).body("location", containsString("manifest-"));
 
         // fixed at its source key (a new file renamed over it), then released: the next merge includes it
-        raw(f, "bad", "{\"eventTime\":3,\"id\":\"fixed#1\"}\n");
+        f.raw("bad", "{\"eventTime\":3,\"id\":\"fixed#1\"}\n");
         release(path, bad).statusCode(200).body("state", equalTo("RELEASED")).body("decidedAt", org.hamcrest.Matchers.notNullValue());
         release(path, bad).statusCode(200).body("state", equalTo("RELEASED"));
         problem(drop(path, bad), 409, 322);
@@ -98,14 +97,14 @@ class QuarantineTest {
         given().queryParam("state", "MERGED").get(path + "/objects").then().statusCode(200).body("total", equalTo(4));
 
         // another bad object, dropped: never merged, and a later object still is
-        String dropped = raw(f, "drop", "not json\n{\"eventTime\":4,\"id\":\"dropped#1\"}\n");
-        registerUntracked(f, dropped);
+        String dropped = f.raw("drop", "not json\n{\"eventTime\":4,\"id\":\"dropped#1\"}\n");
+        f.registerUntracked(dropped);
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
         drop(path, dropped).statusCode(200).body("state", equalTo("DROPPED")).body("lineNumber", equalTo(1));
         drop(path, dropped).statusCode(200).body("state", equalTo("DROPPED"));
         problem(release(path, dropped), 409, 322);
-        String later = raw(f, "later", "{\"eventTime\":5,\"id\":\"later#1\"}\n");
-        registerUntracked(f, later);
+        String later = f.raw("later", "{\"eventTime\":5,\"id\":\"later#1\"}\n");
+        f.registerUntracked(later);
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
         assertThat(mergedText(f, partition)).contains("later#1", "fixed#1").doesNotContain("dropped#1");
         given().queryParam("state", "DROPPED").get(path + "/objects").then().statusCode(200).body("total", equalTo(1))
@@ -114,7 +113,7 @@ class QuarantineTest {
                 .body("total", equalTo(1)).body("items[0].objectKey", equalTo(dropped));
 
         // a stored copy gone from a folder the store still serves: quarantined, no line
-        String vanishing = raw(f, "vanishing", "{\"eventTime\":6,\"id\":\"vanishing#1\"}\n");
+        String vanishing = f.raw("vanishing", "{\"eventTime\":6,\"id\":\"vanishing#1\"}\n");
         var registered = await(() -> compaction.registration.register(f.schema, f.table, f.date, vanishing));
         try {
             f.store.delete(registered.storageKey());
@@ -167,23 +166,6 @@ class QuarantineTest {
 
     private static void problem(ValidatableResponse r, int status, int code) {
         r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
-    }
-
-    /** Writes {@code body} under a key of the fixture's schema (replacing it: new file, then rename). */
-    private String raw(CompactionFixture f, String name, String body) {
-        String key = "incoming/" + f.schema + "/" + name + ".jsonl";
-        try (ObjectStore.PendingObject out = f.store.create(key)) {
-            out.stream().write(body.getBytes(StandardCharsets.UTF_8));
-            out.commit();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return key;
-    }
-
-    /** Registers without the fixture's bookkeeping: these records are checked here, not by "exactly once". */
-    private long registerUntracked(CompactionFixture f, String key) {
-        return await(() -> compaction.registration.register(f.schema, f.table, f.date, key)).object().objectId();
     }
 
     /** Every merged object of the partition, concatenated. */

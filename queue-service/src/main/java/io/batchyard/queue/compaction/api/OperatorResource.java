@@ -16,7 +16,9 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -27,7 +29,7 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Operator actions on compaction, each idempotent and audited; the audit trail. */
+/** Operator actions on compaction (drop a table, replay registrations, rebuild a partition), each idempotent and audited. */
 @RolesAllowed(Roles.OPERATOR)
 @Path("/compaction")
 @Produces(MediaType.APPLICATION_JSON)
@@ -76,6 +78,16 @@ public class OperatorResource {
             throw CommonErrors.INVALID_REQUEST.exception("partitionDate is not a valid date (YYYY-MM-DD)");
         }
         return operator.replay(actor(), request.schemaName(), request.tableName(), date, keys);
+    }
+
+    @POST
+    @Path("partitions/{id}/rebuild")
+    @Operation(summary = "Re-merge a switched partition from its small objects into a new manifest version; readers keep "
+            + "the old one until the new one is published (idempotent per Idempotency-Key and while pending; 314, 329, "
+            + "331-334)")
+    public Uni<OperatorService.Rebuilt> rebuild(@PathParam("id") long id,
+                                                @HeaderParam("Idempotency-Key") @Size(min = 1, max = 256) String key) {
+        return operator.rebuild(actor(), id, key);
     }
 
     @GET

@@ -52,6 +52,20 @@ public class MergeJobRepository extends NativeRepository {
                 .map(inserted -> inserted == 1);
     }
 
+    /** The partition's jobs' states, locked: a claim skips them until the caller's transaction ends. */
+    public Uni<List<String>> lockStates(long partitionId) {
+        return values("SELECT state FROM merge_job WHERE partition_id = :p FOR UPDATE", String.class,
+                q -> q.setParameter("p", partitionId));
+    }
+
+    /** Makes the partition's pending job due at {@code now} at the latest. */
+    public Uni<Integer> dueBy(long partitionId, OffsetDateTime now) {
+        return update("""
+                        UPDATE merge_job SET schedule_time = LEAST(schedule_time, CAST(:now AS timestamptz))
+                        WHERE partition_id = :p AND state = 'PENDING'""",
+                q -> q.setParameter("p", partitionId).setParameter("now", now));
+    }
+
     /**
      * Claims the due pending job with the earliest schedule, exclusively: concurrent claimers skip a row another one
      * has locked, and a partition that already has an ongoing job is not claimable, so one partition is merged by one

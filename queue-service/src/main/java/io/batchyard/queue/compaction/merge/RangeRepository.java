@@ -64,6 +64,15 @@ public class RangeRepository extends NativeRepository {
                                 .setParameter("records", range.recordCount())));
     }
 
+    /**
+     * Back to the sentinel (a rebuild): every other range goes in one statement, so the chain's foreign key, checked
+     * at its end, never sees a dangling lower bound.
+     */
+    public Uni<Integer> reset(long partitionId) {
+        return update("DELETE FROM merge_range WHERE partition_id = :p AND upper_bound > 0",
+                q -> q.setParameter("p", partitionId));
+    }
+
     private static MergeRange row(Object[] r) {
         return new MergeRange(toLong(r[0]), toLong(r[1]), toLong(r[2]), toLong(r[3]));
     }

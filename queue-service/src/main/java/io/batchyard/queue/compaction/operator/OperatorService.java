@@ -1,13 +1,31 @@
 package io.batchyard.queue.compaction.operator;
 
+import static io.batchyard.queue.compaction.CompactionError.IDEMPOTENCY_KEY_REUSED;
+import static io.batchyard.queue.compaction.CompactionError.MERGE_RUNNING;
+import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_REBUILD;
+import static io.batchyard.queue.compaction.CompactionError.PARTITION_NOT_SWITCHED;
+import static io.batchyard.queue.compaction.CompactionError.TABLE_DROPPED;
+import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
 import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.Sequential;
+import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.AuditEntry;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
 import io.batchyard.queue.compaction.OperatorRepository;
+import io.batchyard.queue.compaction.merge.MergeJobRepository;
+import io.batchyard.queue.compaction.merge.RangeRepository;
+import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.batchyard.queue.compaction.partition.SmallObject;
+import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.store.ObjectKeys;
+import io.batchyard.queue.compaction.store.ObjectStore;
+import io.batchyard.queue.compaction.store.ObjectStores;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -19,10 +37,13 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Operator actions on compaction (issue 18 item 4), each idempotent and audited in {@code compaction_audit}: dropping a
- * table (merges and registrations stop; rows and files stay) and replaying registrations from a list of object keys.
+ * table (merges and registrations stop; rows and files stay), replaying registrations from a list of object keys, and
+ * rebuilding a partition from its small objects.
  */
 @ApplicationScoped
 public class OperatorService {
@@ -40,14 +61,44 @@ public class OperatorService {
     public record Replayed(int registered, int alreadyKnown, int refused, List<KeyOutcome> keys) {
     }
 
+    /**
+     * A rebuild's outcome: whether this call started one, how many objects it merges again, the version readers use
+     * meanwhile, and the version from which on they read the rebuilt partition (the published version reaches at
+     * least this once the rebuild is done; null only for a partition never rebuilt).
+     */
+    public record Rebuilt(long partitionId, boolean rebuiltNow, int objects, long publishedVersion, Long targetVersion) {
+    }
+
+    static final String REBUILD = "REBUILD_PARTITION";
+
+    private static final Logger LOG = Logger.getLogger(OperatorService.class);
+
+    /** An object a rebuild renumbered, with its stored copies before and after. */
+    private record Move(ObjectStore store, String from, String to) {
+    }
+
     private final OperatorRepository repository;
     private final ObjectRegistrationService registration;
     private final MeterRegistry meters;
+    private final PartitionRepository partitions;
+    private final SmallObjectRepository objects;
+    private final RangeRepository ranges;
+    private final MergeJobRepository jobs;
+    private final ObjectStores stores;
+    private final ServiceClock clock;
 
-    public OperatorService(OperatorRepository repository, ObjectRegistrationService registration, MeterRegistry meters) {
+    public OperatorService(OperatorRepository repository, ObjectRegistrationService registration, MeterRegistry meters,
+                           PartitionRepository partitions, SmallObjectRepository objects, RangeRepository ranges,
+                           MergeJobRepository jobs, ObjectStores stores, ServiceClock clock) {
         this.repository = repository;
         this.registration = registration;
         this.meters = meters;
+        this.partitions = partitions;
+        this.objects = objects;
+        this.ranges = ranges;
+        this.jobs = jobs;
+        this.stores = stores;
+        this.clock = clock;
     }
 
     @WithTransaction
@@ -90,6 +141,124 @@ public class OperatorService {
             return Panache.withTransaction(() -> repository.audit(actor, "REPLAY_REGISTRATION",
                     truncate("table " + schema + "." + table + " " + date, 512), result, truncate(detail, 2000)));
         });
+    }
+
+    /**
+     * Rebuilds a switched partition from its small objects: every object but the quarantined and dropped ones
+     * (released ones included) gets a fresh id from the sequence, in id order, and its stored copy is placed under that
+     * id before the transaction commits (as at registration); the range chain goes back to its sentinel and a merge is
+     * due at once. The ordinary merges then write the rebuilt chain under new keys (new ids, new names; the durability
+     * rule is theirs), and the catalog publishes it as one manifest whose version (its last id) is above every version
+     * published before; until the chain reaches {@code targetVersion} nothing of it is published and readers keep the
+     * old manifest, whose objects stay. Each object's records are in exactly one range of the new chain: the old ranges
+     * are gone and no new range covers an old id but with no bytes (an excluded object's).
+     *
+     * <p>Idempotent: a request with an {@code idempotencyKey} that already rebuilt this partition, or any request while
+     * the partition's last rebuild is not published yet, changes nothing and answers {@code rebuiltNow} false.
+     */
+    public Uni<Rebuilt> rebuild(String actor, long partitionId, String idempotencyKey) {
+        String target = "partition " + partitionId;
+        List<Move> moved = new ArrayList<>();
+        return Panache.withTransaction(() -> repository.lockForRebuild(partitionId).chain(found -> {
+            OperatorRepository.RebuildCheck check = found.orElseThrow(() -> UNKNOWN_PARTITION.exception(
+                    "no partition " + partitionId));
+            Uni<Optional<String>> keyed = idempotencyKey == null ? Uni.createFrom().item(Optional.empty())
+                    : repository.keyedTarget(REBUILD, idempotencyKey);
+            return keyed.chain(previous -> {
+                if (previous.isPresent() && !previous.get().equals(target)) {
+                    throw IDEMPOTENCY_KEY_REUSED.exception("Idempotency-Key " + idempotencyKey + " rebuilt "
+                            + previous.get() + ", not " + target);
+                }
+                if (previous.isPresent() || check.pending()) {
+                    Rebuilt same = new Rebuilt(partitionId, false, 0, check.currentVersion(), check.rebuildTarget());
+                    return repository.audit(actor, REBUILD, target, "ALREADY", previous.isPresent()
+                                    ? "repeat of the request with this Idempotency-Key"
+                                    : "a rebuild to version " + check.rebuildTarget() + " is pending", idempotencyKey)
+                            .replaceWith(same);
+                }
+                if (check.tableDropped()) {
+                    throw TABLE_DROPPED.exception("the table of partition " + partitionId + " is dropped");
+                }
+                if (!check.switched()) {
+                    throw PARTITION_NOT_SWITCHED.exception("partition " + partitionId
+                            + " is not switched yet: its readers still read the live prefix and its merges go on");
+                }
+                return jobs.lockStates(partitionId).chain(states -> {
+                    if (states.contains("ONGOING") || states.contains("DEAD")) {
+                        throw MERGE_RUNNING.exception("partition " + partitionId + " has a merge job "
+                                + (states.contains("DEAD") ? "dead-lettered (retry it first)" : "running (retry later)"));
+                    }
+                    return partitions.find(partitionId).map(Optional::orElseThrow)
+                            .chain(p -> renumber(p, moved, check, actor, idempotencyKey));
+                });
+            });
+        })).onFailure().call(e -> moved.isEmpty() ? Uni.createFrom().voidItem()
+                // the rows were not renumbered: the new copies name nothing, and a live folder holds each object once
+                : Blocking.blocking(() -> remove(partitionId, moved, false)))
+                .call(r -> !r.rebuiltNow() ? Uni.createFrom().voidItem()
+                        // committed: the old copies name nothing any more (their ids were renumbered)
+                        : Blocking.blocking(() -> remove(partitionId, moved, true)))
+                .invoke(r -> count(REBUILD, r.rebuiltNow() ? "DONE" : "ALREADY"));
+    }
+
+    private Uni<Rebuilt> renumber(Partition p, List<Move> moved, OperatorRepository.RebuildCheck check, String actor,
+                                  String idempotencyKey) {
+        ObjectStore store = stores.of(p.store());
+        return objects.rebuildable(p.partitionId()).chain(included -> {
+            if (included.isEmpty()) {
+                throw NOTHING_TO_REBUILD.exception("every object of partition " + p.partitionId()
+                        + " is quarantined or dropped");
+            }
+            List<SmallObject[]> pairs = new ArrayList<>();
+            return Sequential.each(included, o -> objects.renumber(o.objectId()).invoke(n -> pairs.add(new SmallObject[] {o, n})))
+                    .chain(() -> Blocking.blocking(() -> place(store, p, pairs, moved)))
+                    .chain(() -> ranges.reset(p.partitionId()))
+                    .chain(() -> {
+                        long newTarget = pairs.get(pairs.size() - 1)[1].objectId();
+                        Rebuilt done = new Rebuilt(p.partitionId(), true, pairs.size(), check.currentVersion(), newTarget);
+                        return partitions.markRebuild(p.partitionId(), newTarget)
+                                .chain(() -> jobs.enqueue(p.partitionId(), clock.now()))
+                                .chain(() -> jobs.dueBy(p.partitionId(), clock.now()))
+                                .chain(() -> repository.audit(actor, REBUILD, "partition " + p.partitionId(), "DONE",
+                                        pairs.size() + " object(s) merged again; version " + check.currentVersion()
+                                                + " stays published until version " + newTarget + " or later is",
+                                        idempotencyKey))
+                                .replaceWith(done);
+                    });
+        });
+    }
+
+    /**
+     * Places each renumbered object's stored copy under its new id (a link or server-side copy). A copy that is already
+     * gone is left for the merge, which quarantines a missing object as it always does.
+     */
+    private static Void place(ObjectStore store, Partition p, List<SmallObject[]> pairs, List<Move> moved)
+            throws java.io.IOException {
+        for (SmallObject[] pair : pairs) {
+            String from = ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), pair[0].objectId(), pair[0].delayed());
+            String to = ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), pair[1].objectId(), pair[1].delayed());
+            if (store.exists(from)) {
+                store.copy(from, to);
+                moved.add(new Move(store, from, to));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Best effort: a copy left behind only names no row (readers of a switched partition read its manifests, not its
+     * live folder), so a failure is logged and the outcome stands.
+     */
+    private static Void remove(long partitionId, List<Move> moved, boolean old) {
+        for (Move m : moved) {
+            String key = old ? m.from() : m.to();
+            try {
+                m.store().delete(key);
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.warnf("rebuild of partition %d: cannot remove %s: %s", partitionId, key, e.getMessage());
+            }
+        }
+        return null;
     }
 
     @WithSession

@@ -117,7 +117,8 @@ public class PartitionRepository extends NativeRepository {
         return values("""
                         SELECT partition_id FROM compaction_partition
                         WHERE (NOT switched AND current_manifest_version < 0)
-                           OR (switched AND current_manifest_version < desired_manifest_version)
+                           OR (switched AND current_manifest_version < desired_manifest_version
+                               AND (rebuild_target IS NULL OR desired_manifest_version >= rebuild_target))
                         ORDER BY partition_id""", Long.class, q -> q);
     }
 
@@ -125,9 +126,18 @@ public class PartitionRepository extends NativeRepository {
     public Uni<Boolean> publish(long partitionId, long expected, long version) {
         return update("""
                         UPDATE compaction_partition SET current_manifest_version = :v
-                        WHERE partition_id = :p AND current_manifest_version = :expected AND :v > current_manifest_version""",
+                        WHERE partition_id = :p AND current_manifest_version = :expected AND :v > current_manifest_version
+                          -- a rebuild's chain is published whole or not at all: readers keep the old manifest until then
+                          AND (rebuild_target IS NULL OR :v >= rebuild_target)""",
                 q -> q.setParameter("p", partitionId).setParameter("expected", expected).setParameter("v", version))
                 .map(moved -> moved == 1);
+    }
+
+    /** Records a rebuild whose chain is complete once it reaches {@code target}. */
+    public Uni<Integer> markRebuild(long partitionId, long target) {
+        return update("""
+                        UPDATE compaction_partition SET rebuild_target = :t, rebuild_requested_at = now()
+                        WHERE partition_id = :p""", q -> q.setParameter("p", partitionId).setParameter("t", target));
     }
 
     /** Partitions at least this old, for garbage collection. */

@@ -70,6 +70,23 @@ public class SmallObjectRepository extends NativeRepository {
                 SmallObjectRepository::row).map(Optional::orElseThrow);
     }
 
+    /** The objects a rebuild merges again: all but the quarantined and dropped ones, ids ascending. */
+    public Uni<List<SmallObject>> rebuildable(long partitionId) {
+        return rows("""
+                        SELECT\s""" + COLUMNS + """
+                         FROM small_object s WHERE partition_id = :p
+                          AND NOT EXISTS (SELECT 1 FROM small_object_quarantine q
+                                          WHERE q.object_id = s.object_id AND q.state IN ('QUARANTINED', 'DROPPED'))
+                        ORDER BY object_id""",
+                q -> q.setParameter("p", partitionId), SmallObjectRepository::row);
+    }
+
+    /** A fresh id from the sequence for an object a rebuild merges again (its quarantine row, if any, follows). */
+    public Uni<SmallObject> renumber(long objectId) {
+        return first("UPDATE small_object SET object_id = DEFAULT WHERE object_id = :o RETURNING " + COLUMNS,
+                q -> q.setParameter("o", objectId), SmallObjectRepository::row).map(Optional::orElseThrow);
+    }
+
     /** The partition's objects with what became of them, ids ascending, optionally of one state. */
     public Uni<List<PartitionObject>> list(long partitionId, PartitionObject.State state, int limit, int offset) {
         Filter filter = filter(partitionId, state);
