@@ -17,6 +17,7 @@ import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.AuditEntry;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
 import io.batchyard.queue.compaction.OperatorRepository;
+import io.batchyard.queue.compaction.StoreAvailability;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.merge.RangeRepository;
 import io.batchyard.queue.compaction.partition.Partition;
@@ -151,7 +152,7 @@ public class OperatorService {
      * rule is theirs), and the catalog publishes it as one manifest whose version (its last id) is above every version
      * published before; until the chain reaches {@code targetVersion} nothing of it is published and readers keep the
      * old manifest, whose objects stay. Each object's records are in exactly one range of the new chain: the old ranges
-     * are gone and no new range covers an old id but with no bytes (an excluded object's).
+     * are gone, and a new range covers an old id only with no bytes (an excluded object's).
      *
      * <p>Idempotent: a request with an {@code idempotencyKey} that already rebuilt this partition, or any request while
      * the partition's last rebuild is not published yet, changes nothing and answers {@code rebuiltNow} false.
@@ -203,6 +204,7 @@ public class OperatorService {
 
     private Uni<Rebuilt> renumber(Partition p, List<Move> moved, OperatorRepository.RebuildCheck check, String actor,
                                   String idempotencyKey) {
+        StoreAvailability.require(stores.s3Available(), p.store(), "the table of partition " + p.partitionId());
         ObjectStore store = stores.of(p.store());
         return objects.rebuildable(p.partitionId()).chain(included -> {
             if (included.isEmpty()) {
