@@ -37,7 +37,9 @@ public enum RegistryError implements ErrorCode {
     /** The parent's workflow type does not run under the asked-for engine (a stand-alone parent has no Oozie XML). */
     WORKFLOW_TYPE_MISMATCH(222, 409, "Workflow type does not match the format"),
     /** A stand-alone file registration step (type 15) whose property group "file" does not name the file. */
-    FILE_REGISTRATION_WITHOUT_FILE(223, 422, "File registration step names no file");
+    FILE_REGISTRATION_WITHOUT_FILE(223, 422, "File registration step names no file"),
+    /** A process names a server that is not registered. */
+    UNKNOWN_SERVER(224, 422, "Unknown server");
 
     private final Spec spec;
 

@@ -2,6 +2,7 @@ package io.batchyard.teststack;
 
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.ProcessProperty;
+import io.batchyard.events.ProcessServer;
 import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.schemas.Events;
@@ -53,6 +54,12 @@ public final class ProcessTrees {
 
     public ProcessTrees property(String group, String key, String value) {
         addProperty(parent, group, key, value);
+        return this;
+    }
+
+    /** The server the parent names, as registry-service announces it (port may be null). */
+    public ProcessTrees server(long serverId, String name, String type, String host, Integer port) {
+        parent.setServer(serverOf(serverId, name, type, host, port));
         return this;
     }
 
@@ -133,10 +140,21 @@ public final class ProcessTrees {
             return this;
         }
 
+        /** The server the step names, as registry-service announces it (port may be null). */
+        public Step server(long serverId, String name, String type, String host, Integer port) {
+            builder.setServer(serverOf(serverId, name, type, host, port));
+            return this;
+        }
+
         public Step deleted() {
             builder.setDeleted(true);
             return this;
         }
+    }
+
+    private static ProcessServer serverOf(long serverId, String name, String type, String host, Integer port) {
+        return ProcessServer.newBuilder().setServerId(serverId).setName(name).setType(type).setHost(host)
+                .setPort(port).build();
     }
 
     private static void addProperty(ProcessDefinition.Builder builder, String group, String key, String value) {

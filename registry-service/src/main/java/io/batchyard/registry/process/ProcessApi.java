@@ -32,7 +32,8 @@ public final class ProcessApi {
             @Size(max = 64) List<@NotNull @Positive Long> enqueuingProcessIds,
             @Size(max = 45) String batchCutPattern,
             @Size(max = 64) List<@NotNull @Positive Long> nextProcessIds,
-            @PositiveOrZero Integer workflowTypeId) {
+            @PositiveOrZero Integer workflowTypeId,
+            @Positive Long serverId) {
     }
 
     /**
@@ -60,6 +61,8 @@ public final class ProcessApi {
         public Integer workflowTypeId;
         @PositiveOrZero
         public Integer version;
+        /** Null: absent; empty: name no server any more. */
+        private Optional<@Positive Long> serverId;
 
         @JsonSetter("batchCutPattern")
         public void setBatchCutPattern(String pattern) {
@@ -68,6 +71,15 @@ public final class ProcessApi {
 
         public Optional<String> getBatchCutPattern() {
             return batchCutPattern;
+        }
+
+        @JsonSetter("serverId")
+        public void setServerId(Long serverId) {
+            this.serverId = Optional.ofNullable(serverId);
+        }
+
+        public Optional<Long> getServerId() {
+            return serverId;
         }
 
         /** A patch that only relinks a process. */
@@ -95,7 +107,8 @@ public final class ProcessApi {
             UUID processCode,
             int version,
             OffsetDateTime createdAt,
-            OffsetDateTime updatedAt) {
+            OffsetDateTime updatedAt,
+            Long serverId) {
     }
 
     /** A parent process with its steps. */

@@ -15,7 +15,16 @@ public record ProcessDraft(
         String batchCutPattern,
         List<Long> nextProcessIds,
         int workflowTypeId,
-        Long processTemplateId) {
+        Long processTemplateId,
+        Long serverId) {
+
+    /** A draft that names no server (templates carry none). */
+    public ProcessDraft(Long processId, String name, String description, long applicationId, int processTypeId,
+                        Long parentProcessId, boolean canRecover, List<Long> enqueuingProcessIds,
+                        String batchCutPattern, List<Long> nextProcessIds, int workflowTypeId, Long processTemplateId) {
+        this(processId, name, description, applicationId, processTypeId, parentProcessId, canRecover,
+                enqueuingProcessIds, batchCutPattern, nextProcessIds, workflowTypeId, processTemplateId, null);
+    }
 
     public ProcessDraft {
         enqueuingProcessIds = List.copyOf(enqueuingProcessIds);

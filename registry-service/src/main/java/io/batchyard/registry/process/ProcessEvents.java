@@ -6,12 +6,16 @@ import io.batchyard.events.ProcessProperty;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
+import io.batchyard.registry.server.ServerRepository;
+import io.batchyard.registry.server.ServerRow;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -27,11 +31,14 @@ public class ProcessEvents {
     private final Outbox outbox;
     private final ProcessRepository processes;
     private final PropertyRepository properties;
+    private final ServerRepository servers;
 
-    public ProcessEvents(Outbox outbox, ProcessRepository processes, PropertyRepository properties) {
+    public ProcessEvents(Outbox outbox, ProcessRepository processes, PropertyRepository properties,
+                         ServerRepository servers) {
         this.outbox = outbox;
         this.processes = processes;
         this.properties = properties;
+        this.servers = servers;
     }
 
     public Uni<Void> registered(long parentId, List<Long> changed) {
@@ -63,15 +70,21 @@ public class ProcessEvents {
     }
 
     private Uni<Snapshot> snapshot(long parentId) {
-        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).map(all -> {
-            Map<Long, List<ProcessProperty>> props = all.stream()
-                    .filter(p -> !p.sensitive())
-                    .collect(Collectors.groupingBy(PropertyRow::processId, Collectors.mapping(
-                            p -> new ProcessProperty(p.configGroup(), p.key(), p.value()), Collectors.toList())));
-            List<ProcessDefinition> defs = tree.stream()
-                    .map(r -> ProcessMapping.event(r, props.getOrDefault(r.processId(), List.of())))
-                    .toList();
-            return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
-        }));
+        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).chain(all -> servers.findAll(
+                tree.stream().map(ProcessRow::serverId).filter(Objects::nonNull).collect(Collectors.toSet()))
+                .map(named -> {
+                    Map<Long, List<ProcessProperty>> props = all.stream()
+                            .filter(p -> !p.sensitive())
+                            .collect(Collectors.groupingBy(PropertyRow::processId, Collectors.mapping(
+                                    p -> new ProcessProperty(p.configGroup(), p.key(), p.value()),
+                                    Collectors.toList())));
+                    Map<Long, ServerRow> byId = named.stream()
+                            .collect(Collectors.toMap(ServerRow::id, Function.identity()));
+                    List<ProcessDefinition> defs = tree.stream()
+                            .map(r -> ProcessMapping.event(r, props.getOrDefault(r.processId(), List.of()),
+                                    r.serverId() == null ? null : byId.get(r.serverId())))
+                            .toList();
+                    return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
+                })));
     }
 }

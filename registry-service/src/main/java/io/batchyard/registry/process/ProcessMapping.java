@@ -2,6 +2,8 @@ package io.batchyard.registry.process;
 
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.ProcessProperty;
+import io.batchyard.events.ProcessServer;
+import io.batchyard.registry.server.ServerRow;
 import java.util.List;
 
 /**
@@ -21,7 +23,7 @@ public final class ProcessMapping {
                 r.parentProcessId(), r.canRecover() == null || r.canRecover(),
                 r.enqueuingProcessIds() == null ? List.of() : r.enqueuingProcessIds(), r.batchCutPattern(),
                 r.nextProcessIds() == null ? List.of() : r.nextProcessIds(),
-                r.workflowTypeId() != null ? r.workflowTypeId() : parent ? 1 : 0, templateId);
+                r.workflowTypeId() != null ? r.workflowTypeId() : parent ? 1 : 0, templateId, r.serverId());
     }
 
     /** A merge patch applied to the stored row: absent fields keep their value. */
@@ -37,7 +39,8 @@ public final class ProcessMapping {
                 p.getBatchCutPattern() != null ? p.getBatchCutPattern().orElse(null) : row.batchCutPattern(),
                 p.nextProcessIds != null ? p.nextProcessIds : row.nextProcessIds(),
                 p.workflowTypeId != null ? p.workflowTypeId : row.workflowTypeId(),
-                row.processTemplateId());
+                row.processTemplateId(),
+                p.getServerId() != null ? p.getServerId().orElse(null) : row.serverId());
     }
 
     /** The stored row as the API answers it. */
@@ -45,7 +48,7 @@ public final class ProcessMapping {
         return new ProcessApi.Process(r.processId(), r.name(), r.description(), r.applicationId(), r.processTypeId(),
                 r.parentProcessId(), r.canRecover(), r.enqueuingProcessIds(), r.batchCutPattern(),
                 r.nextProcessIds(), r.deleted(), r.workflowTypeId(), r.processTemplateId(), r.processCode(),
-                r.version(), r.createdAt(), r.updatedAt());
+                r.version(), r.createdAt(), r.updatedAt(), r.serverId());
     }
 
     /** A tree's rows (parent first) as the API answers them. */
@@ -54,8 +57,11 @@ public final class ProcessMapping {
         return new ProcessApi.ProcessTree(all.get(0), all.subList(1, all.size()));
     }
 
-    /** The stored row with its non-secret properties, as registry events carry it. */
-    static ProcessDefinition event(ProcessRow r, List<ProcessProperty> properties) {
+    /**
+     * The stored row with its non-secret properties and the server it names (type, name, host and port only: never a
+     * credential), as registry events carry it.
+     */
+    static ProcessDefinition event(ProcessRow r, List<ProcessProperty> properties, ServerRow server) {
         return ProcessDefinition.newBuilder()
                 .setProcessId(r.processId())
                 .setProcessName(r.name())
@@ -72,6 +78,13 @@ public final class ProcessMapping {
                 .setProcessTemplateId(r.processTemplateId())
                 .setProcessCode(r.processCode().toString())
                 .setProperties(properties)
+                .setServer(server == null ? null : ProcessServer.newBuilder()
+                        .setServerId(server.id())
+                        .setName(server.serverName())
+                        .setType(server.serverType())
+                        .setHost(server.serverIp() == null || server.serverIp().isBlank() ? null : server.serverIp())
+                        .setPort(server.serverPort())
+                        .build())
                 .build();
     }
 }

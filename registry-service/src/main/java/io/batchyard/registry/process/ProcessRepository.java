@@ -25,7 +25,7 @@ public class ProcessRepository extends NativeSqlRepository {
             process_id, name, description, application_id, process_type_id, parent_process_id, can_recover,
             array_to_string(enqueuing_process_ids, ',') AS enqueuing_process_ids, batch_cut_pattern,
             array_to_string(next_process_ids, ',') AS next_process_ids, deleted, workflow_type_id, process_template_id,
-            process_code, version, created_at, updated_at""";
+            process_code, version, created_at, updated_at, server_id""";
 
     public Uni<Long> insert(ProcessDraft d) {
         String idColumn = d.processId() == null ? "" : "process_id, ";
@@ -36,17 +36,20 @@ public class ProcessRepository extends NativeSqlRepository {
                 "processTypeId", d.processTypeId(), "parentProcessId", d.parentProcessId(),
                 "canRecover", d.canRecover(), "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()),
                 "batchCutPattern", d.batchCutPattern(), "next", Columns.arrayLiteral(d.nextProcessIds()),
-                "workflowTypeId", d.workflowTypeId(), "processTemplateId", d.processTemplateId()};
+                "workflowTypeId", d.workflowTypeId(), "processTemplateId", d.processTemplateId(),
+                "serverId", d.serverId()};
         if (d.processId() != null) {
             params = with(params, "processId", d.processId());
         }
         return scalar("INSERT INTO process (" + idColumn + """
                         name, description, application_id, process_type_id, parent_process_id, can_recover,
-                        enqueuing_process_ids, batch_cut_pattern, next_process_ids, workflow_type_id, process_template_id)
+                        enqueuing_process_ids, batch_cut_pattern, next_process_ids, workflow_type_id, process_template_id,
+                        server_id)
                         """ + overriding + " VALUES (" + idValue + """
                         :name, :description, :applicationId, :processTypeId, CAST(:parentProcessId AS bigint),
                         :canRecover, CAST(CAST(:enqueuers AS text) AS bigint[]), CAST(:batchCutPattern AS text),
-                        CAST(CAST(:next AS text) AS bigint[]), :workflowTypeId, CAST(:processTemplateId AS bigint))
+                        CAST(CAST(:next AS text) AS bigint[]), :workflowTypeId, CAST(:processTemplateId AS bigint),
+                        CAST(:serverId AS bigint))
                         RETURNING process_id""", Long.class, params);
     }
 
@@ -58,13 +61,13 @@ public class ProcessRepository extends NativeSqlRepository {
                           enqueuing_process_ids = CAST(CAST(:enqueuers AS text) AS bigint[]),
                           batch_cut_pattern = CAST(:batchCutPattern AS text),
                           next_process_ids = CAST(CAST(:next AS text) AS bigint[]), workflow_type_id = :workflowTypeId,
-                          version = version + 1, updated_at = now()
+                          server_id = CAST(:serverId AS bigint), version = version + 1, updated_at = now()
                         WHERE process_id = :id AND version = :version AND NOT deleted""",
                 "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
                 "processTypeId", d.processTypeId(), "canRecover", d.canRecover(),
                 "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()), "batchCutPattern", d.batchCutPattern(),
                 "next", Columns.arrayLiteral(d.nextProcessIds()), "workflowTypeId", d.workflowTypeId(),
-                "id", processId, "version", expectedVersion)
+                "serverId", d.serverId(), "id", processId, "version", expectedVersion)
                 .map(n -> n == 1);
     }
 
@@ -116,6 +119,12 @@ public class ProcessRepository extends NativeSqlRepository {
                           AND (CAST(:id AS bigint) = ANY(next_process_ids)
                                OR CAST(:id AS bigint) = ANY(enqueuing_process_ids))
                         ORDER BY process_id""", "id", processId);
+    }
+
+    /** Live processes naming the server, by id. */
+    public Uni<List<Long>> liveNaming(long serverId) {
+        return scalars("SELECT process_id FROM process WHERE server_id = :server AND NOT deleted ORDER BY process_id",
+                Long.class, "server", serverId);
     }
 
     /** Parent processes whose output reaches {@code parentId}'s steps, directly or transitively. */
@@ -205,6 +214,7 @@ public class ProcessRepository extends NativeSqlRepository {
                 Columns.uuid(r[13]),
                 Columns.toInt(r[14]),
                 Columns.time(r[15]),
-                Columns.time(r[16]));
+                Columns.time(r[16]),
+                Columns.longOrNull(r[17]));
     }
 }

@@ -8,6 +8,8 @@ import io.batchyard.registry.Unis;
 import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.application.ApplicationRepository;
 import io.batchyard.registry.catalog.CatalogService;
+import io.batchyard.registry.server.ServerRepository;
+import io.batchyard.registry.server.ServerRow;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -29,6 +31,7 @@ import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
 import static io.batchyard.registry.RegistryError.STALE_VERSION;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
+import static io.batchyard.registry.RegistryError.UNKNOWN_SERVER;
 
 /**
  * Creates, changes and deletes processes. Each change runs in one transaction ({@code @WithTransaction}) that locks the
@@ -43,14 +46,16 @@ public class ProcessService {
     private final CatalogService catalog;
     private final ProcessEvents events;
     private final AccessGuard access;
+    private final ServerRepository servers;
 
     public ProcessService(ProcessRepository processes, ApplicationRepository applications, CatalogService catalog,
-                          ProcessEvents events, AccessGuard access) {
+                          ProcessEvents events, AccessGuard access, ServerRepository servers) {
         this.processes = processes;
         this.applications = applications;
         this.catalog = catalog;
         this.events = events;
         this.access = access;
+        this.servers = servers;
     }
 
     @WithTransaction
@@ -199,7 +204,7 @@ public class ProcessService {
         return processes.tree(parentId).map(tree -> tree.stream().filter(r -> !r.isParent()).toList());
     }
 
-    /** The application and workflow type a draft names exist; joins the caller's session. */
+    /** The application, workflow type and server a draft names exist; joins the caller's session. */
     public Uni<Void> checkReferences(ProcessDraft draft) {
         return applications.find(draft.applicationId())
                 .invoke(application -> {
@@ -212,6 +217,13 @@ public class ProcessService {
                     if (!workflowTypes.containsKey(draft.workflowTypeId())) {
                         throw UNKNOWN_REFERENCE.exception("workflow type " + draft.workflowTypeId()
                                 + " does not exist");
+                    }
+                })
+                .chain(() -> draft.serverId() == null ? Uni.createFrom().item(Optional.<ServerRow>empty())
+                        : servers.find(draft.serverId()))
+                .invoke(server -> {
+                    if (draft.serverId() != null && server.isEmpty()) {
+                        throw UNKNOWN_SERVER.exception("server " + draft.serverId() + " does not exist");
                     }
                 })
                 .replaceWithVoid();

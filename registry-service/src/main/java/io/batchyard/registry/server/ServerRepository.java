@@ -4,6 +4,7 @@ import io.batchyard.registry.NativeSqlRepository;
 import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,7 +15,7 @@ public class ServerRepository extends NativeSqlRepository {
     private static final String COLUMNS = """
             server_id, server_type, server_name, server_metainfo, login_user,
             login_password_ct IS NOT NULL AS has_password, ssh_private_key_ct IS NOT NULL AS has_key,
-            ssh_key_fingerprint, server_ip, created_at, updated_at""";
+            ssh_key_fingerprint, server_ip, server_port, created_at, updated_at""";
 
     public Uni<Long> nextId() {
         return scalar("SELECT nextval(pg_get_serial_sequence('server', 'server_id'))", Long.class);
@@ -22,11 +23,13 @@ public class ServerRepository extends NativeSqlRepository {
 
     public Uni<Void> insert(long id, ServerRequest r) {
         return update("""
-                        INSERT INTO server (server_id, server_type, server_name, server_metainfo, login_user, server_ip)
+                        INSERT INTO server (server_id, server_type, server_name, server_metainfo, login_user, server_ip,
+                          server_port)
                         OVERRIDING SYSTEM VALUE VALUES (:id, :serverType, :serverName, CAST(:serverMetainfo AS text),
-                          CAST(:loginUser AS text), CAST(:serverIp AS text))""",
+                          CAST(:loginUser AS text), CAST(:serverIp AS text), CAST(:serverPort AS integer))""",
                 "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
-                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp())
+                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp(),
+                "serverPort", r.serverPort())
                 .replaceWithVoid();
     }
 
@@ -34,9 +37,11 @@ public class ServerRepository extends NativeSqlRepository {
         return update("""
                         UPDATE server SET server_type = :serverType, server_name = :serverName,
                           server_metainfo = CAST(:serverMetainfo AS text), login_user = CAST(:loginUser AS text),
-                          server_ip = CAST(:serverIp AS text), updated_at = now() WHERE server_id = :id""",
+                          server_ip = CAST(:serverIp AS text), server_port = CAST(:serverPort AS integer),
+                          updated_at = now() WHERE server_id = :id""",
                 "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
-                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp())
+                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp(),
+                "serverPort", r.serverPort())
                 .map(n -> n == 1);
     }
 
@@ -65,6 +70,21 @@ public class ServerRepository extends NativeSqlRepository {
                 .map(n -> n > 0);
     }
 
+    /** Locks the row: a delete holds it while it checks that no live process names the server. */
+    public Uni<Optional<ServerRow>> lock(long id) {
+        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR UPDATE", "id", id)
+                .map(r -> r.map(ServerRepository::map));
+    }
+
+    /** The servers among {@code ids} that exist. */
+    public Uni<List<ServerRow>> findAll(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return rows("SELECT " + COLUMNS + " FROM server WHERE server_id IN (:ids) ORDER BY server_id", "ids", ids)
+                .map(list -> list.stream().map(ServerRepository::map).toList());
+    }
+
     public Uni<Optional<ServerRow>> find(long id) {
         return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id", "id", id)
                 .map(r -> r.map(ServerRepository::map));
@@ -90,6 +110,6 @@ public class ServerRepository extends NativeSqlRepository {
     private static ServerRow map(Object[] r) {
         return new ServerRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
                 Columns.string(r[4]), Columns.toBoolean(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]), Columns.string(r[8]),
-                Columns.time(r[9]), Columns.time(r[10]));
+                Columns.intOrNull(r[9]), Columns.time(r[10]), Columns.time(r[11]));
     }
 }

@@ -1,5 +1,7 @@
 package io.batchyard.registry.server;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
@@ -14,12 +16,13 @@ public record ServerRequest(
         @Size(max = 45) String loginUser,
         @Size(max = 1024) String loginPassword,
         @Size(max = 16384) String sshPrivateKey,
-        @Size(max = 45) String serverIp) {
+        @Size(max = 45) String serverIp,
+        @Min(1) @Max(65535) Integer serverPort) {
 
     @Override
     public String toString() {
         return "ServerRequest[serverType=" + serverType + ", serverName=" + serverName + ", loginUser=" + loginUser
                 + ", loginPassword=" + (loginPassword == null ? "null" : "***") + ", sshPrivateKey="
-                + (sshPrivateKey == null ? "null" : "***") + ", serverIp=" + serverIp + "]";
+                + (sshPrivateKey == null ? "null" : "***") + ", serverIp=" + serverIp + ", serverPort=" + serverPort + "]";
     }
 }

@@ -2,6 +2,7 @@ package io.batchyard.registry.server;
 
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
+import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 
 import io.batchyard.registry.Listing;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -11,8 +12,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Servers that hold batch files. Credentials are write-only: they are encrypted on the way in and never returned;
@@ -23,10 +28,12 @@ public class ServerService {
 
     private final ServerRepository servers;
     private final SecretCipher cipher;
+    private final ServerUsers users;
 
-    public ServerService(ServerRepository servers, SecretCipher cipher) {
+    public ServerService(ServerRepository servers, SecretCipher cipher, ServerUsers users) {
         this.servers = servers;
         this.cipher = cipher;
+        this.users = users;
     }
 
     @WithTransaction
@@ -40,18 +47,25 @@ public class ServerService {
                 .map(Optional::orElseThrow);
     }
 
+    /**
+     * Changes a server. When what registry events carry of it (name, type, host, port) changes, the trees of the live
+     * processes naming it are announced again in the same transaction, so consumers never keep an old address.
+     */
     @WithTransaction
     public Uni<ServerRow> update(long id, ServerRequest request) {
         return requireFreeName(request.serverName(), id)
-                .chain(() -> servers.update(id, request))
-                .invoke(updated -> {
-                    if (!updated) {
-                        throw notFound(id);
-                    }
-                })
-                .chain(() -> storeSecrets(id, request))
-                .chain(() -> servers.find(id))
-                .map(Optional::orElseThrow);
+                .chain(() -> servers.lock(id))
+                .map(before -> before.orElseThrow(() -> notFound(id)))
+                .call(() -> servers.update(id, request))
+                .call(() -> storeSecrets(id, request))
+                .chain(before -> servers.find(id).map(Optional::orElseThrow)
+                        .call(after -> announced(before).equals(announced(after)) ? Uni.createFrom().voidItem()
+                                : users.serverChanged(id)));
+    }
+
+    /** What registry events carry of a server; never a credential. */
+    private static List<Object> announced(ServerRow s) {
+        return Arrays.asList(s.serverName(), s.serverType(), s.serverIp(), s.serverPort());
     }
 
     @WithSession
@@ -65,13 +79,28 @@ public class ServerService {
         return servers.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
+    /**
+     * Deletes a server no live process names (refused with 211 otherwise). The row is locked first: a process being
+     * linked to it at the same time holds a key-share lock through its foreign key, so one of the two waits and the
+     * check sees the other's result.
+     */
     @WithTransaction
     public Uni<Void> delete(long id) {
-        return servers.delete(id).invoke(deleted -> {
-            if (!deleted) {
-                throw notFound(id);
-            }
-        }).replaceWithVoid();
+        return servers.lock(id)
+                .invoke(found -> {
+                    if (found.isEmpty()) {
+                        throw notFound(id);
+                    }
+                })
+                .chain(() -> users.liveProcessesNaming(id))
+                .invoke(using -> {
+                    if (!using.isEmpty()) {
+                        throw STILL_REFERENCED.exception("server " + id + " is still named by process(es) "
+                                + using.stream().map(Objects::toString).collect(Collectors.joining(", ")));
+                    }
+                })
+                .chain(() -> servers.delete(id))
+                .replaceWithVoid();
     }
 
     private Uni<Void> requireFreeName(String name, Long exceptId) {
