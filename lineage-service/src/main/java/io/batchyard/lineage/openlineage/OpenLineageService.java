@@ -126,14 +126,16 @@ public class OpenLineageService implements RunTransitions {
                             .map(s -> new RunEventBuilder.Statement(s.text(), s.defaultDatabase())).toList();
                     Set<String> tables = tables(relations, ran);
                     return schemas.columns(tables).chain(columns -> schemas.types(tables).chain(types -> registry
-                            .applicationName(processId, parentProcessId).chain(application -> openLineage.runId(id)
+                            .applicationName(processId, parentProcessId).chain(application -> registry
+                            .server(processId, parentProcessId).chain(server -> openLineage.runId(id)
                             .map(runId -> Optional.of(RunEventBuilder.build(
                                     new RunEventBuilder.Naming(settings.jobNamespaceOf(application.orElse(null)),
                                             settings.producer()),
                                     new RunEventBuilder.Run(runId, moment.eventType(), moment.at(),
                                             RunEventBuilder.jobName(processId), parent, marking,
-                                            settings.namespaceOf(processId, parentProcessId, application.orElse(null)),
-                                            ran, relations, columns, types)))))));
+                                            settings.namespaceOf(processId, parentProcessId, application.orElse(null),
+                                                    server.orElse(null)),
+                                            ran, relations, columns, types))))))));
                 }));
     }
 

@@ -1,5 +1,6 @@
 package io.batchyard.lineage.openlineage;
 
+import io.batchyard.lineage.registry.RegisteredServer;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -18,11 +19,15 @@ public interface OpenLineageSettings {
     @WithName("job-namespace")
     Optional<String> jobNamespace();
 
+    /** Dataset namespace by the name of the server a process names (the registry's server name). */
+    @WithName("server-namespaces")
+    Map<String, String> serverNamespaces();
+
     /** Dataset namespace by application name: {@code hive://host:port}. */
     @WithName("application-namespaces")
     Map<String, String> applicationNamespaces();
 
-    /** Dataset namespace of a run whose process and application have no entry in the mappings. */
+    /** Dataset namespace of a run that no mapping names and whose process names no server with a host. */
     @WithName("dataset-namespace")
     @WithDefault("hive://localhost:10000")
     String datasetNamespace();
@@ -92,10 +97,12 @@ public interface OpenLineageSettings {
     }
 
     /**
-     * Dataset namespace of a run: by its process (own id, then its parent's), else by its application's name, else the
-     * default. {@code application} may be null (not announced by the registry).
+     * Dataset namespace of a run. What is configured comes before what is derived, the narrowest mapping first: by its
+     * process (own id, then its parent's), by the name of the server it names (its own, else its parent's), by its
+     * application's name; then the namespace of that server ({@link ServerNamespace}); else the default.
+     * {@code application} and {@code server} may be null (not announced by the registry, or no server named).
      */
-    default String namespaceOf(long processId, Long parentProcessId, String application) {
+    default String namespaceOf(long processId, Long parentProcessId, String application, RegisteredServer server) {
         Map<String, String> map = processNamespaces();
         String own = map.get(Long.toString(processId));
         if (own != null) {
@@ -105,8 +112,15 @@ public interface OpenLineageSettings {
         if (parent != null) {
             return parent;
         }
-        return application == null ? datasetNamespace()
-                : applicationNamespaces().getOrDefault(application, datasetNamespace());
+        String byServer = server == null ? null : serverNamespaces().get(server.name());
+        if (byServer != null) {
+            return byServer;
+        }
+        String byApplication = application == null ? null : applicationNamespaces().get(application);
+        if (byApplication != null) {
+            return byApplication;
+        }
+        return ServerNamespace.of(server).orElse(datasetNamespace());
     }
 
     /** The configured job namespace, else the application's name, else {@code batchyard}. */

@@ -2,6 +2,7 @@ package io.batchyard.lineage.registry;
 
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.ProcessDefinition;
+import io.batchyard.events.ProcessServer;
 import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessRegistered;
@@ -15,8 +16,8 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Which application a process belongs to, projected from the registry topic (each event applied once through the
- * ledger), so OpenLineage can name a run's namespaces after it. A deleted process keeps its application: its past
+ * Which application a process belongs to and which server it names, projected from the registry topic (each event
+ * applied once through the ledger), so OpenLineage can name a run's namespaces after them. A deleted process keeps its application: its past
  * runs are still named by it.
  */
 @ApplicationScoped
@@ -51,6 +52,11 @@ public class RegistryService {
         return Uni.createFrom().voidItem();
     }
 
+    private static RegisteredServer server(ProcessDefinition d) {
+        ProcessServer s = d.getServer();
+        return s == null ? null : new RegisteredServer(s.getServerId(), s.getName(), s.getType(), s.getHost(), s.getPort());
+    }
+
     /** One statement at a time on the session: parent, then its steps. */
     private Uni<Void> processes(ProcessDefinition parent, List<ProcessDefinition> steps, Instant at) {
         List<ProcessDefinition> all = new ArrayList<>(steps.size() + 1);
@@ -58,7 +64,7 @@ public class RegistryService {
         all.addAll(steps);
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (ProcessDefinition d : all) {
-            chain = chain.chain(() -> registry.upsertProcess(d.getProcessId(), d.getBusDomainId(), at));
+            chain = chain.chain(() -> registry.upsertProcess(d.getProcessId(), d.getBusDomainId(), server(d), at));
         }
         return chain;
     }

@@ -99,6 +99,50 @@ class LineageEventsTest {
         });
     }
 
+    /**
+     * Dataset namespaces come from the server a step names (its type as the scheme, its host and port), else from its
+     * parent's, where a {@code server-namespaces} entry for that server's name overrides what the server gives; a run
+     * naming no server keeps the default. The job namespace stays the application's name.
+     */
+    @Test
+    void datasetNamespacesComeFromTheServerAStepNames() {
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publish(Topics.REGISTRY_PROCESSES, 8812, ProcessTrees.application(8812, "alice", null, 7, 4, 0));
+            ProcessTrees.parent(8900).application(8812)
+                    .server(89001, "hive-override-8900", "hive", "not-used.test", 10000)
+                    .step(8901, s -> s.server(89002, "hive-prod-8901", "HiveServer2", "Hive-Prod.Test", 10000))
+                    .step(8902, s -> { })
+                    .publish(publisher);
+            ProcessTrees.parent(8920).application(8813).step(8921, s -> { }).publish(publisher);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, 8900, JobStarted.newBuilder()
+                    .setHeader(Events.header("test", 8910L, null)).setProcessId(8900).setInstanceExecId(8910)
+                    .setTargetBatchId(89100).setTargetBatchMarking("m").build());
+            for (long step : new long[] {8901, 8902}) {
+                publisher.publish(Topics.EXECUTION_LIFECYCLE, 8900, StepStarted.newBuilder()
+                        .setHeader(Events.header("test", 8910L, null)).setParentProcessId(8900)
+                        .setSubProcessId(step).setSubInstanceExecId(step + 10).setParentInstanceExecId(8910)
+                        .setTargetBatchId(89100L).build());
+            }
+            for (long[] run : new long[][] {{8901, 8911}, {8902, 8912}, {8921, 8922}}) {
+                publisher.publish(Topics.LINEAGE_QUERIES, run[0], QueryRegistered.newBuilder()
+                        .setHeader(Events.header("test", run[1], null)).setQueryType("HIVE").setProcessId(run[0])
+                        .setInstanceExecId(run[1])
+                        .setQueryText("INSERT OVERWRITE TABLE srvns.out" + run[0] + " SELECT s.k FROM srvns.src s")
+                        .build());
+            }
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonPath own = given().get("/openlineage/runs/8911").then().statusCode(200).extract().jsonPath();
+            assertThat(own.getList("inputs.namespace", String.class)).containsExactly("hive://hive-prod.test:10000");
+            assertThat(own.getList("outputs.namespace", String.class)).containsExactly("hive://hive-prod.test:10000");
+            assertThat(own.getString("job.namespace")).isEqualTo("app-8812");
+            JsonPath parents = given().get("/openlineage/runs/8912").then().statusCode(200).extract().jsonPath();
+            assertThat(parents.getList("outputs.namespace", String.class)).containsExactly("hive://override.test:9999");
+            JsonPath none = given().get("/openlineage/runs/8922").then().statusCode(200).extract().jsonPath();
+            assertThat(none.getList("outputs.namespace", String.class)).containsExactly("hive://localhost:10000");
+        });
+    }
+
     @Test
     void aQueryFromTheTopicIsRegisteredOnceAndAPoisonRecordDoesNotStopTheConsumer() {
         QueryRegistered q = QueryRegistered.newBuilder().setHeader(Events.header("test", 501L, null))
