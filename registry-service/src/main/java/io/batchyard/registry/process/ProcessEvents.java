@@ -70,7 +70,7 @@ public class ProcessEvents {
     }
 
     private Uni<Snapshot> snapshot(long parentId) {
-        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).chain(all -> servers.findAll(
+        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).chain(all -> servers.findAllForEvents(
                 tree.stream().map(ProcessRow::serverId).filter(Objects::nonNull).collect(Collectors.toSet()))
                 .map(named -> {
                     Map<Long, List<ProcessProperty>> props = all.stream()

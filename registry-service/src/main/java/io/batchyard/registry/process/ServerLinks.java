@@ -31,16 +31,27 @@ public class ServerLinks implements ServerUsers {
     }
 
     @Override
+    public Uni<Void> lockTreesNaming(long serverId) {
+        return treesNaming(serverId)
+                .chain(trees -> Unis.sequentially(trees.keySet(), processes::lock))
+                .replaceWithVoid();
+    }
+
+    @Override
     public Uni<Void> serverChanged(long serverId) {
+        // Read again: a tree linked since the locks were taken has committed (a link still open waits for the
+        // server's row when it reads the server for its own event, and so announces the new address itself).
+        return treesNaming(serverId)
+                .chain(trees -> Unis.sequentially(List.copyOf(trees.entrySet()), tree -> processes.lock(tree.getKey())
+                        .chain(() -> events.changed(tree.getKey(), tree.getValue()))))
+                .replaceWithVoid();
+    }
+
+    /** The live processes naming the server, by the parent of their tree, in parent id order (the order of locks). */
+    private Uni<Map<Long, List<Long>>> treesNaming(long serverId) {
         return processes.liveNaming(serverId)
                 .chain(processes::findAll)
-                .chain(rows -> {
-                    // Trees in id order, each parent locked as every tree edit does, so no two writers deadlock.
-                    Map<Long, List<Long>> byTree = rows.stream().collect(Collectors.groupingBy(ProcessRow::treeId,
-                            TreeMap::new, Collectors.mapping(ProcessRow::processId, Collectors.toList())));
-                    return Unis.sequentially(List.copyOf(byTree.entrySet()), tree -> processes.lock(tree.getKey())
-                            .chain(() -> events.changed(tree.getKey(), tree.getValue())));
-                })
-                .replaceWithVoid();
+                .map(rows -> rows.stream().collect(Collectors.groupingBy(ProcessRow::treeId, TreeMap::new,
+                        Collectors.mapping(ProcessRow::processId, Collectors.toList()))));
     }
 }

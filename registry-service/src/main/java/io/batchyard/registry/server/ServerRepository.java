@@ -70,18 +70,34 @@ public class ServerRepository extends NativeSqlRepository {
                 .map(n -> n > 0);
     }
 
-    /** Locks the row: a delete holds it while it checks that no live process names the server. */
-    public Uni<Optional<ServerRow>> lock(long id) {
+    /**
+     * Locks the row against new links: a process naming the server takes a key-share lock through its foreign key,
+     * which waits for this one. A delete holds it while it checks that no live process names the server.
+     */
+    public Uni<Optional<ServerRow>> lockAgainstLinks(long id) {
         return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR UPDATE", "id", id)
                 .map(r -> r.map(ServerRepository::map));
     }
 
-    /** The servers among {@code ids} that exist. */
-    public Uni<List<ServerRow>> findAll(Collection<Long> ids) {
+    /**
+     * Locks the row against other changes of it and against readers for events ({@link #findAllForEvents}); a
+     * process may still be linked to it meanwhile (the foreign key's key-share lock does not wait for this one).
+     */
+    public Uni<Optional<ServerRow>> lockForChange(long id) {
+        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR NO KEY UPDATE", "id", id)
+                .map(r -> r.map(ServerRepository::map));
+    }
+
+    /**
+     * The servers among {@code ids}, for an event that carries them: a share lock, so the event never carries an
+     * address a change of the server in progress is replacing (it waits for that change to commit).
+     */
+    public Uni<List<ServerRow>> findAllForEvents(Collection<Long> ids) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return rows("SELECT " + COLUMNS + " FROM server WHERE server_id IN (:ids) ORDER BY server_id", "ids", ids)
+        return rows("SELECT " + COLUMNS + " FROM server WHERE server_id IN (:ids) ORDER BY server_id FOR SHARE",
+                "ids", ids)
                 .map(list -> list.stream().map(ServerRepository::map).toList());
     }
 

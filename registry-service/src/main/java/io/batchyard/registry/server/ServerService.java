@@ -54,7 +54,8 @@ public class ServerService {
     @WithTransaction
     public Uni<ServerRow> update(long id, ServerRequest request) {
         return requireFreeName(request.serverName(), id)
-                .chain(() -> servers.lock(id))
+                .chain(() -> users.lockTreesNaming(id))
+                .chain(() -> servers.lockForChange(id))
                 .map(before -> before.orElseThrow(() -> notFound(id)))
                 .call(() -> servers.update(id, request))
                 .call(() -> storeSecrets(id, request))
@@ -86,7 +87,7 @@ public class ServerService {
      */
     @WithTransaction
     public Uni<Void> delete(long id) {
-        return servers.lock(id)
+        return servers.lockAgainstLinks(id)
                 .invoke(found -> {
                     if (found.isEmpty()) {
                         throw notFound(id);

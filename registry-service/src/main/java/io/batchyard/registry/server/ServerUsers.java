@@ -14,6 +14,13 @@ public interface ServerUsers {
     Uni<List<Long>> liveProcessesNaming(long serverId);
 
     /**
+     * Locks the parent of every tree with a live process naming the server, as every tree edit does first. A change
+     * of the server takes these before the server's own row, the order a process being linked to it takes them in
+     * too (its tree, then the server, read for its event), so neither waits for the other in a circle.
+     */
+    Uni<Void> lockTreesNaming(long serverId);
+
+    /**
      * Announces again, as {@code ProcessChanged}, every tree with a live process naming the server: the events carry
      * the server's type, host and port, which have just changed.
      */
