@@ -41,6 +41,12 @@ class OpenLineageEndToEndTest {
         long job = RegistryFixtures.createProcess(stack, app, null, List.of());
         long clean = RegistryFixtures.createProcess(stack, app, job, List.of());
         long total = RegistryFixtures.createProcess(stack, app, job, List.of());
+        // The cleaning step names the Hive server it runs on: its datasets are named after it.
+        String host = "hive-" + System.nanoTime() % 1_000_000 + ".e2e.example";
+        long server = registry().body(Map.of("serverType", "hive", "serverName", host, "serverIp", host,
+                "serverPort", 10000, "loginPassword", "e2e-secret")).post("/servers").then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+        registry().body(Map.of("serverId", server)).patch("/processes/" + clean).then().statusCode(200);
         RegistryFixtures.link(stack, job, clean);
         RegistryFixtures.link(stack, clean, total);
         RegistryFixtures.link(stack, total, job);
@@ -63,6 +69,10 @@ class OpenLineageEndToEndTest {
                 assertThat(exported.getString("eventType")).as("run " + id).isEqualTo("COMPLETE");
                 runIds.put(id, exported.getString("run.runId"));
             }
+            // The registry told lineage-service which server the cleaning step names (the export is built now).
+            JsonPath cleaned = lineage().get("/openlineage/runs/" + cleanRun).then().extract().jsonPath();
+            assertThat(cleaned.getList("inputs.namespace", String.class)).containsOnly("hive://" + host + ":10000");
+            assertThat(cleaned.getList("outputs.namespace", String.class)).containsOnly("hive://" + host + ":10000");
         });
 
         try (OpenLineageReceiver receiver = OpenLineageReceiver.start()) {
