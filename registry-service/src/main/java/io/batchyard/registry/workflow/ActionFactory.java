@@ -43,7 +43,7 @@ public final class ActionFactory {
     static final String OOZIE_CLIENT = OozieWorkflowWriter.CLIENT_PACKAGE;
     /** BDRE's ETL programs (import, export, data generation, DQ, SFTP, crawler): mains a deployment provides. */
     static final String ETL_CLIENT = "io.batchyard.client.etl.";
-    /** The server id BDRE's file registration names: the seeded hdfs server. */
+    /** The server id BDRE's file registration names when the step and its parent name none: the seeded hdfs server. */
     static final String FILE_SERVER_ID = "123461";
 
     /** Builds one action node of a step; {@code previous} is the name of the node before it (init-step or action). */
@@ -218,7 +218,8 @@ public final class ActionFactory {
                 args.add(value.get());
             }
         }
-        args.addAll(List.of("--batch-id", initJob("target-batch-id"), "--server-id", FILE_SERVER_ID));
+        String server = s.serverId() != null ? String.valueOf(s.serverId()) : FILE_SERVER_ID;
+        args.addAll(List.of("--batch-id", initJob("target-batch-id"), "--server-id", server));
         return java("fileRegistration", OOZIE_CLIENT + "RegisterFile", args);
     }
 

@@ -89,21 +89,23 @@ public class WorkflowService {
                 .chain(tree -> properties.forTree(processId).map(all -> {
                     Map<Long, List<PropertyRow>> props = all.stream()
                             .collect(Collectors.groupingBy(PropertyRow::processId));
+                    Long parentServer = tree.get(0).serverId();
                     List<StepSpec> steps = tree.subList(1, tree.size()).stream().filter(s -> !s.deleted())
-                            .map(s -> spec(s, props.getOrDefault(s.processId(), List.of()))).toList();
-                    return WorkflowGraph.of(spec(tree.get(0), props.getOrDefault(processId, List.of())), steps,
+                            .map(s -> spec(s, props.getOrDefault(s.processId(), List.of()), parentServer)).toList();
+                    return WorkflowGraph.of(spec(tree.get(0), props.getOrDefault(processId, List.of()), null), steps,
                             new ActionFactory());
                 }));
     }
 
-    static StepSpec spec(ProcessRow r, List<PropertyRow> props) {
+    /** A step without a server of its own names its parent's ({@code inherited}). */
+    static StepSpec spec(ProcessRow r, List<PropertyRow> props, Long inherited) {
         Map<String, List<Map.Entry<String, String>>> groups = new LinkedHashMap<>();
         for (PropertyRow p : props) {
             groups.computeIfAbsent(p.configGroup(), g -> new java.util.ArrayList<>())
                     .add(new AbstractMap.SimpleImmutableEntry<>(p.key(), p.value()));
         }
         return new StepSpec(r.processId(), r.name(), r.processTypeId(), r.canRecover(), r.nextProcessIds(),
-                r.enqueuingProcessIds(), r.description(), groups);
+                r.enqueuingProcessIds(), r.description(), groups, r.serverId() != null ? r.serverId() : inherited);
     }
 
     /** Renders DOT to SVG with Graphviz's {@code dot}; its absence is a 503, not a 500. */

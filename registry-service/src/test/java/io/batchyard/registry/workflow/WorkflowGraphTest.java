@@ -264,6 +264,13 @@ class WorkflowGraphTest {
                 "--creation-timestamp", "${wf:actionData('import-13-s13')['creationTs']}",
                 "--batch-id", targetBatch, "--server-id", "123461");
 
+        // a step that names a server (its own, or its parent's passed down) registers the file on that server
+        StepSpec onServer = new StepSpec(11, "s11", ActionFactory.FILE_REGISTRATION, true, List.of(12L), List.of(), "",
+                Map.of("file", FILE), 777L);
+        Document named = validXml(graph(parent(10, 11), onServer, bare, step(13, ActionFactory.DATA_IMPORT, 10)));
+        assertThat(args(named, "fileRegistration-11-s11")).endsWith("--batch-id", targetBatch, "--server-id", "777");
+        assertThat(args(named, "fileRegistration-12-s12")).endsWith("--batch-id", targetBatch, "--server-id", "123461");
+
         assertThatThrownBy(() -> graph(parent(10, 11), step(11, ActionFactory.FILE_REGISTRATION, 10)))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.code()).isEqualTo(223);
