@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,11 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one OS process: stdout and stderr read on their own threads (a full pipe would block the child), each line
- * handed to the sink, the whole kept up to a cap for PIPEINOUT; killed with its descendants when the timeout passes.
+ * Runs one OS process (a job's command, the trigger launcher hook's): stdout and stderr read on their own threads (a
+ * full pipe would block the child), each line handed to the sink, the whole kept up to a cap for PIPEINOUT; killed
+ * with its descendants when the timeout passes.
  * The command is an argument vector executed directly, never through a shell, so no argument is ever interpreted.
- * The process gets an environment built from nothing: a few host settings and the runner's contract values, never
- * the service's own environment (which holds its database password and secrets key).
+ * The process gets an environment built from nothing (a job: a few host settings and the runner's contract values),
+ * never the service's own environment (which holds its database password and secrets key).
  */
 public final class OsCommand {
 
@@ -67,39 +69,57 @@ public final class OsCommand {
 
     /** Stops every command still running, with its children (a shutdown gave their runs to another runner). */
     static void stopAll() {
-        for (Process process : LIVE) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
+        LIVE.forEach(OsCommand::killTree);
     }
 
+    /**
+     * Kills a process and every process below it. The descendants are listed before the process dies: once it is
+     * gone they belong to init and no longer show as its descendants, and a child keeping the output pipe open would
+     * outlive the timeout.
+     */
+    private static void killTree(Process process) {
+        List<ProcessHandle> below = process.descendants().toList();
+        process.destroyForcibly();
+        below.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /** A job's command: its environment is {@link #jobEnvironment} of the service's and {@code env}, no input. */
     public static CommandResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout,
                                     LineSink sink) {
+        return exec(command, jobEnvironment(System.getenv(), env), workDir, null, timeout, sink);
+    }
+
+    /**
+     * Runs {@code command} with exactly {@code env} as its environment, {@code input} on its standard input (null: none,
+     * the input is closed at once), in {@code workDir} (null: the service's), killed with its descendants when
+     * {@code timeout} passes. Blocks until then: never call it on an event-loop thread.
+     */
+    public static CommandResult exec(List<String> command, Map<String, String> env, Path workDir, byte[] input,
+                                     Duration timeout, LineSink sink) {
         long start = System.nanoTime();
         Process process;
         try {
-            ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
-            // environment() starts as a copy of the service's own: emptied before the job's values go in.
+            ProcessBuilder pb = new ProcessBuilder(command);
+            if (workDir != null) {
+                pb.directory(workDir.toFile());
+            }
+            // environment() starts as a copy of the service's own: emptied before the given values go in.
             pb.environment().clear();
-            pb.environment().putAll(jobEnvironment(System.getenv(), env));
+            pb.environment().putAll(env);
             process = pb.start();
         } catch (IOException e) {
             return CommandResult.notStarted("could not start " + command.get(0) + ": " + e.getMessage());
         }
         LIVE.add(process);
         try {
-            return await(process, timeout, sink, start);
+            return await(process, input, timeout, sink, start);
         } finally {
             LIVE.remove(process);
         }
     }
 
-    private static CommandResult await(Process process, Duration timeout, LineSink sink, long start) {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException ignored) {
-            // the child may already be gone; nothing to write to it anyway
-        }
+    private static CommandResult await(Process process, byte[] input, Duration timeout, LineSink sink, long start) {
+        feed(process, input);
         Reader out = new Reader(process.getInputStream(), "stdout", sink);
         Reader err = new Reader(process.getErrorStream(), "stderr", sink);
         out.start();
@@ -112,8 +132,7 @@ public final class OsCommand {
             finished = false;
         }
         if (!finished) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            killTree(process);
             try {
                 process.waitFor(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -125,6 +144,34 @@ public final class OsCommand {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         return new CommandResult(finished ? process.exitValue() : -1, !finished, out.text(), err.text(),
                 finished ? took : timeout, true);
+    }
+
+    /**
+     * Writes the input on a thread of its own, then closes it: a child that does not read would block a writer once
+     * the pipe is full, and the timeout must still apply.
+     */
+    private static void feed(Process process, byte[] input) {
+        if (input == null || input.length == 0) {
+            closeQuietly(process.getOutputStream());
+            return;
+        }
+        Thread writer = new Thread(() -> {
+            try (OutputStream in = process.getOutputStream()) {
+                in.write(input);
+            } catch (IOException e) {
+                // the child closed its input early (or was killed): its exit code still decides
+            }
+        }, "batchyard-runner-stdin");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    private static void closeQuietly(OutputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the child may already be gone; nothing to write to it anyway
+        }
     }
 
     private static final class Reader extends Thread {

@@ -1,28 +1,28 @@
 package io.batchyard.execution.trigger;
 
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.execution.runner.CommandResult;
+import io.batchyard.execution.runner.OsCommand;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * The launcher hook of Oozie and Airflow parents ({@link LaunchHookConfig}): an HTTP POST of the {@link LaunchRequest}
- * or a command. Each attempt blocks, so it runs on a worker thread; a failed attempt is retried with back-off, and
- * the answer of the last one is what a failed trigger reports.
+ * or a command (run by the runner's {@link OsCommand}: no environment but PATH, the request on its input, killed with
+ * every process it started at the timeout). Each attempt blocks, so it runs on a worker thread; a failed attempt is
+ * retried with back-off, and the answer of the last one is what a failed trigger reports.
  */
 @ApplicationScoped
 public class ExternalLauncher {
@@ -30,6 +30,9 @@ public class ExternalLauncher {
     private static final Logger LOG = Logger.getLogger(ExternalLauncher.class);
     /** The most of an answer or of a command's output a failure reason keeps. */
     private static final int REASON_CHARS = 300;
+
+    /** The command's whole environment. */
+    private static final Map<String, String> HOOK_ENVIRONMENT = Map.of("PATH", "/usr/bin:/bin");
 
     private final LaunchHookConfig config;
     private final HttpClient http;
@@ -48,19 +51,34 @@ public class ExternalLauncher {
         return config.kind();
     }
 
-    /** Launches, retrying; empty when an attempt succeeded, else why the last one failed. */
+    /**
+     * Launches, retrying; empty when an attempt succeeded, else why the last one failed. Each attempt, and the back-off
+     * before it, runs on a worker thread, and the answer comes back on the caller's context (the trigger consumer's,
+     * whose transaction records it): neither the HTTP call, the command's wait nor a back-off ever holds a Kafka
+     * consumer or event-loop thread.
+     */
     public Uni<Optional<String>> launch(LaunchRequest request) {
+        return attempt(request, 1, Duration.ZERO);
+    }
+
+    private Uni<Optional<String>> attempt(LaunchRequest request, int attempt, Duration pause) {
         int attempts = Math.max(1, config.attempts());
-        return Uni.createFrom().deferred(() -> Blocking.blocking(() -> {
-                    attempt(request);
-                    return Optional.<String>empty();
-                }))
-                .onFailure().invoke(e -> LOG.warnf("launcher hook (%s) for parent %d failed: %s", config.kind(),
-                        request.processId(), e.getMessage()))
-                .onFailure().retry()
-                .withBackOff(config.backoff(), config.backoff().multipliedBy(1L << Math.min(attempts, 10)))
-                .atMost(attempts - 1)
-                .onFailure().recoverWithItem(e -> Optional.of(e.getMessage()));
+        return Blocking.blocking(() -> {
+            try {
+                Thread.sleep(pause.toMillis());
+                attempt(request);
+                return Optional.<String>empty();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of("interrupted (the service is stopping)");
+            } catch (IOException | RuntimeException e) {
+                LOG.warnf("launcher hook (%s) for parent %d failed (attempt %d of %d): %s", config.kind(),
+                        request.processId(), attempt, attempts, e.getMessage());
+                return Optional.of(String.valueOf(e.getMessage()));
+            }
+        }).chain(failure -> failure.isEmpty() || attempt >= attempts
+                ? Uni.createFrom().item(failure)
+                : attempt(request, attempt + 1, attempt == 1 ? config.backoff() : pause.multipliedBy(2)));
     }
 
     private void attempt(LaunchRequest request) throws IOException, InterruptedException {
@@ -88,7 +106,7 @@ public class ExternalLauncher {
         }
     }
 
-    private void run(LaunchRequest request) throws IOException, InterruptedException {
+    private void run(LaunchRequest request) throws IOException {
         String command = config.command().orElseThrow(() -> new IllegalStateException(
                 "batchyard.trigger.launcher.command is not set for the command launcher hook"));
         List<String> argv = new ArrayList<>();
@@ -97,30 +115,20 @@ public class ExternalLauncher {
         argv.add(String.valueOf(request.processId()));
         argv.add(request.workflowType());
         argv.add(request.batches().isEmpty() ? "" : String.valueOf(request.batches().get(0).sourceBatchId()));
-        // output to a file, so that a command that hangs with its output open is still stopped at the timeout
-        Path output = Files.createTempFile("batchyard-launch-", ".out");
-        try {
-            ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output.toFile());
-            // the service's own environment holds its secrets: the hook gets none of it
-            Map<String, String> env = builder.environment();
-            env.clear();
-            env.put("PATH", "/usr/bin:/bin");
-            Process process = builder.start();
-            try (OutputStream in = process.getOutputStream()) {
-                in.write(request.json().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                // a command that does not read its input closed it early: its exit code still decides
-            }
-            if (!process.waitFor(config.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IOException(command + " did not end within " + config.timeout());
-            }
-            if (process.exitValue() != 0) {
-                throw new IOException(command + " exited with " + process.exitValue() + ": "
-                        + cut(new String(Files.readAllBytes(output), StandardCharsets.UTF_8)));
-            }
-        } finally {
-            Files.deleteIfExists(output);
+        // the service's own environment holds its secrets: the hook gets none of it
+        CommandResult result = OsCommand.exec(argv, HOOK_ENVIRONMENT, null,
+                request.json().getBytes(StandardCharsets.UTF_8), config.timeout(),
+                (stream, line) -> LOG.debugf("launcher hook for parent %d %s: %s", request.processId(), stream, line));
+        if (!result.started()) {
+            throw new IOException(result.stderr());
+        }
+        if (result.timedOut()) {
+            throw new IOException(command + " did not end within " + config.timeout()
+                    + " (killed with the processes it started)");
+        }
+        if (result.exitCode() != 0) {
+            throw new IOException(command + " exited with " + result.exitCode() + ": "
+                    + cut(result.stderr() + result.stdout()));
         }
     }
 

@@ -2,6 +2,8 @@ package io.batchyard.execution.trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,10 +11,16 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command launcher hook with a stub orchestrator script: its arguments, its input, retries and the reason. */
+/**
+ * The command launcher hook with a stub orchestrator script: its arguments, its input, retries and the reason, the
+ * timeout that kills what it started, and the threads it runs on.
+ */
 class ExternalLauncherTest {
 
     @TempDir
@@ -22,6 +30,10 @@ class ExternalLauncherTest {
             List.of(new LaunchRequest.Batch(7, 55, 40L, 42, null)));
 
     private ExternalLauncher command(Path script) {
+        return command(script, Duration.ofSeconds(10), 2);
+    }
+
+    private ExternalLauncher command(Path script, Duration timeout, int attempts) {
         return new ExternalLauncher(new LaunchHookConfig() {
             public Kind kind() {
                 return Kind.COMMAND;
@@ -40,11 +52,11 @@ class ExternalLauncherTest {
             }
 
             public Duration timeout() {
-                return Duration.ofSeconds(10);
+                return timeout;
             }
 
             public int attempts() {
-                return 2;
+                return attempts;
             }
 
             public Duration backoff() {
@@ -81,5 +93,43 @@ class ExternalLauncherTest {
         Optional<String> failure = launcher.launch(REQUEST).await().atMost(Duration.ofSeconds(20));
         assertThat(failure).hasValueSatisfying(why -> assertThat(why).contains("exited with 3", "dag is paused"));
         assertThat(Files.readAllLines(calls)).hasSize(2);
+    }
+
+    @Test
+    void aCommandPastItsTimeoutIsKilledWithTheChildItStarted() throws IOException {
+        Path child = dir.resolve("child.pid");
+        // the child outlives its parent's timeout by far, and holds the output open
+        ExternalLauncher launcher = command(script("sleep 300 &\necho $! > " + child + "\nwait"),
+                Duration.ofSeconds(2), 1);
+
+        Optional<String> failure = launcher.launch(REQUEST).await().atMost(Duration.ofSeconds(30));
+        assertThat(failure).hasValueSatisfying(why -> assertThat(why).contains("did not end within PT2S"));
+        long pid = Long.parseLong(Files.readString(child).strip());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("child " + pid).isNotEqualTo(
+                        Optional.of(true)));
+    }
+
+    @Test
+    void theCommandIsWaitedForOnAWorkerAndTheAnswerComesBackOnTheCallersEventLoop() throws Exception {
+        Path started = dir.resolve("started");
+        ExternalLauncher launcher = command(script("touch " + started + "\nsleep 2"), Duration.ofSeconds(10), 1);
+        Vertx vertx = Vertx.vertx();
+        try {
+            Context loop = vertx.getOrCreateContext();
+            CompletableFuture<Thread> answeredOn = new CompletableFuture<>();
+            CompletableFuture<Boolean> loopFreeWhileItRan = new CompletableFuture<>();
+            loop.runOnContext(v -> launcher.launch(REQUEST).subscribe().with(
+                    failure -> answeredOn.complete(Thread.currentThread()), answeredOn::completeExceptionally));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
+            loop.runOnContext(v -> loopFreeWhileItRan.complete(true));
+
+            // the event loop runs other work while the command sleeps
+            assertThat(loopFreeWhileItRan.get(1, TimeUnit.SECONDS)).isTrue();
+            assertThat(answeredOn.isDone()).isFalse();
+            assertThat(answeredOn.get(20, TimeUnit.SECONDS).getName()).contains("eventloop");
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 }
