@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.clock.ClockControl;
 import io.batchyard.api.clock.MovableClock;
-import io.batchyard.queue.clock.api.ClockResource;
+import io.batchyard.api.clock.ClockEndpoint;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +47,7 @@ class ClockTest {
 
     @Test
     void movesOfMoreThanACenturyAreRefused() {
-        ClockResource api = new ClockResource(new ServiceClock(() -> true));
+        ClockEndpoint api = new ClockEndpoint(new ServiceClock(() -> true));
         assertThatThrownBy(() -> api.move(new ClockControl.Move(Long.MAX_VALUE, null))).isInstanceOfSatisfying(
                 ApiException.class, e -> assertThat(e.code()).isEqualTo(324));
         assertThatThrownBy(() -> api.move(new ClockControl.Move(Long.MIN_VALUE, null))).isInstanceOf(ApiException.class);
@@ -59,7 +59,7 @@ class ClockTest {
     @Test
     void withTheFlagOffTheClockCannotBeReadOrMovedOverTheApi() {
         ServiceClock clock = new ServiceClock(() -> false);
-        ClockResource api = new ClockResource(clock);
+        ClockEndpoint api = new ClockEndpoint(clock);
         assertThatThrownBy(api::get).isInstanceOfSatisfying(ApiException.class,
                 e -> assertThat(e.code()).isEqualTo(323));
         assertThatThrownBy(() -> api.move(new ClockControl.Move(60L, null))).isInstanceOf(ApiException.class);

@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * A service's one clock and the rules of its {@code /admin/clock} endpoint, shared so that every service that lets
  * its clock move (queue-service, execution-service) validates moves, refuses the prod profile and answers the same
- * way; each service keeps only its resource, its flag and its own problem codes.
+ * way; each service keeps only its flag, its own problem codes and the build-time switch of {@link ClockEndpoint}.
  */
 public class ClockControl {
 
