@@ -58,7 +58,8 @@ public class ExternalLauncher {
      * consumer or event-loop thread.
      */
     public Uni<Optional<String>> launch(LaunchRequest request) {
-        return attempt(request, 1, Duration.ZERO);
+        return attempt(request, 1, Duration.ZERO)
+                .onFailure().recoverWithItem(e -> Optional.of(String.valueOf(e.getMessage())));
     }
 
     private Uni<Optional<String>> attempt(LaunchRequest request, int attempt, Duration pause) {
@@ -69,8 +70,9 @@ public class ExternalLauncher {
                 attempt(request);
                 return Optional.<String>empty();
             } catch (InterruptedException e) {
+                // the service is stopping: no further attempt
                 Thread.currentThread().interrupt();
-                return Optional.of("interrupted (the service is stopping)");
+                throw new IllegalStateException("interrupted before the launch ended (the service is stopping)");
             } catch (IOException | RuntimeException e) {
                 LOG.warnf("launcher hook (%s) for parent %d failed (attempt %d of %d): %s", config.kind(),
                         request.processId(), attempt, attempts, e.getMessage());
