@@ -13,10 +13,14 @@ import io.batchyard.client.kafka.LifecycleCommands;
 import io.batchyard.e2e.RegistryFixtures.Job;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.path.json.JsonPath;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job's lifecycle sent as Kafka commands through the client library's standalone jar (what a Spark driver takes):
@@ -34,11 +38,13 @@ class KafkaCommandsEndToEndTest {
     }
 
     @Test
-    void aRunDrivenByKafkaCommandsEndsAndARefusalComesBackWithItsCode() {
+    void aRunDrivenByKafkaCommandsEndsAndARefusalComesBackWithItsCode(@TempDir Path dir) throws IOException {
         Job job = RegistryFixtures.knownJob(stack, "kafka-commands", WAIT);
 
+        // a token file: TokenSource's factories reach their package-private implementations inside the standalone jar
+        Path token = Files.writeString(dir.resolve("token"), Identity.get().adminToken());
         KafkaSettings settings = new KafkaSettings(stack.kafka(), stack.infra.schemaRegistryUrl(),
-                TokenSource.of(Identity.get().adminToken()), Duration.ofSeconds(15), Map.of());
+                TokenSource.file(token), Duration.ofSeconds(15), Map.of());
         try (LifecycleCommands commands = new LifecycleCommands(settings)) {
             CommandOutcome started = commands.initJob(job.parent(), 1);
             assertThat(started.event()).isEqualTo("JobStarted");
