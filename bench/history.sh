@@ -13,7 +13,7 @@ ARCHIVED=${3:-100000}
 QUEUED=${4:-10000}
 
 lifecycles() {
-  java -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
+  java $BENCH_JAVA_OPTS -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
     --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
     --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
     --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee "bench/results/history-$1.txt"

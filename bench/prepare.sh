@@ -11,4 +11,7 @@ BATCHYARD_NO_DEMO=1 deploy/local/run.sh
 BATCHYARD_TOKEN=$(deploy/local/token.sh bench developer,operator)
 export BATCHYARD_TOKEN
 echo "[bench] machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg)"
+# The benchmark client shares the machine with the stack it measures; like the services it compiles with C1 only, so
+# that its own warm-up costs the stack less CPU (BATCHYARD_BENCH_JAVA_OPTS replaces this).
+BENCH_JAVA_OPTS=${BATCHYARD_BENCH_JAVA_OPTS-"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
 BENCH_CP="bench/target/batchyard-bench-0.1.0-SNAPSHOT.jar:bench/target/libs/*"

@@ -6,7 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/prepare.sh"
 CHAINS=${1:-8}
 LIFECYCLES=${2:-25}
-java -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
+java $BENCH_JAVA_OPTS -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
   --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
   --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
   --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee bench/results/lifecycle.txt
