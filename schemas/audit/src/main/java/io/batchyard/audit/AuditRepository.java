@@ -3,6 +3,8 @@ package io.batchyard.audit;
 import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -33,6 +35,41 @@ public class AuditRepository {
                 .setParameter("code", e.problemCode())
                 .setParameter("correlation", e.correlationId())
                 .executeUpdate()).replaceWithVoid();
+    }
+
+    /**
+     * Inserts {@code entries} with one statement on the pool, outside any transaction of the caller (a single
+     * statement is its own transaction): the HTTP trail's entries, written after their answers went out.
+     */
+    Uni<Void> insertAll(Pool pool, List<AuditEntry> entries) {
+        int n = entries.size();
+        OffsetDateTime[] at = new OffsetDateTime[n];
+        String[] subject = new String[n];
+        String[] channel = new String[n];
+        String[] action = new String[n];
+        Long[] processId = new Long[n];
+        String[] outcome = new String[n];
+        Integer[] code = new Integer[n];
+        String[] correlation = new String[n];
+        for (int i = 0; i < n; i++) {
+            AuditEntry e = entries.get(i);
+            at[i] = e.occurredAt() == null ? OffsetDateTime.now(ZoneOffset.UTC)
+                    : OffsetDateTime.ofInstant(e.occurredAt(), ZoneOffset.UTC);
+            subject[i] = e.subject();
+            channel[i] = e.channel().name();
+            action[i] = e.action();
+            processId[i] = e.processId();
+            outcome[i] = e.outcome();
+            code[i] = e.problemCode();
+            correlation[i] = e.correlationId();
+        }
+        return pool.preparedQuery("""
+                        INSERT INTO audit_entry (occurred_at, subject, channel, action, process_id, outcome, problem_code,
+                          correlation_id)
+                        SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+                          $6::text[], $7::int[], $8::text[])""")
+                .execute(Tuple.from(List.<Object>of(at, subject, channel, action, processId, outcome, code, correlation)))
+                .replaceWithVoid();
     }
 
     /** Newest first. */

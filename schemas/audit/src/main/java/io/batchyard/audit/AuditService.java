@@ -1,14 +1,16 @@
 package io.batchyard.audit;
 
 import io.batchyard.api.Page;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
-import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
-import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /** Writes and reads the audit trail. */
@@ -17,12 +19,17 @@ public class AuditService {
 
     private static final Logger LOG = Logger.getLogger(AuditService.class);
 
-    private final AuditRepository repository;
-    private final Vertx vertx;
+    /** At most this many entries per statement. */
+    private static final int MAX_GROUP = 500;
 
-    public AuditService(AuditRepository repository, Vertx vertx) {
+    private final AuditRepository repository;
+    private final Pool pool;
+    private final Queue<AuditEntry> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean writing = new AtomicBoolean();
+
+    public AuditService(AuditRepository repository, Pool pool) {
         this.repository = repository;
-        this.vertx = vertx;
+        this.pool = pool;
     }
 
     /**
@@ -34,17 +41,45 @@ public class AuditService {
     }
 
     /**
-     * Records an HTTP call after its answer went out, in a transaction of its own on a fresh context (the request's
-     * session is closed by then). Never fails the caller: a lost entry is logged, the answer stands.
+     * Records an HTTP call after its answer went out. Never fails the caller: a lost entry is logged, the answer
+     * stands. Entries are written in groups: when no write is in flight the entry is written at once, otherwise it
+     * waits for the write in flight and goes with everything that queued meanwhile, in one statement (one
+     * transaction). An idle service writes each entry alone and at once; a busy one writes one statement per group
+     * instead of one transaction per call.
      */
     public void recordAfterAnswer(AuditEntry entry) {
-        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
-        // A context of its own, isolated like a request's, is what Hibernate Reactive's sessions need.
-        VertxContextSafetyToggle.setContextSafe(context, true);
-        context.runOnContext(ignored -> Uni.createFrom().deferred(() -> Panache.withTransaction(
-                        () -> repository.insert(entry)))
-                .subscribe().with(done -> { }, failure -> LOG.warnf("audit entry not recorded (%s %s by %s -> %s): %s",
-                        entry.channel(), entry.action(), entry.subject(), entry.outcome(), failure.getMessage())));
+        pending.add(entry.occurredAt() != null ? entry : new AuditEntry(entry.id(), Instant.now(), entry.subject(),
+                entry.channel(), entry.action(), entry.processId(), entry.outcome(), entry.problemCode(),
+                entry.correlationId()));
+        flush();
+    }
+
+    /** Starts a write of what is pending unless one is in flight; the one in flight starts the next when it ends. */
+    private void flush() {
+        while (!pending.isEmpty() && writing.compareAndSet(false, true)) {
+            List<AuditEntry> group = new ArrayList<>();
+            AuditEntry next;
+            while (group.size() < MAX_GROUP && (next = pending.poll()) != null) {
+                group.add(next);
+            }
+            if (group.isEmpty()) {
+                writing.set(false);
+                continue;
+            }
+            repository.insertAll(pool, group).subscribe().with(done -> written(), failure -> {
+                LOG.warnf("%d audit entr%s not recorded (first: %s %s by %s -> %s): %s", group.size(),
+                        group.size() == 1 ? "y" : "ies", group.get(0).channel(), group.get(0).action(),
+                        group.get(0).subject(), group.get(0).outcome(), failure.getMessage());
+                written();
+            });
+            return;
+        }
+    }
+
+    private void written() {
+        writing.set(false);
+        // An entry queued after the drain and before the flag was cleared found a write in flight: take it now.
+        flush();
     }
 
     @WithSession
