@@ -143,7 +143,7 @@ choose_identity() {
   if [ -n "$running" ]; then
     IDENTITY_MODE=$running; IDENTITY_WHY="the running services were started in this mode"
     [ "$running" = keycloak ] && find_keycloak_java
-    return
+    return 0
   fi
   case $asked in
     key) IDENTITY_MODE=key IDENTITY_WHY="BATCHYARD_IDENTITY=key"; return ;;
