@@ -2,6 +2,7 @@ package io.batchyard.queue.compaction;
 
 import static io.batchyard.eventing.persistence.Blocking.await;
 
+import io.batchyard.queue.compaction.merge.MergeSignal;
 import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -17,7 +18,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The in-service merge workers and the periodic catalog step. Each worker loops: run one job, and sleep only when
- * there was none, so a backlog (carry-over) drains without pauses. Several instances of the service may run workers
+ * there was none (for {@code idle-poll}, or until a merge is made due now here: {@link MergeSignal}), so a backlog
+ * (carry-over) drains without pauses. Several instances of the service may run workers
  * at once; the database claim keeps them apart. Workers and the catalog loop block (file I/O, sleeps) on threads of
  * their own and wait there for the reactive services they call.
  */
@@ -33,9 +35,11 @@ public class WorkerPool {
     private volatile boolean running;
 
     private final ServiceClock clock;
+    private final MergeSignal signal;
 
-    public WorkerPool(Compaction compaction, CompactionConfig config, ServiceClock clock) {
+    public WorkerPool(Compaction compaction, CompactionConfig config, ServiceClock clock, MergeSignal signal) {
         this.clock = clock;
+        this.signal = signal;
         this.compaction = compaction;
         this.config = config;
     }
@@ -73,8 +77,9 @@ public class WorkerPool {
     private void work(MergeWorker w) {
         while (running) {
             try {
+                long seen = signal.generation();
                 if (w.runOnce() == MergeWorker.Outcome.IDLE) {
-                    Thread.sleep(config.idlePoll().toMillis());
+                    signal.await(seen, config.idlePoll());
                 }
             } catch (InterruptedException e) {
                 return;

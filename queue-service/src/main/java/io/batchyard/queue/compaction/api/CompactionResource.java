@@ -284,6 +284,23 @@ public class CompactionResource {
         });
     }
 
+    /** The answer of a merge-now request: whether a waiting merge job was made due now. */
+    public record MergeNow(long partitionId, boolean expedited) {
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("partitions/{id}/merge")
+    @Operation(summary = "Merge now: the partition's pending merge job, due later, is due at once (expedited false when "
+            + "none was waiting)")
+    public Uni<MergeNow> mergeNow(@PathParam("id") long id) {
+        return find(id).chain(p -> jobs.expedite(id)).invoke(expedited -> {
+            if (expedited) {
+                jobs.wakeWorkers();
+            }
+        }).map(expedited -> new MergeNow(id, expedited));
+    }
+
     @GET
     @Path("partitions/{id}/manifest")
     @Operation(summary = "The manifest readers currently use; at version 0 the live prefix with no manifest file "

@@ -66,6 +66,15 @@ public class MergeJobRepository extends NativeRepository {
                 q -> q.setParameter("p", partitionId).setParameter("now", now));
     }
 
+    /** The partition's pending job becomes due at {@code now} if it was due later; false when none waited. */
+    public Uni<Boolean> expedite(long partitionId, OffsetDateTime now) {
+        return update("""
+                        UPDATE merge_job SET schedule_time = CAST(:now AS timestamptz)
+                        WHERE partition_id = :p AND state = 'PENDING' AND schedule_time > CAST(:now AS timestamptz)""",
+                q -> q.setParameter("p", partitionId).setParameter("now", now))
+                .map(updated -> updated == 1);
+    }
+
     /**
      * Claims the due pending job with the earliest schedule, exclusively: concurrent claimers skip a row another one
      * has locked, and a partition that already has an ongoing job is not claimable, so one partition is merged by one

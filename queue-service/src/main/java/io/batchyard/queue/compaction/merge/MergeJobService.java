@@ -49,10 +49,12 @@ public class MergeJobService {
     private final QuarantineRepository quarantine;
     private final ServiceClock clock;
     private final TableRepository tables;
+    private final MergeSignal signal;
 
     public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
                            SmallObjectRepository objects, QuarantineRepository quarantine, ServiceClock clock,
-                           TableRepository tables) {
+                           TableRepository tables, MergeSignal signal) {
+        this.signal = signal;
         this.clock = clock;
         this.tables = tables;
         this.jobs = jobs;
@@ -146,6 +148,21 @@ public class MergeJobService {
                         e.partitionId(), e.scheduleTime(), e.attempts(), maxAttempts,
                         "lease expired (no heartbeat for " + timeout + ")")))
                 .map(List::size);
+    }
+
+    /**
+     * Merge now: the partition's pending merge job, due later (its table's merge interval), becomes due at once. False
+     * when no job was waiting for a later time (nothing to merge, a job already due or running, or a dead job: that
+     * one is revived by {@link #revive}). Transactional: wake the workers with {@link #wakeWorkers} once it committed.
+     */
+    @WithTransaction
+    public Uni<Boolean> expedite(long partitionId) {
+        return jobs.expedite(partitionId, clock.now());
+    }
+
+    /** Ends the idle wait of this instance's merge workers (after a merge was made due now and committed). */
+    public void wakeWorkers() {
+        signal.wake();
     }
 
     /** DEAD -> PENDING, due at once, with a fresh attempt budget. False when the job is not dead. */
