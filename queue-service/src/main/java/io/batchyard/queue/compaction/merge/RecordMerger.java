@@ -1,21 +1,15 @@
 package io.batchyard.queue.compaction.merge;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 import java.util.function.LongConsumer;
 
 /**
@@ -25,14 +19,15 @@ import java.util.function.LongConsumer;
  *
  * <p>Ties keep input order (the old merged object first, then small objects by id, then line order), so a redone merge
  * of the same inputs produces the same bytes. The old merged object is already sorted and is streamed; small objects
- * are small and are sorted in memory (stable, linear when already sorted). Lines stay bytes from input to output:
- * nothing is decoded except the event time.
+ * are small and are read whole: each of their records is checked as JSON ({@link JsonRecord}, one pass, nothing built)
+ * and their lines, slices of the object's bytes, are sorted together in memory (stable). The old object's lines are
+ * read from a buffer and its common layout's time without a parser. Lines stay bytes from input to output: nothing is
+ * decoded except the event time, and no line is copied except into the output buffer.
  */
 public final class RecordMerger {
 
     public static final int PROGRESS_EVERY = 1000;
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final byte[] FAST_PREFIX = "{\"eventTime\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final Comparator<Line> BY_TIME = Comparator.comparingLong(Line::eventTime);
 
     /** One input, opened on demand. */
     public interface Source {
@@ -42,7 +37,7 @@ public final class RecordMerger {
     /** A record that is not a JSON object. */
     public static final class MalformedRecord extends RuntimeException {
         MalformedRecord(String message) {
-            super(message);
+            super(message, null, false, false);
         }
     }
 
@@ -72,24 +67,8 @@ public final class RecordMerger {
         }
     }
 
-    private record Line(long eventTime, byte[] text) {
-    }
-
-    private static final class Cursor {
-        final int order;
-        final Iterator<Line> lines;
-        Line head;
-
-        Cursor(int order, Iterator<Line> lines) {
-            this.order = order;
-            this.lines = lines;
-            this.head = lines.next();
-        }
-
-        boolean advance() {
-            head = lines.hasNext() ? lines.next() : null;
-            return head != null;
-        }
+    /** A line of a small object: {@code bytes[start, end)}, without its line break. */
+    private record Line(long eventTime, byte[] bytes, int start, int end) {
     }
 
     /**
@@ -100,58 +79,117 @@ public final class RecordMerger {
      */
     public long merge(Source sortedSource, List<Source> smallObjects, OutputStream out, LongConsumer progress)
             throws IOException {
-        InputStream old = sortedSource == null ? null : sortedSource.open();
-        try {
-            PriorityQueue<Cursor> heads = new PriorityQueue<>(Comparator.<Cursor>comparingLong(c -> c.head.eventTime())
-                    .thenComparingInt(c -> c.order));
-            int order = 0;
-            if (old != null) {
-                addIfAny(heads, order, new StreamLines(old));
+        List<Line> fresh = new ArrayList<>();
+        for (int i = 0; i < smallObjects.size(); i++) {
+            byte[] bytes;
+            try (InputStream in = smallObjects.get(i).open()) {
+                bytes = in.readAllBytes();
+            } catch (NoSuchFileException e) {
+                throw new BadObject(i, null, "the object is not in the store");
             }
-            for (Source s : smallObjects) {
-                order++;
-                byte[] bytes;
-                try (InputStream in = s.open()) {
-                    bytes = in.readAllBytes();
-                } catch (NoSuchFileException e) {
-                    throw new BadObject(order - 1, null, "the object is not in the store");
-                }
-                List<Line> lines = split(order - 1, bytes);
-                lines.sort(Comparator.comparingLong(Line::eventTime));
-                addIfAny(heads, order, lines.iterator());
+            split(i, bytes, fresh);
+        }
+        // stable: ties keep the objects' order, then their lines' order
+        fresh.sort(BY_TIME);
+        Output sink = new Output(out, progress);
+        int next = 0;
+        if (sortedSource != null) {
+            try (InputStream old = sortedSource.open()) {
+                next = mergeSorted(old, fresh, sink);
             }
-            OutputStream sink = new BufferedOutputStream(out, 1 << 16);
-            long written = 0;
-            while (!heads.isEmpty()) {
-                Cursor c = heads.poll();
-                sink.write(c.head.text());
-                sink.write('\n');
-                if (++written % PROGRESS_EVERY == 0) {
-                    sink.flush();
-                    progress.accept(written);
-                }
-                if (c.advance()) {
-                    heads.add(c);
-                }
-            }
-            sink.flush();
-            return written;
-        } finally {
-            if (old != null) {
-                old.close();
+        }
+        for (; next < fresh.size(); next++) {
+            sink.line(fresh.get(next));
+        }
+        sink.out.flush();
+        return sink.written;
+    }
+
+    /** Lines written, with a flush and a progress report every {@link #PROGRESS_EVERY}. */
+    private static final class Output {
+        final OutputStream out;
+        final LongConsumer progress;
+        long written;
+
+        Output(OutputStream out, LongConsumer progress) {
+            this.out = new BufferedOutputStream(out, 1 << 18);
+            this.progress = progress;
+        }
+
+        void line(Line l) throws IOException {
+            write(l.bytes(), l.start(), l.end());
+        }
+
+        void write(byte[] b, int from, int to) throws IOException {
+            out.write(b, from, to - from);
+            out.write('\n');
+            if (++written % PROGRESS_EVERY == 0) {
+                out.flush();
+                progress.accept(written);
             }
         }
     }
 
-    private static void addIfAny(PriorityQueue<Cursor> heads, int order, Iterator<Line> lines) {
-        if (lines.hasNext()) {
-            heads.add(new Cursor(order, lines));
+    /**
+     * Streams the old merged object and writes each of its lines after the new lines that sort strictly before it (so
+     * on equal times the old object's lines come first); returns the index of the first new line not yet written.
+     */
+    private static int mergeSorted(InputStream in, List<Line> fresh, Output sink) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        int start = 0;
+        int limit = 0;
+        int scanned = 0;
+        int next = 0;
+        while (true) {
+            int nl = indexOf(buf, scanned, limit);
+            if (nl >= 0) {
+                next = oldLine(buf, start, nl, fresh, next, sink);
+                start = nl + 1;
+                scanned = start;
+                continue;
+            }
+            if (start > 0) {
+                System.arraycopy(buf, start, buf, 0, limit - start);
+                limit -= start;
+                start = 0;
+            }
+            if (limit == buf.length) {
+                buf = Arrays.copyOf(buf, buf.length * 2); // a line longer than the buffer
+            }
+            scanned = limit;
+            int n = in.read(buf, limit, buf.length - limit);
+            if (n < 0) {
+                return limit > 0 ? oldLine(buf, 0, limit, fresh, next, sink) : next;
+            }
+            limit += n;
         }
     }
 
-    /** Non-blank lines of a whole small object, the {@code input}-th; the first malformed one names its line. */
-    private static List<Line> split(int input, byte[] bytes) {
-        List<Line> lines = new ArrayList<>();
+    private static int indexOf(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int oldLine(byte[] buf, int from, int to, List<Line> fresh, int next, Output sink)
+            throws IOException {
+        int end = to > from && buf[to - 1] == '\r' ? to - 1 : to;
+        if (blank(buf, from, end)) {
+            return next;
+        }
+        long time = JsonRecord.mergedRecordTime(buf, from, end);
+        while (next < fresh.size() && fresh.get(next).eventTime() < time) {
+            sink.line(fresh.get(next++));
+        }
+        sink.write(buf, from, end);
+        return next;
+    }
+
+    /** Adds the non-blank lines of the {@code input}-th small object; the first malformed one names its line. */
+    private static void split(int input, byte[] bytes, List<Line> lines) {
         int start = 0;
         int lineNumber = 0;
         for (int i = 0; i <= bytes.length; i++) {
@@ -159,9 +197,8 @@ public final class RecordMerger {
                 lineNumber++;
                 int end = i > start && bytes[i - 1] == '\r' ? i - 1 : i;
                 if (!blank(bytes, start, end)) {
-                    byte[] text = Arrays.copyOfRange(bytes, start, end);
                     try {
-                        lines.add(new Line(eventTime(text), text));
+                        lines.add(new Line(JsonRecord.eventTime(bytes, start, end), bytes, start, end));
                     } catch (MalformedRecord e) {
                         throw new BadObject(input, lineNumber, e.getMessage());
                     }
@@ -169,7 +206,6 @@ public final class RecordMerger {
                 start = i + 1;
             }
         }
-        return lines;
     }
 
     private static boolean blank(byte[] b, int from, int to) {
@@ -181,117 +217,13 @@ public final class RecordMerger {
         return true;
     }
 
-    /** Non-blank lines of a streamed (large, sorted) object. */
-    private static final class StreamLines implements Iterator<Line> {
-        private final InputStream in;
-        private final byte[] buffer = new byte[1 << 16];
-        private int pos;
-        private int limit;
-        private Line next;
-
-        StreamLines(InputStream in) {
-            this.in = in;
-        }
-
-        @Override
-        public boolean hasNext() {
-            try {
-                while (next == null) {
-                    byte[] text = readLine();
-                    if (text == null) {
-                        return false;
-                    }
-                    if (!blank(text, 0, text.length)) {
-                        next = new Line(eventTime(text), text);
-                    }
-                }
-                return true;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public Line next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Line l = next;
-            next = null;
-            return l;
-        }
-
-        private byte[] readLine() throws IOException {
-            java.io.ByteArrayOutputStream partial = null;
-            while (true) {
-                if (pos == limit) {
-                    limit = in.read(buffer);
-                    pos = 0;
-                    if (limit <= 0) {
-                        limit = 0;
-                        return partial == null ? null : partial.toByteArray();
-                    }
-                }
-                for (int i = pos; i < limit; i++) {
-                    if (buffer[i] == '\n') {
-                        int end = i > pos && buffer[i - 1] == '\r' ? i - 1 : i;
-                        byte[] line;
-                        if (partial == null) {
-                            line = Arrays.copyOfRange(buffer, pos, end);
-                        } else {
-                            partial.write(buffer, pos, end - pos);
-                            line = partial.toByteArray();
-                        }
-                        pos = i + 1;
-                        return line;
-                    }
-                }
-                if (partial == null) {
-                    partial = new java.io.ByteArrayOutputStream();
-                }
-                partial.write(buffer, pos, limit - pos);
-                pos = limit;
-            }
-        }
-    }
-
     /** The top-level {@code eventTime} of a JSON object line; 0 when absent, null or negative. */
     static long eventTime(String line) {
-        return eventTime(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return eventTime(line.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The same, for a line's bytes; the whole record is checked ({@link JsonRecord}). */
     static long eventTime(byte[] line) {
-        // Fast path for the common layout {"eventTime":<digits>, ... }; anything else goes through the JSON parser.
-        // Neither validates the whole record: records are copied verbatim, only their time is read.
-        if (line.length > FAST_PREFIX.length && Arrays.equals(line, 0, FAST_PREFIX.length, FAST_PREFIX, 0, FAST_PREFIX.length)) {
-            long value = 0;
-            int i = FAST_PREFIX.length;
-            int digits = 0;
-            while (i < line.length && line[i] >= '0' && line[i] <= '9' && digits < 18) {
-                value = value * 10 + (line[i++] - '0');
-                digits++;
-            }
-            if (digits > 0 && i < line.length && (line[i] == ',' || line[i] == '}')) {
-                return value;
-            }
-        }
-        try (JsonParser p = JSON.createParser(line)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new MalformedRecord("a record is not a JSON object");
-            }
-            long time = 0;
-            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if ("eventTime".equals(name) && value.isNumeric()) {
-                    time = p.getLongValue();
-                } else {
-                    p.skipChildren();
-                }
-            }
-            return Math.max(0, time);
-        } catch (IOException e) {
-            throw new MalformedRecord("a record is not valid JSON");
-        }
+        return JsonRecord.eventTime(line, 0, line.length);
     }
 }
