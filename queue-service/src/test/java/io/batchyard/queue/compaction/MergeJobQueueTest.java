@@ -3,7 +3,9 @@ package io.batchyard.queue.compaction;
 import static io.batchyard.eventing.persistence.Blocking.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
 import static io.batchyard.queue.compaction.MergeHooks.sleep;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.queue.QueueTest;
 import io.batchyard.queue.compaction.merge.MergeHook;
@@ -37,6 +39,27 @@ class MergeJobQueueTest {
 
     private List<MergeJob> jobsOf(long partitionId) {
         return await(() -> compaction.jobs.list(null, partitionId, 100, 0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void mergeNowMakesAWaitingJobDueAtOnceAndOnlyThat(TestStore store) throws Exception {
+        drain(compaction.worker("leftovers"));
+        CompactionFixture f = new CompactionFixture(compaction, store, 3600);
+        long partition = f.arrive(3, 5, 0);
+        try (MergeWorker w = compaction.worker("merge-now")) {
+            assertThat(w.runOnce()).as("due in an hour").isEqualTo(MergeWorker.Outcome.IDLE);
+            given().post("/compaction/partitions/" + partition + "/merge").then().statusCode(200)
+                    .body("partitionId", equalTo((int) partition)).body("expedited", equalTo(true));
+            assertThat(jobsOf(partition)).singleElement().extracting(MergeJob::scheduleTime)
+                    .satisfies(due -> assertThat(due).isBeforeOrEqualTo(OffsetDateTime.now()));
+            assertThat(w.runOnce()).isEqualTo(MergeWorker.Outcome.FINISHED);
+            f.assertMergedExactlyOnce(partition);
+            given().post("/compaction/partitions/" + partition + "/merge").then().statusCode(200)
+                    .body("expedited", equalTo(false));
+            assertThat(jobsOf(partition)).as("merge-now creates no job").isEmpty();
+        }
+        given().post("/compaction/partitions/999999999/merge").then().statusCode(404).body("code", equalTo(314));
     }
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import io.batchyard.queue.compaction.store.ObjectStores;
 import java.io.IOException;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +65,10 @@ public final class MergeWorker implements AutoCloseable {
     private final MergeMeters meters;
     private final RecordMerger merger = new RecordMerger();
     private final ScheduledExecutorService heartbeats;
+    /** When this worker last swept for expired leases (service clock). */
+    private OffsetDateTime lastSweep;
+    /** The inputs read with the claim, for the run's first pass; later passes (after a quarantine) read anew. */
+    private MergeJobService.Inputs firstInputs;
 
     public MergeWorker(String id, ObjectStores stores, MergeJobService jobs, MergeSettings settings, MergeHook hook,
                        MergeMeters meters) {
@@ -85,14 +90,24 @@ public final class MergeWorker implements AutoCloseable {
         return id;
     }
 
-    /** Recovers expired jobs, then claims and runs at most one. */
+    /** Recovers expired jobs (at most every tenth of the job timeout), then claims and runs at most one. */
     public Outcome runOnce() {
-        await(() -> jobs.recoverExpired(settings.jobTimeout(), settings.recoverBatch(), settings.maxAttempts()));
-        Optional<MergeJobClaim> claimed = await(() -> jobs.claim(id));
+        OffsetDateTime now = jobs.now();
+        // A lease expires only after the job timeout, so a sweep before every claim (one more transaction per merge
+        // run) finds nothing almost always; every tenth of the timeout delays a recovery by at most that much. A clock
+        // moved back sweeps at once.
+        if (lastSweep == null || now.isBefore(lastSweep)
+                || !now.isBefore(lastSweep.plus(settings.jobTimeout().dividedBy(10)))) {
+            await(() -> jobs.recoverExpired(settings.jobTimeout(), settings.recoverBatch(), settings.maxAttempts()));
+            lastSweep = now;
+        }
+        Optional<MergeJobService.Claimed> claimed = await(() -> jobs.claimWithInputs(id, planner.fetchSize(),
+                settings.sizeCap()));
         if (claimed.isEmpty()) {
             return Outcome.IDLE;
         }
-        MergeJobClaim claim = claimed.get();
+        MergeJobClaim claim = claimed.get().claim();
+        firstInputs = claimed.get().inputs();
         AtomicBoolean lost = new AtomicBoolean();
         long every = settings.heartbeatInterval().toMillis();
         ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> beat(claim, lost), every, every, TimeUnit.MILLISECONDS);
@@ -157,7 +172,10 @@ public final class MergeWorker implements AutoCloseable {
 
     private Outcome mergeOnce(MergeJobClaim claim, AtomicBoolean lost) throws IOException {
         long pid = claim.partitionId();
-        MergeJobService.Inputs in = await(() -> jobs.inputs(pid, planner.fetchSize(), settings.sizeCap()));
+        MergeJobService.Inputs read = firstInputs;
+        firstInputs = null;
+        MergeJobService.Inputs in = read != null ? read
+                : await(() -> jobs.inputs(pid, planner.fetchSize(), settings.sizeCap()));
         // the size cap is the table's at this run (a setting changed since the last run applies now)
         MergePlanner planner = in.sizeCap() == settings.sizeCap() ? this.planner
                 : new MergePlanner(in.sizeCap(), settings.batchSize());
