@@ -69,6 +69,41 @@ class RecordMergerTest {
     }
 
     @Test
+    void timesTooLargeToPackBesideTheIndexStillSortStably() throws Exception {
+        long huge = 9_000_000_000_000_000_000L;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new RecordMerger().merge(null, List.of(
+                lines("{\"eventTime\":" + huge + ",\"id\":\"a\"}", "{\"eventTime\":3,\"id\":\"b\"}"),
+                lines("{\"eventTime\":" + huge + ",\"id\":\"c\"}", "{\"eventTime\":3,\"id\":\"d\"}")),
+                out, x -> { });
+        assertThat(out.toString(StandardCharsets.UTF_8).split("\n")).extracting(l -> l.substring(l.length() - 3))
+                .containsExactly("b\"}", "d\"}", "a\"}", "c\"}");
+    }
+
+    @Test
+    void manyLinesKeepTheirInputOrderOnEqualTimes() throws Exception {
+        List<RecordMerger.Source> objects = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int o = 0; o < 300; o++) {
+            String[] ls = new String[40];
+            for (int r = 0; r < 40; r++) {
+                ls[r] = "{\"eventTime\":" + (r % 7) + ",\"id\":\"" + o + "-" + r + "\"}";
+            }
+            objects.add(lines(ls));
+        }
+        for (int t = 0; t < 7; t++) {
+            for (int o = 0; o < 300; o++) {
+                for (int r = t; r < 40; r += 7) {
+                    expected.add("{\"eventTime\":" + t + ",\"id\":\"" + o + "-" + r + "\"}");
+                }
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(new RecordMerger().merge(null, objects, out, x -> { })).isEqualTo(12_000);
+        assertThat(out.toString(StandardCharsets.UTF_8).split("\n")).containsExactlyElementsOf(expected);
+    }
+
+    @Test
     void negativeTimesSortAsTheEpoch() {
         assertThat(RecordMerger.eventTime("{\"eventTime\":-5}")).isZero();
         assertThat(RecordMerger.eventTime("{\"eventTime\":null}")).isZero();
