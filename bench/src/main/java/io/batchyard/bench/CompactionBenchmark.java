@@ -109,10 +109,20 @@ public final class CompactionBenchmark {
             throw new IllegalStateException("a merge ran during registration: the merge interval did not hold them");
         }
 
+        List<Long> partitionIds = new ArrayList<>();
+        partitions(tableId).forEach(p -> partitionIds.add(p.get("partitionId").asLong()));
         long mergeStart = System.nanoTime();
-        for (JsonNode p : partitions(tableId)) {
-            http.expect(200, "POST", queue + "/compaction/partitions/" + p.get("partitionId").asLong() + "/merge", null);
+        // merge now, by the same clients in parallel, as an operator's script would
+        ExecutorService triggers = Executors.newFixedThreadPool(clients);
+        List<Future<?>> triggered = new ArrayList<>();
+        for (long id : partitionIds) {
+            triggered.add(triggers.submit(() -> http.expect(200, "POST", queue + "/compaction/partitions/" + id
+                    + "/merge", null)));
         }
+        for (Future<?> t : triggered) {
+            t.get();
+        }
+        triggers.shutdown();
         // One light request per poll (jobs of every state), so that polling takes little from the merge it waits for.
         for (int poll = 1; jobs(null) > 0; poll++) {
             if (poll % 100 == 0 && jobs("DEAD") > 0) {
