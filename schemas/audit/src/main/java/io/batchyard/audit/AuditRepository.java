@@ -11,7 +11,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
 
-/** The audit trail's table; every method joins the caller's session. */
+/** The audit trail's table; every method joins the caller's session but {@link #insertAll}, which uses the pool. */
 @ApplicationScoped
 public class AuditRepository {
 
@@ -20,6 +20,12 @@ public class AuditRepository {
             AND (CAST(:processId AS bigint) IS NULL OR process_id = CAST(:processId AS bigint))
             AND (CAST(:from AS timestamptz) IS NULL OR occurred_at >= CAST(:from AS timestamptz))
             AND (CAST(:to AS timestamptz) IS NULL OR occurred_at < CAST(:to AS timestamptz))""";
+
+    private final Pool pool;
+
+    public AuditRepository(Pool pool) {
+        this.pool = pool;
+    }
 
     Uni<Void> insert(AuditEntry e) {
         return Panache.getSession().chain(s -> s.createNativeQuery("""
@@ -39,9 +45,10 @@ public class AuditRepository {
 
     /**
      * Inserts {@code entries} with one statement on the pool, outside any transaction of the caller (a single
-     * statement is its own transaction): the HTTP trail's entries, written after their answers went out.
+     * statement is its own transaction): the HTTP trail's entries, written after their answers went out, each with the
+     * time it was taken.
      */
-    Uni<Void> insertAll(Pool pool, List<AuditEntry> entries) {
+    Uni<Void> insertAll(List<AuditEntry> entries) {
         int n = entries.size();
         OffsetDateTime[] at = new OffsetDateTime[n];
         String[] subject = new String[n];
@@ -53,8 +60,7 @@ public class AuditRepository {
         String[] correlation = new String[n];
         for (int i = 0; i < n; i++) {
             AuditEntry e = entries.get(i);
-            at[i] = e.occurredAt() == null ? OffsetDateTime.now(ZoneOffset.UTC)
-                    : OffsetDateTime.ofInstant(e.occurredAt(), ZoneOffset.UTC);
+            at[i] = OffsetDateTime.ofInstant(e.occurredAt(), ZoneOffset.UTC);
             subject[i] = e.subject();
             channel[i] = e.channel().name();
             action[i] = e.action();

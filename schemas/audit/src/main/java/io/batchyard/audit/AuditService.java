@@ -3,7 +3,6 @@ package io.batchyard.audit;
 import io.batchyard.api.Page;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,13 +22,11 @@ public class AuditService {
     private static final int MAX_GROUP = 500;
 
     private final AuditRepository repository;
-    private final Pool pool;
     private final Queue<AuditEntry> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writing = new AtomicBoolean();
 
-    public AuditService(AuditRepository repository, Pool pool) {
+    public AuditService(AuditRepository repository) {
         this.repository = repository;
-        this.pool = pool;
     }
 
     /**
@@ -66,7 +63,7 @@ public class AuditService {
                 writing.set(false);
                 continue;
             }
-            repository.insertAll(pool, group).subscribe().with(done -> written(), failure -> {
+            repository.insertAll(group).subscribe().with(done -> written(), failure -> {
                 LOG.warnf("%d audit entr%s not recorded (first: %s %s by %s -> %s): %s", group.size(),
                         group.size() == 1 ? "y" : "ies", group.get(0).channel(), group.get(0).action(),
                         group.get(0).subject(), group.get(0).outcome(), failure.getMessage());
