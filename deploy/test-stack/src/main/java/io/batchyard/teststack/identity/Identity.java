@@ -51,6 +51,14 @@ public abstract class Identity {
         return tokens.computeIfAbsent(key, k -> issue(user, roles, groups));
     }
 
+    /**
+     * A new bearer token for {@code user} that expires {@code validFor} from now (never a remembered one), for tests of
+     * what happens when a token runs out.
+     */
+    public String expiringToken(String user, java.time.Duration validFor, String... roles) {
+        throw new UnsupportedOperationException(description() + " cannot issue a token with a lifetime of its own");
+    }
+
     public String token(String user, String... roles) {
         return token(user, Set.of(roles), Set.of());
     }

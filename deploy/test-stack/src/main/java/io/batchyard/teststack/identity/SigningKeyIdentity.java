@@ -69,10 +69,19 @@ final class SigningKeyIdentity extends Identity {
 
     @Override
     protected String issue(String user, Set<String> roles, Set<String> groups) {
+        return sign(user, roles, groups, Duration.ofHours(12));
+    }
+
+    @Override
+    public String expiringToken(String user, Duration validFor, String... roles) {
+        return sign(user, Set.of(roles), Set.of(), validFor);
+    }
+
+    private String sign(String user, Set<String> roles, Set<String> groups, Duration validFor) {
         Instant now = Instant.now();
         return Jwt.issuer(ISSUER).subject(user).claim("preferred_username", user)
                 .claim("roles", new java.util.ArrayList<>(roles)).groups(new java.util.HashSet<>(groups))
-                .issuedAt(now).expiresAt(now.plus(Duration.ofHours(12)))
+                .issuedAt(now).expiresAt(now.plus(validFor))
                 .jws().keyId("batchyard-test").sign(keys.getPrivate());
     }
 }
