@@ -1,5 +1,6 @@
 package io.batchyard.client.hive;
 
+import io.batchyard.client.wire.RegistryWire;
 import io.batchyard.events.EventHeader;
 import io.batchyard.events.lineage.QueryRegistered;
 import java.nio.ByteBuffer;
@@ -40,14 +41,14 @@ public final class QuerySender implements AutoCloseable {
     private static final Map<HookSettings, QuerySender> SHARED = new ConcurrentHashMap<>();
 
     private final HookSettings settings;
-    private final RegistryFraming framing;
+    private final RegistryWire wire;
     private volatile Producer<String, byte[]> producer;
     private volatile long pausedUntilNanos;
     private volatile boolean paused;
 
     public QuerySender(HookSettings settings) {
         this.settings = settings;
-        this.framing = new RegistryFraming(settings.registryUrl(), settings.topic(), settings.sendTimeout());
+        this.wire = new RegistryWire(settings.registryUrl(), settings.sendTimeout());
     }
 
     /** The JVM's sender for these settings; closed (its producer flushed) when the JVM stops. */
@@ -72,7 +73,7 @@ public final class QuerySender implements AutoCloseable {
         }
         try {
             QueryRegistered event = event(query);
-            byte[] value = framing.frame(event, settings.sendTimeout());
+            byte[] value = wire.frame(settings.topic(), event, settings.sendTimeout());
             ProducerRecord<String, byte[]> record = new ProducerRecord<>(settings.topic(),
                     String.valueOf(query.processId()), value);
             record.headers().add("event-type", "QueryRegistered".getBytes(StandardCharsets.UTF_8));

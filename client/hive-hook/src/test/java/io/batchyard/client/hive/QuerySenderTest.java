@@ -3,6 +3,7 @@ package io.batchyard.client.hive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.batchyard.client.wire.RegistryWire;
 import io.batchyard.events.lineage.QueryRegistered;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,9 +26,9 @@ class QuerySenderTest {
             "INSERT INTO TABLE t SELECT a FROM s", 42, 1007L, "sales");
 
     @Test
-    void aRecordIsTheRegistryFramingOfTheQuery() throws IOException {
+    void aRecordIsTheRegistryWireFormatOfTheQuery() throws IOException {
         QueryRegistered event = QuerySender.event(QUERY);
-        byte[] bytes = RegistryFraming.frame(0x01020304, event);
+        byte[] bytes = RegistryWire.frame(0x01020304, event);
         assertThat(Arrays.copyOf(bytes, 5)).containsExactly(0, 1, 2, 3, 4);
         QueryRegistered decoded = new SpecificDatumReader<>(QueryRegistered.class)
                 .read(null, DecoderFactory.get().binaryDecoder(bytes, 5, bytes.length - 5, null));
@@ -39,11 +40,6 @@ class QuerySenderTest {
         assertThat(decoded.getHeader().getInstanceExecId()).isEqualTo(1007L);
         assertThat(decoded.getDefaultDatabase()).isEqualTo("sales");
         assertThat(decoded.getHeader().getProducer()).isEqualTo("batchyard-hive-hook");
-    }
-
-    @Test
-    void theSchemaTextIsAValidJsonString() {
-        assertThat(RegistryFraming.jsonString("a\"b\\c\nd\u0001")).isEqualTo("\"a\\\"b\\\\c\\nd\\u0001\"");
     }
 
     @Test

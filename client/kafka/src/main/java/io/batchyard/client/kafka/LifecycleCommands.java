@@ -1,6 +1,7 @@
 package io.batchyard.client.kafka;
 
 import io.batchyard.client.TokenSource;
+import io.batchyard.client.wire.RegistryWire;
 import io.batchyard.events.EventHeader;
 import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.LifecycleCommand;

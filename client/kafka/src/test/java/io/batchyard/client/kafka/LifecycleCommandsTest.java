@@ -2,6 +2,7 @@ package io.batchyard.client.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.batchyard.client.wire.RegistryWire;
 import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.LifecycleCommand;
 import java.util.Arrays;

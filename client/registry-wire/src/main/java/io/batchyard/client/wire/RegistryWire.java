@@ -1,4 +1,4 @@
-package io.batchyard.client.kafka;
+package io.batchyard.client.wire;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,15 +28,17 @@ import org.apache.avro.specific.SpecificRecord;
  * The schema registry's wire format (magic byte 0, the schema's 4-byte id, the Avro body) both ways, over the
  * registry's Confluent-compatible API only: a written record's schema is registered under its topic-record subject
  * (an unchanged schema gets its existing id back); a read record's writer schema is fetched by its id, once, and the
- * record read as a generic record, so reading needs no generated class (the shaded jar's relocated classes would not
- * match the schemas' names anyway).
+ * record read as a generic record, so reading needs no generated class (a shaded jar's relocated classes would not
+ * match the schemas' names anyway). This keeps the registry's own client library and its HTTP stack out of jobs and
+ * out of Hive.
  *
- * <p>The Hive hook's {@code RegistryFraming} does the writing half for its one record; it is package-private, typed to
- * {@code QueryRegistered} and lives inside the hook's own relocated jar, so this module has its own small class
- * rather than a third module both would shade.
+ * <p>One implementation for {@code client/kafka} (commands written, answers read) and {@code client/hive-hook}
+ * (queries written). Each shades this module into its own jar, relocated with the Avro and Jackson it is compiled
+ * against there, so the two jars (or either and the services' libraries) never share a copy on one class path.
  */
-final class RegistryWire {
+public final class RegistryWire {
 
+    /** Avro already brings Jackson (shaded along with it), so JSON is read and quoted by it, not by hand. */
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http;
@@ -44,14 +46,14 @@ final class RegistryWire {
     private final Map<String, Integer> ids = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
 
-    RegistryWire(String registryUrl, Duration connectTimeout) {
+    public RegistryWire(String registryUrl, Duration connectTimeout) {
         this.base = (registryUrl.endsWith("/") ? registryUrl.substring(0, registryUrl.length() - 1) : registryUrl)
                 + "/apis/ccompat/v7";
         this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     }
 
     /** The record's bytes; the first call per topic and record type registers its schema (bounded by timeout). */
-    <T extends SpecificRecord> byte[] frame(String topic, T record, Duration timeout)
+    public <T extends SpecificRecord> byte[] frame(String topic, T record, Duration timeout)
             throws IOException, InterruptedException {
         Schema schema = record.getSchema();
         String subject = topic + "-" + schema.getFullName();
@@ -63,7 +65,8 @@ final class RegistryWire {
         return frame(id, record);
     }
 
-    static <T extends SpecificRecord> byte[] frame(int schemaId, T record) {
+    /** The record's bytes under a known schema id. */
+    public static <T extends SpecificRecord> byte[] frame(int schemaId, T record) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         out.write(0);
         out.write(schemaId >>> 24);
@@ -81,7 +84,7 @@ final class RegistryWire {
     }
 
     /** The record a value in the wire format holds, read with its writer schema; null for a value not in it. */
-    GenericRecord read(byte[] value, Duration timeout) throws IOException, InterruptedException {
+    public GenericRecord read(byte[] value, Duration timeout) throws IOException, InterruptedException {
         if (value == null || value.length < 5 || value[0] != 0) {
             return null;
         }
@@ -96,8 +99,7 @@ final class RegistryWire {
     }
 
     private int register(String subject, Schema schema, Duration timeout) throws IOException, InterruptedException {
-        String body = "{\"schema\":\"" + new String(JsonStringEncoder.getInstance().quoteAsString(schema.toString()))
-                + "\"}";
+        String body = "{\"schema\":" + jsonString(schema.toString()) + "}";
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/subjects/" + subject + "/versions"))
                 .timeout(timeout).header("Content-Type", "application/vnd.schemaregistry.v1+json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
@@ -124,5 +126,9 @@ final class RegistryWire {
             throw new IOException("the schema registry answered " + response.statusCode() + " to " + what);
         }
         return JSON.readTree(response.body());
+    }
+
+    static String jsonString(String text) {
+        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(text)) + '"';
     }
 }
