@@ -27,9 +27,7 @@ import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.registry.RegistryTest;
-import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
-import io.batchyard.teststack.EventProbe;
 import io.restassured.http.ContentType;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,32 +37,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @RegistryTest
-class ProcessApiTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
-
-    private EventProbe events;
-    private long app;
-
-    @BeforeEach
-    void setUp() {
-        events = EventProbe.on(bootstrap, Topics.REGISTRY_PROCESSES);
-        app = application();
-    }
-
-    @AfterEach
-    void tearDown() {
-        events.close();
-    }
+class ProcessApiTest extends ProcessEventsTestSupport {
 
     @Test
     void registersAChainAndPublishesTheWholeTreeKeyedByTheParent() {

@@ -2,7 +2,6 @@ package io.batchyard.registry.process;
 
 import static io.batchyard.registry.Fixtures.HIVE;
 import static io.batchyard.registry.Fixtures.SEMANTIC;
-import static io.batchyard.registry.Fixtures.application;
 import static io.batchyard.registry.Fixtures.parentBody;
 import static io.batchyard.registry.Fixtures.patch;
 import static io.batchyard.registry.Fixtures.postProcess;
@@ -20,44 +19,21 @@ import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.registry.Fixtures;
 import io.batchyard.registry.RegistryTest;
 import io.batchyard.schemas.EventCodec;
-import io.batchyard.schemas.Topics;
-import io.batchyard.teststack.EventProbe;
 import io.restassured.http.ContentType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A process names a registered server; its events carry the server's type, host and port and never a secret. */
 @RegistryTest
-class ProcessServerTest {
+class ProcessServerTest extends ProcessEventsTestSupport {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String PASSWORD = "canary-pw-5e8d21b4";
     private static final String SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\ncanary-key-93c0af\n-----END OPENSSH PRIVATE KEY-----";
     private static final String LOGIN = "canary-login-61d7";
-
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
-
-    private EventProbe events;
-    private long app;
-
-    @BeforeEach
-    void setUp() {
-        events = EventProbe.on(bootstrap, Topics.REGISTRY_PROCESSES);
-        app = application();
-    }
-
-    @AfterEach
-    void tearDown() {
-        events.close();
-    }
 
     @Test
     void eventsCarryTheNamedServersAddressAndNoSecret() {
