@@ -18,29 +18,19 @@ import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
-class CatalogTest {
-
-    @Inject
-    Compaction compaction;
+class CatalogTest extends CompactionTestSupport {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    @BeforeEach
-    void noLeftovers() {
-        drain(compaction.worker("leftovers"));
-    }
 
     @ParameterizedTest
     @EnumSource(TestStore.class)

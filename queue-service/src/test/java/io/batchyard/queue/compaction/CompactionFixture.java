@@ -94,6 +94,23 @@ public final class CompactionFixture {
         return key;
     }
 
+    /** The partition of {@link #arriveAroundMalformed}, and its malformed object's key and id. */
+    public record Malformed(long partitionId, String key, long objectId) {
+    }
+
+    /**
+     * Writes and registers {@code before} good objects (of five records), then "bad": a good record ({@code bad#1})
+     * and a line that is not JSON, so a merge quarantines it at line 2 (untracked: its record is the test's to check),
+     * then one more good object, merged all the same.
+     */
+    public Malformed arriveAroundMalformed(int before) {
+        long partition = arrive(before, 5, 0);
+        String key = raw("bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
+        long id = registerUntracked(key);
+        arrive(1, 5, 0);
+        return new Malformed(partition, key, id);
+    }
+
     /** Registers without the fixture's bookkeeping: such records are checked by the test, not by "exactly once". */
     public long registerUntracked(String key) {
         return await(() -> compaction.registration.register(schema, table, date, key)).object().objectId();

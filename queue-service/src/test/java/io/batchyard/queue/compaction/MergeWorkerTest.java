@@ -18,23 +18,13 @@ import io.batchyard.queue.compaction.merge.MergeWorker;
 import io.batchyard.queue.compaction.merge.MergeWorker.Outcome;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.store.ObjectKeys;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 @QueueTest
-class MergeWorkerTest {
-
-    @Inject
-    Compaction compaction;
-
-    @BeforeEach
-    void noLeftovers() {
-        drain(compaction.worker("leftovers"));
-    }
+class MergeWorkerTest extends CompactionTestSupport {
 
     @ParameterizedTest
     @EnumSource(TestStore.class)

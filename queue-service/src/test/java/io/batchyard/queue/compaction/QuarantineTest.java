@@ -15,37 +15,27 @@ import io.batchyard.queue.compaction.merge.MergeWorker.Outcome;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.restassured.response.ValidatableResponse;
-import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** A bad small object is set aside, the rest of its partition merges and publishes, and an operator decides. */
 @QueueTest
-class QuarantineTest {
-
-    @Inject
-    Compaction compaction;
-
-    @BeforeEach
-    void noLeftovers() {
-        drain(compaction.worker("leftovers"));
-    }
+class QuarantineTest extends CompactionTestSupport {
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void aMalformedObjectIsQuarantinedTheRestMergesAndAnOperatorReleasesOrDropsIt(TestStore store) {
         CompactionFixture f = new CompactionFixture(compaction, store, 0);
-        long partition = f.arrive(2, 5, 0);
+        CompactionFixture.Malformed malformed = f.arriveAroundMalformed(2);
+        long partition = malformed.partitionId();
+        String bad = malformed.key();
+        long badId = malformed.objectId();
         String path = "/compaction/partitions/" + partition;
-        String bad = f.raw("bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
-        long badId = f.registerUntracked(bad);
-        f.arrive(1, 5, 0); // registered after the bad one: merged all the same
 
         given().get(path + "/read-location").then().statusCode(200).body("kind", equalTo("LIVE_PREFIX"))
                 .body("published", equalTo(false)).body("version", nullValue())

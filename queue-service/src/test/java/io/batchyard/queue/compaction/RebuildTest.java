@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,28 +33,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  * whole while readers keep the old one until then; idempotent, audited, counted, and refused with codes.
  */
 @QueueTest
-class RebuildTest {
-
-    @Inject
-    Compaction compaction;
+class RebuildTest extends CompactionTestSupport {
 
     @Inject
     MeterRegistry meters;
-
-    @BeforeEach
-    void noLeftovers() {
-        drain(compaction.worker("leftovers"));
-    }
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void aRebuildPublishesANewVersionWithTheSameRecordsAndReadersSwitchToItWhole(TestStore store) {
         CompactionFixture f = new CompactionFixture(compaction, store, 0);
-        long partition = f.arrive(3, 5, 0);
+        CompactionFixture.Malformed malformed = f.arriveAroundMalformed(3);
+        long partition = malformed.partitionId();
+        String bad = malformed.key();
         String path = "/compaction/partitions/" + partition;
-        String bad = f.raw("bad", "{\"eventTime\":1,\"id\":\"bad#1\"}\nnot json\n");
-        f.registerUntracked(bad);
-        f.arrive(1, 5, 0);
         long published = switchAndPublish(f, partition);
         List<String> oldParts = manifestParts(f, path);
         List<String> records = lines(f, oldParts);
