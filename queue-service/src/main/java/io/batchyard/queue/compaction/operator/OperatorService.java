@@ -78,6 +78,10 @@ public class OperatorService {
     private record Move(ObjectStore store, String from, String to) {
     }
 
+    /** An included object's row before a rebuild gave it a fresh id, and after. */
+    private record Renumbered(SmallObject before, SmallObject after) {
+    }
+
     private final OperatorRepository repository;
     private final ObjectRegistrationService registration;
     private final MeterRegistry meters;
@@ -156,6 +160,10 @@ public class OperatorService {
      *
      * <p>Idempotent: a request with an {@code idempotencyKey} that already rebuilt this partition, or any request while
      * the partition's last rebuild is not published yet, changes nothing and answers {@code rebuiltNow} false.
+     *
+     * <p>Not {@code @WithTransaction}: the stored copies placed inside the transaction are removed after it, and which
+     * ones (the new copies on a failure, the old ones on a commit) is known only once its outcome is, so the
+     * transaction is this method's inner {@code Panache.withTransaction} and the clean-up is chained after it.
      */
     public Uni<Rebuilt> rebuild(String actor, long partitionId, String idempotencyKey) {
         String target = "partition " + partitionId;
@@ -211,12 +219,12 @@ public class OperatorService {
                 throw NOTHING_TO_REBUILD.exception("every object of partition " + p.partitionId()
                         + " is quarantined or dropped");
             }
-            List<SmallObject[]> pairs = new ArrayList<>();
-            return Sequential.each(included, o -> objects.renumber(o.objectId()).invoke(n -> pairs.add(new SmallObject[] {o, n})))
+            List<Renumbered> pairs = new ArrayList<>();
+            return Sequential.each(included, o -> objects.renumber(o.objectId()).invoke(n -> pairs.add(new Renumbered(o, n))))
                     .chain(() -> Blocking.blocking(() -> place(store, p, pairs, moved)))
                     .chain(() -> ranges.reset(p.partitionId()))
                     .chain(() -> {
-                        long newTarget = pairs.get(pairs.size() - 1)[1].objectId();
+                        long newTarget = pairs.get(pairs.size() - 1).after().objectId();
                         Rebuilt done = new Rebuilt(p.partitionId(), true, pairs.size(), check.currentVersion(), newTarget);
                         return partitions.markRebuild(p.partitionId(), newTarget)
                                 .chain(() -> jobs.enqueue(p.partitionId(), clock.now()))
@@ -234,17 +242,21 @@ public class OperatorService {
      * Places each renumbered object's stored copy under its new id (a link or server-side copy). A copy that is already
      * gone is left for the merge, which quarantines a missing object as it always does.
      */
-    private static Void place(ObjectStore store, Partition p, List<SmallObject[]> pairs, List<Move> moved)
+    private static Void place(ObjectStore store, Partition p, List<Renumbered> pairs, List<Move> moved)
             throws java.io.IOException {
-        for (SmallObject[] pair : pairs) {
-            String from = ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), pair[0].objectId(), pair[0].delayed());
-            String to = ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), pair[1].objectId(), pair[1].delayed());
+        for (Renumbered pair : pairs) {
+            String from = key(p, pair.before());
+            String to = key(p, pair.after());
             if (store.exists(from)) {
                 store.copy(from, to);
                 moved.add(new Move(store, from, to));
             }
         }
         return null;
+    }
+
+    private static String key(Partition p, SmallObject o) {
+        return ObjectKeys.smallObject(p.tablePrefix(), p.partitionDate(), o.objectId(), o.delayed());
     }
 
     /**
