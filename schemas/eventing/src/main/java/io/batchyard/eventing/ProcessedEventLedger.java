@@ -1,13 +1,21 @@
 package io.batchyard.eventing;
 
+import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.Events;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -45,12 +53,51 @@ public class ProcessedEventLedger {
         return repository.insertIfAbsent(consumer, Events.eventId(event), EventCatalog.eventType(event.getClass()))
                 .chain(first -> {
                     if (!first) {
-                        duplicates.computeIfAbsent(consumer, c -> Counter.builder(DUPLICATES).tag("consumer", c)
-                                .description("Deliveries of an event the consumer had already applied, dropped")
-                                .register(meters)).increment();
+                        duplicate(consumer);
                         return Uni.createFrom().item(false);
                     }
                     return effect.get().replaceWith(true);
                 });
+    }
+
+    /**
+     * {@link #once} for a batch of events, in the caller's transaction: one statement records every event's id, then
+     * {@code effect} runs for each event the consumer had not processed yet, one after the other in the list's order.
+     * An event that appears twice in the list is applied at its first appearance only; a record of a batch that
+     * {@link io.batchyard.eventing.consumer.RecordProcessor#processBatch} applies runs its effect in its own span and
+     * log context.
+     *
+     * @return per event, in the list's order: true when its effect ran, false for a duplicate delivery
+     */
+    public <E extends SpecificRecord> Uni<List<Boolean>> onceAll(String consumer, List<E> events,
+                                                                 Function<? super E, ? extends Uni<?>> effect) {
+        Map<UUID, String> distinct = new LinkedHashMap<>();
+        for (E event : events) {
+            distinct.putIfAbsent(Events.eventId(event), EventCatalog.eventType(event.getClass()));
+        }
+        return repository.insertAllIfAbsent(consumer, List.copyOf(distinct.keySet()), List.copyOf(distinct.values()))
+                .chain(inserted -> {
+                    List<Boolean> first = new ArrayList<>(events.size());
+                    Set<UUID> seen = new HashSet<>();
+                    Uni<Void> chain = Uni.createFrom().voidItem();
+                    for (E event : events) {
+                        UUID id = Events.eventId(event);
+                        boolean applies = seen.add(id) && inserted.contains(id);
+                        first.add(applies);
+                        if (!applies) {
+                            duplicate(consumer);
+                            continue;
+                        }
+                        chain = chain.chain(() -> RecordProcessor.inRecordScope(event, () -> effect.apply(event).replaceWithVoid()))
+                                .replaceWithVoid();
+                    }
+                    return chain.replaceWith(first);
+                });
+    }
+
+    private void duplicate(String consumer) {
+        duplicates.computeIfAbsent(consumer, c -> Counter.builder(DUPLICATES).tag("consumer", c)
+                .description("Deliveries of an event the consumer had already applied, dropped")
+                .register(meters)).increment();
     }
 }

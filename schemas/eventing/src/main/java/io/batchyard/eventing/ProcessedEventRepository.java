@@ -5,7 +5,10 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * The consumers' ledger table. Recording an event joins the caller's transaction; the retention's deletes are single
@@ -24,6 +27,24 @@ public class ProcessedEventRepository {
                 .setParameter("type", eventType)
                 .executeUpdate()
                 .map(inserted -> inserted == 1));
+    }
+
+    /**
+     * Records each of the events for the consumer with one statement; the ids that were not there yet. The ids must be
+     * distinct (each is one row of the insert).
+     */
+    Uni<Set<UUID>> insertAllIfAbsent(String consumer, List<UUID> eventIds, List<String> eventTypes) {
+        // Two text arrays, split in the statement: neither a UUID nor an event type name holds a comma.
+        return Transactions.current().chain(session -> session.createNativeQuery("""
+                        INSERT INTO processed_event (consumer, event_id, event_type)
+                        SELECT :consumer, e.id, e.type
+                        FROM unnest(CAST(string_to_array(:ids, ',') AS uuid[]), string_to_array(:types, ',')) AS e(id, type)
+                        ON CONFLICT DO NOTHING RETURNING CAST(event_id AS text)""", String.class)
+                .setParameter("consumer", consumer)
+                .setParameter("ids", eventIds.stream().map(UUID::toString).collect(Collectors.joining(",")))
+                .setParameter("types", String.join(",", eventTypes))
+                .getResultList()
+                .map(inserted -> inserted.stream().map(UUID::fromString).collect(Collectors.toSet())));
     }
 
     /**

@@ -9,6 +9,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,6 +86,68 @@ class ProcessedEventLedgerTest {
         assertThatThrownBy(() -> tx.withoutTransaction(() -> ledger.once("loose", event, Uni.createFrom()::voidItem)))
                 .hasMessageContaining("inside the business transaction");
         assertThat(ledgerRows("loose", Events.eventId(event))).isZero();
+    }
+
+    @Test
+    void aBatchAppliesEachFirstTimeEventOnceInOrderAndDropsEveryRepeat() {
+        ProcessDeleted a = EventingFixture.event(11), b = EventingFixture.event(12), c = EventingFixture.event(13);
+        // the same event twice in one batch: a copy, as a redelivery decodes it
+        ProcessDeleted aAgain = ProcessDeleted.newBuilder().setHeader(a.getHeader())
+                .setParentProcessId(a.getParentProcessId()).setDeletedProcessIds(a.getDeletedProcessIds()).build();
+        double before = duplicates();
+        List<UUID> order = new ArrayList<>();
+
+        List<Boolean> first = processAll("batcher", List.of(a, b, aAgain, c), order);
+
+        assertThat(first).containsExactly(true, true, false, true);
+        assertThat(order).containsExactly(Events.eventId(a), Events.eventId(b), Events.eventId(c));
+        assertThat(duplicates() - before).isEqualTo(1);
+        for (ProcessDeleted event : List.of(a, b, c)) {
+            assertThat(ledgerRows("batcher", Events.eventId(event))).isEqualTo(1);
+            assertThat(effects("batcher", Events.eventId(event))).isEqualTo(1);
+        }
+
+        // the batch redelivered with one new event: only the new one applies
+        ProcessDeleted d = EventingFixture.event(14);
+        order.clear();
+        assertThat(processAll("batcher", List.of(c, d, b, a), order)).containsExactly(false, true, false, false);
+        assertThat(order).containsExactly(Events.eventId(d));
+        assertThat(duplicates() - before).isEqualTo(4);
+        for (ProcessDeleted event : List.of(a, b, c, d)) {
+            assertThat(effects("batcher", Events.eventId(event))).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFailedEffectRollsBackTheWholeBatchsLedgerRows() {
+        ProcessDeleted a = EventingFixture.event(15), b = EventingFixture.event(16);
+        assertThatThrownBy(() -> tx.inTransaction(() -> ledger.onceAll("flaky-batch", List.of(a, b),
+                event -> event == b ? Uni.createFrom().failure(new IllegalStateException("second effect failed"))
+                        : tx.effect("flaky-batch", Events.eventId(event)))))
+                .hasMessageContaining("second effect failed");
+        assertThat(ledgerRows("flaky-batch", Events.eventId(a))).isZero();
+        assertThat(effects("flaky-batch", Events.eventId(a))).isZero();
+
+        assertThat(processAll("flaky-batch", List.of(a, b), new ArrayList<>())).containsExactly(true, true);
+        assertThat(effects("flaky-batch", Events.eventId(a))).isEqualTo(1);
+        assertThat(effects("flaky-batch", Events.eventId(b))).isEqualTo(1);
+    }
+
+    @Test
+    void theLedgerRefusesToRecordABatchOutsideATransaction() {
+        ProcessDeleted event = EventingFixture.event(17);
+        assertThatThrownBy(() -> tx.withoutTransaction(() -> ledger.onceAll("loose", List.of(event),
+                e -> Uni.createFrom().voidItem())))
+                .hasMessageContaining("inside the business transaction");
+        assertThat(ledgerRows("loose", Events.eventId(event))).isZero();
+    }
+
+    /** One batch, applied in one transaction; {@code order} collects the events whose effect ran, in order. */
+    private List<Boolean> processAll(String consumer, List<ProcessDeleted> events, List<UUID> order) {
+        return tx.inTransaction(() -> ledger.onceAll(consumer, events, event -> {
+            order.add(Events.eventId(event));
+            return tx.effect(consumer, Events.eventId(event));
+        }));
     }
 
     /** One delivery, applied the way a consumer's service method applies it: in its own transaction. */

@@ -18,6 +18,7 @@ import io.smallrye.common.vertx.VertxContext;
 import org.apache.avro.specific.SpecificRecord;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.vertx.core.Context;
@@ -28,6 +29,10 @@ import jakarta.enterprise.event.Observes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -36,8 +41,12 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -70,6 +79,10 @@ import org.jboss.logging.Logger;
  * way: {@code batchyard.events.consumed}, {@code batchyard.events.dead.lettered} and {@code batchyard.events.retried},
  * tagged with the consumer's ledger name.
  *
+ * <p>A batch channel ({@code batch=true}) hands its batches to {@link #processBatch}, which keeps these guarantees
+ * per record: the whole batch in one transaction, retried whole on a transient failure, and applied record by record
+ * through the path above when it holds poison.
+ *
  * <p>Usage, on a method that takes the whole message so that it decides ack and nack itself; the service method is
  * the transaction boundary and records the event in the ledger:
  * <pre>{@code
@@ -95,6 +108,10 @@ public class RecordProcessor {
     private static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
     private static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
     private static final int MAX_REASON = 500;
+    /** The connector's header with the decoder's message, on a record that did not decode. */
+    private static final String DESERIALIZATION_FAILURE_REASON = "deserialization-failure-reason";
+    /** The records of the batches being applied, by payload, for {@link #inRecordScope}. */
+    private static final Map<Object, RecordContext> IN_BATCH = Collections.synchronizedMap(new IdentityHashMap<>());
     /** Topics whose record key is a process id (schemas/README.md, "Topics"): the key names the record's process. */
     private static final Set<String> KEYED_BY_PROCESS = Set.of(Topics.REGISTRY_PROCESSES, Topics.EXECUTION_LIFECYCLE,
             Topics.EXECUTION_COMMANDS, Topics.EXECUTION_REJECTIONS, Topics.QUEUE_BATCHES, Topics.LINEAGE_QUERIES,
@@ -130,45 +147,228 @@ public class RecordProcessor {
      * @param consumer the consumer's ledger name, for log lines
      */
     public <T> Uni<Void> process(String consumer, Message<T> message, Function<? super T, ? extends Uni<?>> effect) {
+        return Uni.createFrom().deferred(() -> processIn(consumer, context(message), message, effect, true))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Applies a polled batch ({@code mp.messaging.incoming.<channel>.batch=true}) with the guarantees of
+     * {@link #process}: {@code applyAll} applies every payload, in the batch's order, in one transaction; when it
+     * succeeds the batch is acknowledged. A transient failure retries the whole batch, as {@link #process} retries a
+     * record. When the batch holds an undecodable record, or {@code applyAll} fails with poison, the records are applied
+     * one by one, in order, each as {@link #process} applies it with {@code applyOne} (so only the poison is
+     * dead-lettered, and the ledger keeps the others at once); the batch's offsets are committed once every record is
+     * applied or dead-lettered.
+     *
+     * <p>Every record still gets a processing span of its own and its MDC entries: around the whole of the batch, and,
+     * while {@code applyAll} applies an event through {@link io.batchyard.eventing.ProcessedEventLedger#onceAll}, its
+     * span is current and its entries are set ({@link #inRecordScope}), so what the effect appends continues the
+     * record's own trace.
+     *
+     * @param batch the message a batch channel's method takes: its {@link IncomingKafkaRecordBatchMetadata} holds the
+     *              records, each a message of its own
+     */
+    public <T> Uni<Void> processBatch(String consumer, Message<List<T>> batch,
+                                      Function<List<T>, ? extends Uni<?>> applyAll,
+                                      Function<? super T, ? extends Uni<?>> applyOne) {
+        IncomingKafkaRecordBatchMetadata<?, ?> metadata = batch.getMetadata(IncomingKafkaRecordBatchMetadata.class)
+                .orElseThrow(() -> new IllegalArgumentException("not a Kafka batch"));
+        @SuppressWarnings("unchecked")
+        List<Message<T>> records = (List<Message<T>>) (List<?>) metadata.getBatchedMessages();
+        if (records.isEmpty()) {
+            return Uni.createFrom().completionStage(batch::ack);
+        }
+        return Uni.createFrom().deferred(() -> {
+            List<RecordContext> contexts = records.stream().map(this::context).toList();
+            List<T> payloads = new ArrayList<>(records.size());
+            records.forEach(record -> payloads.add(record.getPayload()));
+            String what = "batch of " + records.size() + " record(s) from " + coordinates(records.get(0)) + " to "
+                    + coordinates(records.get(records.size() - 1));
+            Uni<Boolean> settled;
+            if (payloads.contains(null)) {
+                settled = oneByOne(consumer, metadata, records, contexts, applyOne);
+            } else {
+                Map<Object, RecordContext> scopes = new IdentityHashMap<>();
+                for (int i = 0; i < records.size(); i++) {
+                    scopes.put(payloads.get(i), contexts.get(i));
+                }
+                List<T> all = Collections.unmodifiableList(payloads);
+                Retry retry = new Retry(consumer, what, Vertx.currentContext(), records.size(),
+                        () -> inScopes(scopes, () -> applyAll.apply(all)),
+                        () -> Uni.createFrom().completionStage(batch::ack)
+                                .invoke(() -> meters(consumer).consumed.increment(records.size())),
+                        (c, failure) -> {
+                            LOG.infof("%s: %s not applied as one: %s; applying its records one by one", consumer,
+                                    what, c.reason());
+                            return oneByOne(consumer, metadata, records, contexts, applyOne);
+                        });
+                settled = attempt(retry, 1);
+            }
+            return settled.onTermination().invoke((ignored, failure, cancelled) ->
+                            contexts.forEach(context -> context.end(failure)))
+                    .replaceWithVoid();
+        });
+    }
+
+    /**
+     * Runs {@code work} with the span of the record {@code payload} came in current and its MDC entries set, when
+     * {@link #processBatch} is applying that record's batch; otherwise just runs it (a single record's span and
+     * entries are set for the whole of its processing already).
+     */
+    public static <R> Uni<R> inRecordScope(Object payload, Supplier<? extends Uni<R>> work) {
+        RecordContext context = IN_BATCH.get(payload);
+        return context == null ? Uni.createFrom().deferred(work::get) : context.around(work);
+    }
+
+    /** Makes the batch's records findable by {@link #inRecordScope} while {@code work} runs. */
+    private static Uni<?> inScopes(Map<Object, RecordContext> scopes, Supplier<? extends Uni<?>> work) {
+        return Uni.createFrom().deferred(() -> {
+            IN_BATCH.putAll(scopes);
+            return Uni.createFrom().deferred(work::get)
+                    .onTermination().invoke(() -> scopes.keySet().forEach(IN_BATCH::remove));
+        });
+    }
+
+    /**
+     * The batch's records applied one after the other, each as {@link #process} applies it but without acknowledging
+     * it on its own: in batch mode the connector tracks only each partition's last record of the batch, and an
+     * earlier record's ack would stay in its bookkeeping for ever. Once every record is applied or dead-lettered the
+     * last record of each partition is acknowledged (unless it was dead-lettered: the dead-letter queue acknowledged it
+     * then), which commits the partition past the batch. Emits false when the application stopped meanwhile: the
+     * batch is left unacknowledged and delivered again, and the ledger drops what was applied.
+     */
+    private <T> Uni<Boolean> oneByOne(String consumer, IncomingKafkaRecordBatchMetadata<?, ?> batch,
+                                      List<Message<T>> records, List<RecordContext> contexts,
+                                      Function<? super T, ? extends Uni<?>> applyOne) {
+        Set<Message<?>> deadLettered = Collections.newSetFromMap(new IdentityHashMap<>());
+        Uni<Boolean> chain = Uni.createFrom().item(Boolean.TRUE);
+        for (int i = 0; i < records.size(); i++) {
+            Message<T> record = records.get(i);
+            RecordContext context = contexts.get(i);
+            // Once one record is left for redelivery (shutdown), so are the ones behind it: the batch comes again.
+            chain = chain.chain(settledSoFar -> !settledSoFar ? Uni.createFrom().item(false)
+                    : processIn(consumer, context, record, applyOne, false).map(outcome -> {
+                        if (outcome == Outcome.DEAD_LETTERED) {
+                            deadLettered.add(record);
+                        }
+                        return outcome != Outcome.LEFT;
+                    }));
+        }
+        return chain.chain(settled -> {
+            if (!settled) {
+                return Uni.createFrom().item(false);
+            }
+            Uni<Void> acks = Uni.createFrom().voidItem();
+            for (Message<T> record : records) {
+                if (isLastOfItsPartition(batch, record) && !deadLettered.contains(record)) {
+                    acks = acks.chain(() -> Uni.createFrom().completionStage(record::ack));
+                }
+            }
+            return acks.replaceWith(true);
+        });
+    }
+
+    /** Whether {@code record} is the batch's last of its partition (the batch's offsets name those, not plus one). */
+    private static boolean isLastOfItsPartition(IncomingKafkaRecordBatchMetadata<?, ?> batch, Message<?> record) {
+        return record.getMetadata(IncomingKafkaRecordMetadata.class).map(k -> {
+            OffsetAndMetadata last = batch.getOffsets().get(new TopicPartition(k.getTopic(), k.getPartition()));
+            return last != null && last.offset() == k.getOffset();
+        }).orElse(false);
+    }
+
+    /** What became of one record (or batch). */
+    private enum Outcome {
+        APPLIED, DEAD_LETTERED, LEFT
+    }
+
+    private <T> Uni<Outcome> processIn(String consumer, RecordContext context, Message<T> message,
+                                       Function<? super T, ? extends Uni<?>> effect, boolean ack) {
+        return context.around(() -> handle(consumer, message, context, effect, ack))
+                .onTermination().invoke((ignored, failure, cancelled) -> context.end(failure));
+    }
+
+    private <T> Uni<Outcome> handle(String consumer, Message<T> message, RecordContext context,
+                                    Function<? super T, ? extends Uni<?>> effect, boolean ack) {
+        String where = coordinates(message);
         T payload = message.getPayload();
+        if (payload == null) {
+            return deadLetter(consumer, message, where, undecodable(message), null, context.span)
+                    .replaceWith(Outcome.DEAD_LETTERED);
+        }
+        Retry retry = new Retry(consumer, payload.getClass().getSimpleName() + " at " + where, Vertx.currentContext(),
+                1, () -> effect.apply(payload),
+                () -> (ack ? Uni.createFrom().completionStage(message::ack) : Uni.createFrom().voidItem())
+                        .invoke(() -> meters(consumer).consumed.increment()),
+                (c, failure) -> deadLetter(consumer, message, where, c, failure, context.span)
+                        .replaceWith(Boolean.TRUE));
+        return attempt(retry, 1).map(settled -> !settled ? Outcome.LEFT
+                : retry.poisoned ? Outcome.DEAD_LETTERED : Outcome.APPLIED);
+    }
+
+    /**
+     * The classification of a record that did not decode. In batch mode the connector hands it over with a null
+     * payload instead of dead-lettering it itself (only its single-record path does); its reason is the decoder's,
+     * from the {@code deserialization-failure-reason} header, as the connector would have written it.
+     */
+    private static FailureClassifier.Classification undecodable(Message<?> message) {
+        String reason = message.getMetadata(IncomingKafkaRecordMetadata.class)
+                .map(k -> k.getHeaders().lastHeader(DESERIALIZATION_FAILURE_REASON))
+                .filter(h -> h.value() != null)
+                .map(h -> new String(h.value(), StandardCharsets.UTF_8))
+                .orElse("undecodable record");
+        return new FailureClassifier.Classification(FailureKind.INVALID, reason, null);
+    }
+
+    /** What {@link #process} and {@link #processBatch} know about one record: its header, span and log entries. */
+    private RecordContext context(Message<?> message) {
+        Object payload = message.getPayload();
         EventHeader header = payload instanceof SpecificRecord record && !record.getSchema().getFields().isEmpty()
                 && record.get(0) instanceof EventHeader h ? h : null;
         Optional<IncomingKafkaRecordMetadata> kafka = message.getMetadata(IncomingKafkaRecordMetadata.class);
         String eventId = header != null ? header.getEventId() : eventIdHeader(kafka);
-        return Uni.createFrom().deferred(() -> {
-            Span span = processingSpan(kafka, eventId);
-            // Current for the whole processing: Quarkus keeps it in the record's duplicated context, which every
-            // asynchronous step of the effect runs on. Outside one (a test calling this directly) there is nowhere to
-            // keep it; the span is still recorded.
-            Scope current = VertxContext.isOnDuplicatedContext() ? span.makeCurrent() : Scope.noop();
-            return LogContext.with(LogContext.EVENT_ID, eventId)
-                    .and(LogContext.RUN_ID, header != null ? header.getInstanceExecId() : null)
-                    .and(LogContext.PROCESS_ID, processId(kafka, payload))
-                    .and(LogContext.TRACE_ID, span.getSpanContext().getTraceId())
-                    .around(() -> handle(consumer, message, header, effect, span))
-                    .onTermination().invoke((ignored, failure, cancelled) -> {
-                        current.close();
-                        Trace.end(span, failure);
-                    });
-        });
+        Span span = processingSpan(kafka, eventId);
+        return new RecordContext(header, span, LogContext.with(LogContext.EVENT_ID, eventId)
+                .and(LogContext.RUN_ID, header != null ? header.getInstanceExecId() : null)
+                .and(LogContext.PROCESS_ID, processId(kafka, payload))
+                .and(LogContext.TRACE_ID, span.getSpanContext().getTraceId()));
     }
 
-    private <T> Uni<Void> handle(String consumer, Message<T> message, EventHeader header,
-                                 Function<? super T, ? extends Uni<?>> effect, Span span) {
-        String where = coordinates(message);
-        T payload = message.getPayload();
-        if (payload == null) {
-            return deadLetter(consumer, message, where, new FailureClassifier.Classification(
-                    FailureKind.INVALID, "undecodable record", null), null, span);
+    /** One record's processing span and MDC entries; the span ends once, however often {@link #end} is called. */
+    private static final class RecordContext {
+        final EventHeader header;
+        final Span span;
+        final LogContext log;
+        final AtomicBoolean ended = new AtomicBoolean();
+
+        RecordContext(EventHeader header, Span span, LogContext log) {
+            this.header = header;
+            this.span = span;
+            this.log = log;
         }
-        if (header != null) {
-            // What the event leads to is done for whoever caused the event.
-            Actor.set(header.getActor());
+
+        /**
+         * Runs {@code work} with the span current and the entries set. Current for the whole of it: Quarkus keeps it
+         * in the record's duplicated context, which every asynchronous step of the effect runs on. Outside one (a
+         * test calling this directly) there is nowhere to keep it; the span is still recorded.
+         */
+        <R> Uni<R> around(Supplier<? extends Uni<R>> work) {
+            return Uni.createFrom().deferred(() -> {
+                Scope current = VertxContext.isOnDuplicatedContext() ? span.makeCurrent() : Scope.noop();
+                return log.<R>around(() -> {
+                    if (header != null) {
+                        // What the event leads to is done for whoever caused the event.
+                        Actor.set(header.getActor());
+                    }
+                    return work.get();
+                }).onTermination().invoke(current::close);
+            });
         }
-        Retry<T> retry = new Retry<>(consumer, message, payload.getClass().getSimpleName() + " at " + where,
-                effect, Vertx.currentContext(), span);
-        retry.backoff = Math.max(1, initialBackoff.toMillis());
-        return attempt(retry, 1);
+
+        void end(Throwable failure) {
+            if (ended.compareAndSet(false, true)) {
+                Trace.end(span, failure);
+            }
+        }
     }
 
     /** The record's processing span, a child of the one its {@code traceparent} header names. */
@@ -184,25 +384,26 @@ public class RecordProcessor {
         return span;
     }
 
-    private <T> Uni<Void> attempt(Retry<T> r, int attempt) {
+    /** Emits true once the work applied or was dead-lettered, false when it was left for redelivery. */
+    private Uni<Boolean> attempt(Retry r, int attempt) {
         if (stopping.getCount() == 0) {
             return leaveForRedelivery(r.consumer, r.what, attempt - 1);
         }
-        return Uni.createFrom().deferred(() -> r.effect.apply(r.message.getPayload()))
+        return Uni.createFrom().deferred(() -> r.work.get())
                 .onItemOrFailure().transformToUni((ignored, failure) -> {
                     if (failure == null) {
                         if (attempt > 1) {
                             LOG.infof("%s: %s applied after %d attempts (%d ms)", r.consumer, r.what, attempt,
                                     System.currentTimeMillis() - r.firstFailure);
                         }
-                        return Uni.createFrom().completionStage(r.message::ack)
-                                .invoke(() -> meters(r.consumer).consumed.increment());
+                        return r.applied.get().replaceWith(Boolean.TRUE);
                     }
                     FailureClassifier.Classification c = FailureClassifier.classify(failure);
                     if (c.kind().isPoison()) {
-                        return deadLetter(r.consumer, r.message, r.what, c, failure, r.span);
+                        r.poisoned = true;
+                        return r.poison.apply(c, failure);
                     }
-                    meters(r.consumer).retried.increment();
+                    meters(r.consumer).retried.increment(r.records);
                     long now = System.currentTimeMillis();
                     if (attempt == 1) {
                         r.firstFailure = now;
@@ -270,33 +471,40 @@ public class RecordProcessor {
         });
     }
 
-    /** One record's retry state: its backoff and when its failures started, for the log lines. */
-    private static final class Retry<T> {
+    /**
+     * The retry state of a record or a batch: what an attempt runs, what follows when it applies or turns out to be
+     * poison, its backoff and when its failures started (for the log lines).
+     */
+    private final class Retry {
         final String consumer;
-        final Message<T> message;
         final String what;
-        final Function<? super T, ? extends Uni<?>> effect;
         final Context context;
-        final Span span;
-        long backoff;
+        /** Records the work covers: a transient failure counts as a retry of each. */
+        final int records;
+        final Supplier<? extends Uni<?>> work;
+        final Supplier<Uni<Void>> applied;
+        final BiFunction<FailureClassifier.Classification, Throwable, Uni<Boolean>> poison;
+        boolean poisoned;
+        long backoff = Math.max(1, initialBackoff.toMillis());
         long firstFailure;
         long lastLog;
 
-        Retry(String consumer, Message<T> message, String what, Function<? super T, ? extends Uni<?>> effect,
-              Context context, Span span) {
+        Retry(String consumer, String what, Context context, int records, Supplier<? extends Uni<?>> work,
+              Supplier<Uni<Void>> applied, BiFunction<FailureClassifier.Classification, Throwable, Uni<Boolean>> poison) {
             this.consumer = consumer;
-            this.message = message;
             this.what = what;
-            this.effect = effect;
             this.context = context;
-            this.span = span;
+            this.records = records;
+            this.work = work;
+            this.applied = applied;
+            this.poison = poison;
         }
     }
 
-    private Uni<Void> leaveForRedelivery(String consumer, String what, int attempts) {
+    private Uni<Boolean> leaveForRedelivery(String consumer, String what, int attempts) {
         LOG.infof("%s: shutting down; %s left unacknowledged after %d attempt(s), it is delivered again after restart",
                 consumer, what, attempts);
-        return Uni.createFrom().voidItem();
+        return Uni.createFrom().item(Boolean.FALSE);
     }
 
     private Uni<Void> deadLetter(String consumer, Message<?> message, String what,

@@ -15,7 +15,12 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.Map;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
+import java.util.LinkedHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.MDC;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -241,6 +246,172 @@ class RecordProcessorTest {
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** A polled batch as the connector hands it over: each record a message of its own, acked or nacked alone. */
+    private static final class Polled {
+        final List<Message<Object>> records = new ArrayList<>();
+        final Map<Long, Integer> acks = new HashMap<>();
+        final Map<Long, Throwable> nacks = new HashMap<>();
+        final AtomicInteger batchAcks = new AtomicInteger();
+        private final Map<TopicPartition, List<ConsumerRecord<String, Object>>> byPartition = new LinkedHashMap<>();
+
+        /** Adds a record at {@code partition}@{@code offset} (offsets are unique across partitions in these tests). */
+        Polled add(int partition, long offset, Object payload, String traceparent) {
+            ConsumerRecord<String, Object> record = new ConsumerRecord<>(Topics.EXECUTION_LIFECYCLE, partition, offset,
+                    "4711", payload);
+            if (traceparent != null) {
+                record.headers().add(RecordHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
+            }
+            if (payload == null) {
+                record.headers().add("deserialization-failure-reason",
+                        "neither a registry record nor a single-object encoded one".getBytes(StandardCharsets.UTF_8));
+            }
+            byPartition.computeIfAbsent(new TopicPartition(record.topic(), partition), p -> new ArrayList<>()).add(record);
+            records.add(Message.of(payload, Metadata.of(new IncomingKafkaRecordMetadata<>(record, "lifecycle")),
+                    metadata -> {
+                        acks.merge(offset, 1, Integer::sum);
+                        return CompletableFuture.completedFuture(null);
+                    }, (reason, metadata) -> {
+                        nacks.put(offset, reason);
+                        return CompletableFuture.completedFuture(null);
+                    }));
+            return this;
+        }
+
+        Message<List<Object>> message() {
+            Map<TopicPartition, OffsetAndMetadata> last = new HashMap<>();
+            byPartition.forEach((partition, list) -> last.put(partition,
+                    new OffsetAndMetadata(list.get(list.size() - 1).offset())));
+            List<Message<?>> batched = new ArrayList<>(records);
+            List<Object> payloads = new ArrayList<>();
+            records.forEach(r -> payloads.add(r.getPayload()));
+            return Message.of(payloads, Metadata.of(new IncomingKafkaRecordBatchMetadata<>(
+                    new ConsumerRecords<>(byPartition), batched, "lifecycle", 0, last, 1)), metadata -> {
+                        batchAcks.incrementAndGet();
+                        return CompletableFuture.completedFuture(null);
+                    }, (reason, metadata) -> {
+                        throw new AssertionError("a batch is never nacked: every record of it would be dead-lettered");
+                    });
+        }
+    }
+
+    @Test
+    void aBatchAppliesAsOneAndEveryRecordKeepsItsSpanAndLogContext() {
+        TraceParent first = TraceParent.root();
+        TraceParent second = TraceParent.root();
+        JobHalted a = halted();
+        JobHalted b = halted();
+        Polled polled = new Polled().add(0, 10, a, first.toString()).add(0, 11, b, second.toString());
+        List<List<Object>> applied = new ArrayList<>();
+        List<String> eventIds = new ArrayList<>();
+        await(processor.processBatch("test", polled.message(), all -> {
+            applied.add(List.copyOf(all));
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (Object event : all) {
+                chain = chain.chain(() -> RecordProcessor.inRecordScope(event, () -> {
+                    eventIds.add(MDC.get(LogContext.EVENT_ID) + "/" + MDC.get(LogContext.TRACE_ID));
+                    return Uni.createFrom().voidItem();
+                }));
+            }
+            return chain;
+        }, one -> {
+            throw new AssertionError("the batch applied as one");
+        }));
+
+        assertThat(applied).containsExactly(List.of(a, b));
+        assertThat(eventIds).containsExactly(Events.headerOf(a).getEventId() + "/" + first.traceId(),
+                Events.headerOf(b).getEventId() + "/" + second.traceId());
+        assertThat(MDC.get(LogContext.EVENT_ID)).isNull();
+        assertThat(polled.batchAcks).hasValue(1);
+        assertThat(polled.acks).isEmpty();
+        assertThat(polled.nacks).isEmpty();
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(2);
+        assertThat(spans.getFinishedSpanItems()).hasSize(2);
+        assertThat(spanOf(a).getParentSpanId()).isEqualTo(first.spanId());
+        assertThat(spanOf(b).getParentSpanId()).isEqualTo(second.spanId());
+    }
+
+    @Test
+    void aTransientFailureRetriesTheWholeBatchUntilItApplies() {
+        Polled polled = new Polled().add(0, 10, halted(), null).add(0, 11, halted(), null).add(0, 12, halted(), null);
+        AtomicInteger attempts = new AtomicInteger();
+        await(processor.processBatch("test", polled.message(), all -> {
+            if (attempts.incrementAndGet() <= 2) {
+                throw new IllegalStateException("tx", new SQLException("An I/O error occurred", "08006"));
+            }
+            return Uni.createFrom().voidItem();
+        }, one -> {
+            throw new AssertionError("a transient failure never splits the batch");
+        }));
+        assertThat(attempts).hasValue(3);
+        assertThat(polled.batchAcks).hasValue(1);
+        assertThat(polled.nacks).isEmpty();
+        // each record of the batch was retried twice
+        assertThat(count(RecordProcessor.RETRIED, "test")).isEqualTo(6);
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(3);
+    }
+
+    @Test
+    void poisonInABatchIsAppliedOneByOneSoOnlyThePoisonIsDeadLetteredAndEachPartitionIsAckedAtItsLastRecord() {
+        JobHalted a = halted(), poison = halted(), c = halted(), d = halted(), e = halted();
+        Polled polled = new Polled().add(0, 10, a, null).add(0, 11, poison, null).add(0, 12, c, null)
+                .add(1, 20, d, null).add(1, 21, e, null);
+        List<Object> appliedOneByOne = new ArrayList<>();
+        await(processor.processBatch("test", polled.message(), all -> {
+            throw new InvalidEventException("run 7001 has no claim for batch 9");
+        }, one -> {
+            if (one == poison) {
+                throw new InvalidEventException("run 7001 has no claim for batch 9");
+            }
+            appliedOneByOne.add(one);
+            return Uni.createFrom().voidItem();
+        }));
+        assertThat(appliedOneByOne).containsExactly(a, c, d, e);
+        assertThat(polled.nacks).containsOnlyKeys(11L);
+        assertThat(polled.nacks.get(11L)).isInstanceOf(DeadLetterException.class)
+                .hasMessage("invalid event: run 7001 has no claim for batch 9");
+        // the connector tracks only each partition's last record of a batch: those commit the batch
+        assertThat(polled.acks).containsOnlyKeys(12L, 21L).containsValues(1);
+        assertThat(polled.batchAcks).hasValue(0);
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(4);
+        assertThat(count(RecordProcessor.DEAD_LETTERED, "test")).isEqualTo(1);
+        assertThat(spans.getFinishedSpanItems()).hasSize(5);
+        assertThat(spanOf(poison).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(spanOf(c).getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+    }
+
+    @Test
+    void anUndecodableRecordInABatchIsDeadLetteredWithTheDecodersReasonAndTheOthersApplyOneByOne() {
+        JobHalted a = halted(), c = halted();
+        Polled polled = new Polled().add(0, 10, a, null).add(0, 11, null, null).add(0, 12, c, null);
+        List<Object> appliedOneByOne = new ArrayList<>();
+        await(processor.processBatch("test", polled.message(), all -> {
+            throw new AssertionError("a batch with an undecodable record is never applied as one");
+        }, one -> {
+            appliedOneByOne.add(one);
+            return Uni.createFrom().voidItem();
+        }));
+        assertThat(appliedOneByOne).containsExactly(a, c);
+        assertThat(polled.nacks).containsOnlyKeys(11L);
+        assertThat(polled.nacks.get(11L)).hasMessage("neither a registry record nor a single-object encoded one");
+        assertThat(polled.acks).containsOnlyKeys(12L);
+    }
+
+    @Test
+    void aPoisonLastRecordIsLeftToTheDeadLetterQueueWhichAcknowledgesIt() {
+        JobHalted a = halted(), poison = halted();
+        Polled polled = new Polled().add(0, 10, a, null).add(0, 11, poison, null);
+        await(processor.processBatch("test", polled.message(), all -> {
+            throw new NullPointerException();
+        }, one -> {
+            if (one == poison) {
+                throw new NullPointerException();
+            }
+            return Uni.createFrom().voidItem();
+        }));
+        assertThat(polled.nacks).containsOnlyKeys(11L);
+        assertThat(polled.acks).isEmpty();
     }
 
     private static JobHalted halted() {
