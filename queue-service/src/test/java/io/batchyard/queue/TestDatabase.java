@@ -59,7 +59,8 @@ public final class TestDatabase {
         return s;
     }
 
-    private static Connection connect() throws SQLException {
+    /** A connection of the test's own, e.g. to hold a lock while the service waits for it. */
+    public static Connection connect() throws SQLException {
         Infrastructure.Database db = BatchyardTestStack.database();
         return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }

@@ -18,11 +18,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /** Publishes to the real broker, as another service or an external producer would. */
 public final class EventPublisher implements AutoCloseable {
 
     private final KafkaProducer<String, byte[]> producer;
+    private final Properties lingering;
+    private KafkaProducer<String, byte[]> together;
     private final EventSerializer serializer;
 
     public EventPublisher(String bootstrap) {
@@ -35,6 +41,12 @@ public final class EventPublisher implements AutoCloseable {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        // Made at the first publishTogether: it holds what it is given until flushed, so that records sent together
+        // leave in one request.
+        Properties lingering = new Properties();
+        lingering.putAll(props);
+        lingering.put(ProducerConfig.LINGER_MS_CONFIG, "60000");
+        this.lingering = lingering;
     }
 
     /**
@@ -68,6 +80,40 @@ public final class EventPublisher implements AutoCloseable {
         send(new ProducerRecord<>(topic, key, value), "Bearer " + Identity.get().adminToken());
     }
 
+    /**
+     * Sends several records to one key in one request (a producer that lingers until it is flushed), then waits for
+     * every acknowledgement: they are one batch on the partition, so a consumer polls them together. Each value is a
+     * contract event or raw bytes (poison).
+     *
+     * @return where each record landed, in order
+     */
+    public synchronized List<RecordMetadata> publishTogether(String topic, Object key, List<?> values) {
+        if (together == null) {
+            together = new KafkaProducer<>(lingering, new StringSerializer(), new ByteArraySerializer());
+        }
+        String authorization = "Bearer " + Identity.get().adminToken();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        for (Object value : values) {
+            Headers headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+            byte[] bytes = value instanceof byte[] raw ? raw : serializer.serialize(topic, headers, (SpecificRecord) value);
+            headers.add(RecordHeaders.AUTHORIZATION, authorization.getBytes(StandardCharsets.UTF_8));
+            sent.add(together.send(new ProducerRecord<>(topic, null, String.valueOf(key), bytes, headers)));
+        }
+        together.flush();
+        List<RecordMetadata> landed = new ArrayList<>();
+        try {
+            for (Future<RecordMetadata> future : sent) {
+                landed.add(future.get(30, TimeUnit.SECONDS));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("publishing to " + topic + " failed", e);
+        }
+        return landed;
+    }
+
     private void send(ProducerRecord<String, byte[]> record, String authorization) {
         String topic = record.topic();
         if (authorization != null) {
@@ -86,6 +132,9 @@ public final class EventPublisher implements AutoCloseable {
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(5));
+        if (together != null) {
+            together.close(Duration.ofSeconds(5));
+        }
         serializer.close();
     }
 }

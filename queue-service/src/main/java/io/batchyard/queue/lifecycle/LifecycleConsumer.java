@@ -3,14 +3,17 @@ package io.batchyard.queue.lifecycle;
 import io.batchyard.eventing.consumer.RecordProcessor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * Applies execution-service's lifecycle events through {@link LifecycleService#apply}. A transient failure (lost
- * connection, deadlock) retries the same event until it succeeds; only an event that can never apply is dead-lettered.
- * A fan-out is timed once its transaction has committed ({@link FanOutLatency}).
+ * Applies execution-service's lifecycle events a polled batch at a time ({@code batch=true}): the whole batch in one
+ * transaction through {@link LifecycleService#applyAll}, and, if one of its events can never apply, its events one by
+ * one through {@link LifecycleService#apply} so that only that one is dead-lettered ({@link RecordProcessor#processBatch}).
+ * A transient failure (lost connection, deadlock) retries the same batch until it succeeds. Each fan-out is timed once
+ * its transaction has committed ({@link FanOutLatency}).
  */
 @ApplicationScoped
 public class LifecycleConsumer {
@@ -26,8 +29,13 @@ public class LifecycleConsumer {
     }
 
     @Incoming("lifecycle")
-    public Uni<Void> consume(Message<SpecificRecord> record) {
-        return records.process(LifecycleService.CONSUMER, record,
+    public Uni<Void> consume(Message<List<SpecificRecord>> batch) {
+        return records.processBatch(LifecycleService.CONSUMER, batch,
+                events -> lifecycle.applyAll(events).invoke(applied -> {
+                    for (int i = 0; i < events.size(); i++) {
+                        fanOut.committed(events.get(i), applied.get(i));
+                    }
+                }),
                 event -> lifecycle.apply(event).invoke(applied -> fanOut.committed(event, applied)));
     }
 }

@@ -17,6 +17,10 @@ import io.batchyard.schemas.Events;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -72,6 +76,28 @@ public class LifecycleService {
         AtomicInteger enqueued = new AtomicInteger();
         return ledger.once(CONSUMER, event, () -> effect(event, enqueued))
                 .map(first -> new Applied(first, enqueued.get()));
+    }
+
+    /**
+     * Applies a polled batch of lifecycle events in one transaction, in order, and says what each did: one ledger
+     * statement for all of them ({@link ProcessedEventLedger#onceAll}), then each first-time event's effect as
+     * {@link #apply} runs it. One event that contradicts its run's claim fails the whole batch and rolls it back;
+     * the consumer then applies the batch's events one by one ({@link #apply}), so only that one is dead-lettered.
+     *
+     * @return per event, in the list's order, what applying it did ({@code first} false for a repeat)
+     */
+    @WithTransaction
+    public Uni<List<Applied>> applyAll(List<SpecificRecord> events) {
+        Map<SpecificRecord, AtomicInteger> enqueued = new IdentityHashMap<>();
+        events.forEach(event -> enqueued.put(event, new AtomicInteger()));
+        return ledger.onceAll(CONSUMER, events, event -> effect(event, enqueued.get(event)))
+                .map(first -> {
+                    List<Applied> applied = new ArrayList<>(events.size());
+                    for (int i = 0; i < events.size(); i++) {
+                        applied.add(new Applied(first.get(i), enqueued.get(events.get(i)).get()));
+                    }
+                    return applied;
+                });
     }
 
     private Uni<?> effect(SpecificRecord event, AtomicInteger enqueued) {
