@@ -3,14 +3,16 @@ package io.batchyard.lineage.process;
 import io.batchyard.eventing.consumer.RecordProcessor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * Run events ({@code lifecycle}) and batch events ({@code batches}) for process lineage, applied by
- * {@link ProcessLineageService#apply}. A transient failure retries the same record, so a database blip never leaves a
- * run RUNNING that has ended.
+ * Run events ({@code lifecycle}) and batch events ({@code batches}) for process lineage, a polled batch at a time
+ * ({@code batch=true}): each batch in one transaction through {@link ProcessLineageService#applyAll}, one event at a
+ * time through {@link ProcessLineageService#apply} when the batch holds poison ({@link RecordProcessor#processBatch}).
+ * A transient failure retries the same batch, so a database blip never leaves a run RUNNING that has ended.
  */
 @ApplicationScoped
 public class ProcessLineageConsumer {
@@ -24,12 +26,12 @@ public class ProcessLineageConsumer {
     }
 
     @Incoming("lifecycle")
-    public Uni<Void> lifecycle(Message<SpecificRecord> record) {
-        return records.process(ProcessLineageService.CONSUMER, record, lineage::apply);
+    public Uni<Void> lifecycle(Message<List<SpecificRecord>> batch) {
+        return records.processBatch(ProcessLineageService.CONSUMER, batch, lineage::applyAll, lineage::apply);
     }
 
     @Incoming("batches")
-    public Uni<Void> batches(Message<SpecificRecord> record) {
-        return records.process(ProcessLineageService.CONSUMER, record, lineage::apply);
+    public Uni<Void> batches(Message<List<SpecificRecord>> batch) {
+        return records.processBatch(ProcessLineageService.CONSUMER, batch, lineage::applyAll, lineage::apply);
     }
 }

@@ -20,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -48,12 +49,30 @@ public class ProcessLineageService {
     /** Applies one event once, with its ledger row, in one transaction; other events say nothing about lineage. */
     @WithTransaction
     public Uni<Void> apply(SpecificRecord event) {
-        if (!(event instanceof JobStarted || event instanceof JobHalted || event instanceof JobFailed
-                || event instanceof StepStarted || event instanceof StepHalted || event instanceof StepFailed
-                || event instanceof BatchEnqueued || event instanceof BatchesArchived)) {
+        if (!aboutLineage(event)) {
             return Uni.createFrom().voidItem();
         }
         return ledger.once(CONSUMER, event, () -> project(event)).replaceWithVoid();
+    }
+
+    /**
+     * Applies a polled batch in one transaction: one ledger statement for its lineage events, then each first-time
+     * one's projection in the batch's order. A batch that fails with poison is applied again one event at a time
+     * ({@link #apply}) by the consumer.
+     */
+    @WithTransaction
+    public Uni<Void> applyAll(List<SpecificRecord> events) {
+        List<SpecificRecord> lineageEvents = events.stream().filter(ProcessLineageService::aboutLineage).toList();
+        if (lineageEvents.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return ledger.onceAll(CONSUMER, lineageEvents, this::project).replaceWithVoid();
+    }
+
+    private static boolean aboutLineage(SpecificRecord event) {
+        return event instanceof JobStarted || event instanceof JobHalted || event instanceof JobFailed
+                || event instanceof StepStarted || event instanceof StepHalted || event instanceof StepFailed
+                || event instanceof BatchEnqueued || event instanceof BatchesArchived;
     }
 
     private Uni<Void> project(SpecificRecord event) {

@@ -16,6 +16,7 @@ import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.DeadLetters;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.Infrastructure;
@@ -190,6 +191,58 @@ class LineageEventsTest {
         given().queryParam("table", "kafka.out_t").queryParam("column", "a").queryParam("direction", "upstream")
                 .get("/lineage/columns").then().statusCode(200)
                 .body("nodes.key", org.hamcrest.Matchers.hasItem("kafka.in_t.a"));
+    }
+
+    /**
+     * The lifecycle channel in batch mode: a batch commits in one transaction (one {@code processed_at} for its ledger
+     * rows); a batch with an undecodable record in the middle is applied one record at a time, the record goes to the
+     * dead-letter topic with the decoder's reason, and the others apply once (the repeated JobHalted is dropped).
+     */
+    @Test
+    void aBatchAppliesInOneTransactionAndAnUndecodableRecordInABatchIsDeadLetteredAlone() throws Exception {
+        long p = 900;
+        JobStarted start1 = JobStarted.newBuilder().setHeader(Events.header("test", 901L, null)).setProcessId(p)
+                .setInstanceExecId(901).setTargetBatchId(9001).setTargetBatchMarking("m").build();
+        JobHalted halt1 = JobHalted.newBuilder().setHeader(Events.header("test", 901L, null)).setProcessId(p)
+                .setInstanceExecId(901).setTargetBatchId(9001).setBatchMarking("2024-08-01").build();
+        JobStarted start2 = JobStarted.newBuilder().setHeader(Events.header("test", 902L, null)).setProcessId(p)
+                .setInstanceExecId(902).setTargetBatchId(9002).setTargetBatchMarking("m").build();
+        JobHalted halt2 = JobHalted.newBuilder().setHeader(Events.header("test", 902L, null)).setProcessId(p)
+                .setInstanceExecId(902).setTargetBatchId(9002).setBatchMarking("2024-08-02").build();
+        String garbage = "poison-" + java.util.UUID.randomUUID();
+        double duplicates = meters.find(ProcessedEventLedger.DUPLICATES).counters().stream()
+                .mapToDouble(Counter::count).sum();
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, p, List.of(start1, halt1));
+            publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, p,
+                    List.of(start2, garbage.getBytes(StandardCharsets.UTF_8), halt2, halt2));
+        }
+        for (long batch : List.of(9001L, 9002L)) {
+            await().atMost(WAIT).untilAsserted(() -> given().get("/lineage/batches/" + batch).then().statusCode(200)
+                    .body("producedBy.state", equalTo("SUCCESS")));
+        }
+        assertThat(processedAt(start1)).as("one transaction").isEqualTo(processedAt(halt1));
+        assertThat(processedAt(start2)).as("one record at a time after the poison").isNotEqualTo(processedAt(halt2));
+        DeadLetters.Letter letter = await().atMost(WAIT).until(() -> DeadLetters.read(kafka,
+                        "batchyard.dlq.lineage-service.lifecycle").stream()
+                .filter(l -> garbage.equals(l.header("deserialization-failure-data"))).findFirst().orElse(null),
+                java.util.Objects::nonNull);
+        assertThat(letter.header("dead-letter-reason")).isEqualTo("neither a registry record nor a single-object encoded one");
+        assertThat(meters.find(ProcessedEventLedger.DUPLICATES).counters().stream().mapToDouble(Counter::count).sum()
+                - duplicates).isEqualTo(1);
+    }
+
+    private static String processedAt(org.apache.avro.specific.SpecificRecord event) throws Exception {
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             var s = c.prepareStatement("SELECT processed_at::text FROM processed_event"
+                     + " WHERE consumer = 'lineage-process' AND event_id = ?")) {
+            s.setObject(1, Events.eventId(event));
+            try (ResultSet rs = s.executeQuery()) {
+                assertThat(rs.next()).as("ledger row of %s", event).isTrue();
+                return rs.getString(1);
+            }
+        }
     }
 
     /** P (run 601) produces batch 6001; Q's step 611 consumes it in run 602, which produces 6002. */
