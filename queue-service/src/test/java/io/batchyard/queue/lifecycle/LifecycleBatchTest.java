@@ -83,7 +83,7 @@ class LifecycleBatchTest {
             double duplicatesBefore = total(ProcessedEventLedger.DUPLICATES);
 
             // the same JobHalted twice in one batch, as a producer that re-sent it would leave it
-            f.publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, r.job(),
+            List<RecordMetadata> landed = f.publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, r.job(),
                     List.of(started, stepHalted, halted, halted));
 
             await().atMost(Duration.ofSeconds(30)).until(() -> downstreamRows(r.downStep()) == 1);
@@ -99,6 +99,7 @@ class LifecycleBatchTest {
                     r.step(), r.target())).isEqualTo(1);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> total(ProcessedEventLedger.DUPLICATES) - duplicatesBefore == 1);
+            awaitCommittedPast(landed.get(landed.size() - 1));
 
             // the whole batch delivered again: nothing applies twice
             f.publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, r.job(), List.of(started, stepHalted, halted));
@@ -167,15 +168,19 @@ class LifecycleBatchTest {
                     .as("only the poison is dead-lettered").isEmpty();
             assertThat(total(RecordProcessor.DEAD_LETTERED) - deadLetteredBefore).isEqualTo(1);
 
-            RecordMetadata last = landed.get(landed.size() - 1);
-            TopicPartition partition = new TopicPartition(last.topic(), last.partition());
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    OffsetAndMetadata committed = admin.listConsumerGroupOffsets(GROUP)
-                            .partitionsToOffsetAndMetadata().get().get(partition);
-                    return committed != null && committed.offset() > last.offset();
-                });
-            }
+            awaitCommittedPast(landed.get(landed.size() - 1));
+        }
+    }
+
+    /** Waits until the consumer group's committed offset on the record's partition is past the record. */
+    private void awaitCommittedPast(RecordMetadata last) {
+        TopicPartition partition = new TopicPartition(last.topic(), last.partition());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                OffsetAndMetadata committed = admin.listConsumerGroupOffsets(GROUP)
+                        .partitionsToOffsetAndMetadata().get().get(partition);
+                return committed != null && committed.offset() > last.offset();
+            });
         }
     }
 
