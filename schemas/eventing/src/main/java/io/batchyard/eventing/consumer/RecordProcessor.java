@@ -157,8 +157,8 @@ public class RecordProcessor {
      * succeeds the batch is acknowledged. A transient failure retries the whole batch, as {@link #process} retries a
      * record. When the batch holds an undecodable record, or {@code applyAll} fails with poison, the records are applied
      * one by one, in order, each as {@link #process} applies it with {@code applyOne} (so only the poison is
-     * dead-lettered, and the ledger keeps the others at once); the batch's offsets are committed once every record is
-     * applied or dead-lettered.
+     * dead-lettered, and every other record is applied once: the batch's transaction rolled back); the batch's offsets
+     * are committed once every record is applied or dead-lettered.
      *
      * <p>Every record still gets a processing span of its own and its MDC entries: around the whole of the batch, and,
      * while {@code applyAll} applies an event through {@link io.batchyard.eventing.ProcessedEventLedger#onceAll}, its
