@@ -85,7 +85,15 @@ public final class LifecycleBenchmark {
             }));
         }
         for (var f : futures) {
-            f.get();
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                // A refused lifecycle call ends the run: its chain cannot go on, and the figures would be partial.
+                System.err.println("[bench] a lifecycle call failed: " + e.getCause());
+                pool.shutdownNow();
+                listening.set(false);
+                System.exit(3);
+            }
         }
         // Throughput counts the lifecycles' own time, not the wait below for the last fan-outs to be seen.
         long ran = System.nanoTime() - start;

@@ -2,6 +2,7 @@ package io.batchyard.queue.claim;
 
 import static io.batchyard.api.LifecycleError.INVALID_PARENT_PROCESS;
 
+import io.batchyard.api.Unavailability;
 import io.batchyard.queue.Sequential;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batchcut.BatchCut;
@@ -9,7 +10,7 @@ import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
-import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -40,8 +41,35 @@ public class ClaimService {
         this.claims = claims;
     }
 
-    @WithTransaction
+    /**
+     * Claims in one transaction, tried afresh when PostgreSQL picked it as a deadlock's victim (or failed it as not
+     * serialisable). Such a conflict is expected, not a fault: a lifecycle batch that applied a run's StepHalted
+     * holds some of the rows of the run's target batch when its JobHalted archives them, while the next run's claim,
+     * come before that JobHalted, archives the same rows in another order. The claim is idempotent per run id, so
+     * the retry is the same claim; it runs at once, on the same event loop, in a new session.
+     */
     public Uni<ClaimApi.ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+        return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->
+                        claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId)))
+                .onFailure(ClaimService::lostConflict).retry().atMost(CONFLICT_RETRIES);
+    }
+
+    /** How often a claim that lost a deadlock or serialisation conflict is tried again. */
+    static final int CONFLICT_RETRIES = 3;
+
+    private static boolean lostConflict(Throwable failure) {
+        // Hibernate Reactive hands the client's error on wrapped; the SQL state is somewhere in the chain.
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String state = Unavailability.sqlState(t);
+            if ("40P01".equals(state) || "40001".equals(state)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Uni<ClaimApi.ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
+                                                Long completedTargetBatchId) {
         return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
             if (previous.isPresent()) {
                 return stepIds(parentId).chain(stepIds ->

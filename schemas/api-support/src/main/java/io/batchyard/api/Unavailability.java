@@ -53,7 +53,7 @@ public final class Unavailability {
     }
 
     /** The SQL state of a JDBC exception or of the reactive client's {@code PgException}. */
-    static String sqlState(Throwable t) {
+    public static String sqlState(Throwable t) {
         if (t instanceof SQLException sql) {
             return sql.getSQLState();
         }
