@@ -1,6 +1,5 @@
 package io.batchyard.eventing;
 
-import io.batchyard.eventing.consumer.RecordProcessor;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.Events;
 import io.micrometer.core.instrument.Counter;
@@ -88,7 +87,7 @@ public class ProcessedEventLedger {
                             duplicate(consumer);
                             continue;
                         }
-                        chain = chain.chain(() -> RecordProcessor.inRecordScope(event, () -> effect.apply(event).replaceWithVoid()))
+                        chain = chain.chain(() -> RecordScopes.around(event, () -> effect.apply(event).replaceWithVoid()))
                                 .replaceWithVoid();
                     }
                     return chain.replaceWith(first);

@@ -2,6 +2,7 @@ package io.batchyard.eventing.consumer;
 
 import io.batchyard.eventing.Actor;
 import io.batchyard.eventing.LogContext;
+import io.batchyard.eventing.RecordScopes;
 import io.batchyard.eventing.Trace;
 import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.schemas.Topics;
@@ -110,8 +111,6 @@ public class RecordProcessor {
     private static final int MAX_REASON = 500;
     /** The connector's header with the decoder's message, on a record that did not decode. */
     private static final String DESERIALIZATION_FAILURE_REASON = "deserialization-failure-reason";
-    /** The records of the batches being applied, by payload, for {@link #inRecordScope}. */
-    private static final Map<Object, RecordContext> IN_BATCH = Collections.synchronizedMap(new IdentityHashMap<>());
     /** Topics whose record key is a process id (schemas/README.md, "Topics"): the key names the record's process. */
     private static final Set<String> KEYED_BY_PROCESS = Set.of(Topics.REGISTRY_PROCESSES, Topics.EXECUTION_LIFECYCLE,
             Topics.EXECUTION_COMMANDS, Topics.EXECUTION_REJECTIONS, Topics.QUEUE_BATCHES, Topics.LINEAGE_QUERIES,
@@ -162,7 +161,7 @@ public class RecordProcessor {
      *
      * <p>Every record still gets a processing span of its own and its MDC entries: around the whole of the batch, and,
      * while {@code applyAll} applies an event through {@link io.batchyard.eventing.ProcessedEventLedger#onceAll}, its
-     * span is current and its entries are set ({@link #inRecordScope}), so what the effect appends continues the
+     * span is current and its entries are set ({@link RecordScopes}), so what the effect appends continues the
      * record's own trace.
      *
      * @param batch the message a batch channel's method takes: its {@link IncomingKafkaRecordBatchMetadata} holds the
@@ -194,7 +193,7 @@ public class RecordProcessor {
                 }
                 List<T> all = Collections.unmodifiableList(payloads);
                 Retry retry = new Retry(consumer, what, Vertx.currentContext(), records.size(),
-                        () -> inScopes(scopes, () -> applyAll.apply(all)),
+                        () -> RecordScopes.during(scopes, () -> applyAll.apply(all)),
                         () -> Uni.createFrom().completionStage(batch::ack)
                                 .invoke(() -> meters(consumer).consumed.increment(records.size())),
                         (c, failure) -> {
@@ -210,24 +209,6 @@ public class RecordProcessor {
         });
     }
 
-    /**
-     * Runs {@code work} with the span of the record {@code payload} came in current and its MDC entries set, when
-     * {@link #processBatch} is applying that record's batch; otherwise just runs it (a single record's span and
-     * entries are set for the whole of its processing already).
-     */
-    public static <R> Uni<R> inRecordScope(Object payload, Supplier<? extends Uni<R>> work) {
-        RecordContext context = IN_BATCH.get(payload);
-        return context == null ? Uni.createFrom().deferred(work::get) : context.around(work);
-    }
-
-    /** Makes the batch's records findable by {@link #inRecordScope} while {@code work} runs. */
-    private static Uni<?> inScopes(Map<Object, RecordContext> scopes, Supplier<? extends Uni<?>> work) {
-        return Uni.createFrom().deferred(() -> {
-            IN_BATCH.putAll(scopes);
-            return Uni.createFrom().deferred(work::get)
-                    .onTermination().invoke(() -> scopes.keySet().forEach(IN_BATCH::remove));
-        });
-    }
 
     /**
      * The batch's records applied one after the other, each as {@link #process} applies it but without acknowledging
@@ -334,7 +315,7 @@ public class RecordProcessor {
     }
 
     /** One record's processing span and MDC entries; the span ends once, however often {@link #end} is called. */
-    private static final class RecordContext {
+    private static final class RecordContext implements RecordScopes.Scope {
         final EventHeader header;
         final Span span;
         final LogContext log;
@@ -351,7 +332,8 @@ public class RecordProcessor {
          * in the record's duplicated context, which every asynchronous step of the effect runs on. Outside one (a
          * test calling this directly) there is nowhere to keep it; the span is still recorded.
          */
-        <R> Uni<R> around(Supplier<? extends Uni<R>> work) {
+        @Override
+        public <R> Uni<R> around(Supplier<? extends Uni<R>> work) {
             return Uni.createFrom().deferred(() -> {
                 Scope current = VertxContext.isOnDuplicatedContext() ? span.makeCurrent() : Scope.noop();
                 return log.<R>around(() -> {

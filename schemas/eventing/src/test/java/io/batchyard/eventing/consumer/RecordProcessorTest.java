@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.eventing.InvalidEventException;
 import io.batchyard.eventing.LogContext;
+import io.batchyard.eventing.RecordScopes;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.TraceParent;
@@ -309,7 +310,7 @@ class RecordProcessorTest {
             applied.add(List.copyOf(all));
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (Object event : all) {
-                chain = chain.chain(() -> RecordProcessor.inRecordScope(event, () -> {
+                chain = chain.chain(() -> RecordScopes.around(event, () -> {
                     eventIds.add(MDC.get(LogContext.EVENT_ID) + "/" + MDC.get(LogContext.TRACE_ID));
                     return Uni.createFrom().voidItem();
                 }));
