@@ -4,6 +4,7 @@ import static io.batchyard.lineage.LineageError.UNKNOWN_BATCH;
 import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.RecordBatch;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
@@ -20,7 +21,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -61,9 +61,9 @@ public class ProcessLineageService {
      * ({@link #apply}) by the consumer.
      */
     @WithTransaction
-    public Uni<Void> applyAll(List<SpecificRecord> events) {
-        List<SpecificRecord> lineageEvents = events.stream().filter(ProcessLineageService::aboutLineage).toList();
-        if (lineageEvents.isEmpty()) {
+    public Uni<Void> applyAll(RecordBatch<SpecificRecord> events) {
+        RecordBatch<SpecificRecord> lineageEvents = events.filter(ProcessLineageService::aboutLineage);
+        if (lineageEvents.size() == 0) {
             return Uni.createFrom().voidItem();
         }
         return ledger.onceAll(CONSUMER, lineageEvents, this::project).replaceWithVoid();

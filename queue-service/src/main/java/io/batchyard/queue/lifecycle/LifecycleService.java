@@ -1,6 +1,7 @@
 package io.batchyard.queue.lifecycle;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.eventing.RecordBatch;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.StepFailed;
@@ -87,9 +88,9 @@ public class LifecycleService {
      * @return per event, in the list's order, what applying it did ({@code first} false for a repeat)
      */
     @WithTransaction
-    public Uni<List<Applied>> applyAll(List<SpecificRecord> events) {
+    public Uni<List<Applied>> applyAll(RecordBatch<SpecificRecord> events) {
         Map<SpecificRecord, AtomicInteger> enqueued = new IdentityHashMap<>();
-        events.forEach(event -> enqueued.put(event, new AtomicInteger()));
+        events.payloads().forEach(event -> enqueued.put(event, new AtomicInteger()));
         return ledger.onceAll(CONSUMER, events, event -> effect(event, enqueued.get(event)))
                 .map(first -> {
                     List<Applied> applied = new ArrayList<>(events.size());

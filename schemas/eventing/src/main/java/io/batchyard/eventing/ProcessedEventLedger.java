@@ -61,17 +61,16 @@ public class ProcessedEventLedger {
 
     /**
      * {@link #once} for a batch of events, in the caller's transaction: one statement records every event's id, then
-     * {@code effect} runs for each event the consumer had not processed yet, one after the other in the list's order.
-     * An event that appears twice in the list is applied at its first appearance only; a record of a batch that
-     * {@link io.batchyard.eventing.consumer.RecordProcessor#processBatch} applies runs its effect in its own span and
-     * log context.
+     * {@code effect} runs for each event the consumer had not processed yet, one after the other in the batch's order
+     * and each in its record's scope ({@link RecordBatch}). An event that appears twice in the batch is applied at its
+     * first appearance only.
      *
-     * @return per event, in the list's order: true when its effect ran, false for a duplicate delivery
+     * @return per event, in the batch's order: true when its effect ran, false for a duplicate delivery
      */
-    public <E extends SpecificRecord> Uni<List<Boolean>> onceAll(String consumer, List<E> events,
+    public <E extends SpecificRecord> Uni<List<Boolean>> onceAll(String consumer, RecordBatch<E> events,
                                                                  Function<? super E, ? extends Uni<?>> effect) {
         Map<UUID, String> distinct = new LinkedHashMap<>();
-        for (E event : events) {
+        for (E event : events.payloads()) {
             distinct.putIfAbsent(Events.eventId(event), EventCatalog.eventType(event.getClass()));
         }
         return repository.insertAllIfAbsent(consumer, List.copyOf(distinct.keySet()), List.copyOf(distinct.values()))
@@ -79,7 +78,8 @@ public class ProcessedEventLedger {
                     List<Boolean> first = new ArrayList<>(events.size());
                     Set<UUID> seen = new HashSet<>();
                     Uni<Void> chain = Uni.createFrom().voidItem();
-                    for (E event : events) {
+                    for (int i = 0; i < events.size(); i++) {
+                        E event = events.get(i);
                         UUID id = Events.eventId(event);
                         boolean applies = seen.add(id) && inserted.contains(id);
                         first.add(applies);
@@ -87,7 +87,8 @@ public class ProcessedEventLedger {
                             duplicate(consumer);
                             continue;
                         }
-                        chain = chain.chain(() -> RecordScopes.around(event, () -> effect.apply(event).replaceWithVoid()))
+                        int index = i;
+                        chain = chain.chain(() -> events.around(index, () -> effect.apply(event).replaceWithVoid()))
                                 .replaceWithVoid();
                     }
                     return chain.replaceWith(first);

@@ -121,7 +121,7 @@ class ProcessedEventLedgerTest {
     @Test
     void aFailedEffectRollsBackTheWholeBatchsLedgerRows() {
         ProcessDeleted a = EventingFixture.event(15), b = EventingFixture.event(16);
-        assertThatThrownBy(() -> tx.inTransaction(() -> ledger.onceAll("flaky-batch", List.of(a, b),
+        assertThatThrownBy(() -> tx.inTransaction(() -> ledger.onceAll("flaky-batch", RecordBatch.of(List.of(a, b)),
                 event -> event == b ? Uni.createFrom().failure(new IllegalStateException("second effect failed"))
                         : tx.effect("flaky-batch", Events.eventId(event)))))
                 .hasMessageContaining("second effect failed");
@@ -136,7 +136,7 @@ class ProcessedEventLedgerTest {
     @Test
     void theLedgerRefusesToRecordABatchOutsideATransaction() {
         ProcessDeleted event = EventingFixture.event(17);
-        assertThatThrownBy(() -> tx.withoutTransaction(() -> ledger.onceAll("loose", List.of(event),
+        assertThatThrownBy(() -> tx.withoutTransaction(() -> ledger.onceAll("loose", RecordBatch.of(List.of(event)),
                 e -> Uni.createFrom().voidItem())))
                 .hasMessageContaining("inside the business transaction");
         assertThat(ledgerRows("loose", Events.eventId(event))).isZero();
@@ -144,7 +144,7 @@ class ProcessedEventLedgerTest {
 
     /** One batch, applied in one transaction; {@code order} collects the events whose effect ran, in order. */
     private List<Boolean> processAll(String consumer, List<ProcessDeleted> events, List<UUID> order) {
-        return tx.inTransaction(() -> ledger.onceAll(consumer, events, event -> {
+        return tx.inTransaction(() -> ledger.onceAll(consumer, RecordBatch.of(events), event -> {
             order.add(Events.eventId(event));
             return tx.effect(consumer, Events.eventId(event));
         }));

@@ -2,7 +2,7 @@ package io.batchyard.eventing.consumer;
 
 import io.batchyard.eventing.Actor;
 import io.batchyard.eventing.LogContext;
-import io.batchyard.eventing.RecordScopes;
+import io.batchyard.eventing.RecordBatch;
 import io.batchyard.eventing.Trace;
 import io.batchyard.schemas.RecordHeaders;
 import io.batchyard.schemas.Topics;
@@ -161,14 +161,14 @@ public class RecordProcessor {
      *
      * <p>Every record still gets a processing span of its own and its MDC entries: around the whole of the batch, and,
      * while {@code applyAll} applies an event through {@link io.batchyard.eventing.ProcessedEventLedger#onceAll}, its
-     * span is current and its entries are set ({@link RecordScopes}), so what the effect appends continues the
-     * record's own trace.
+     * span is current and its entries are set (the {@link RecordBatch} carries each record's scope), so what the effect
+     * appends continues the record's own trace.
      *
      * @param batch the message a batch channel's method takes: its {@link IncomingKafkaRecordBatchMetadata} holds the
      *              records, each a message of its own
      */
     public <T> Uni<Void> processBatch(String consumer, Message<List<T>> batch,
-                                      Function<List<T>, ? extends Uni<?>> applyAll,
+                                      Function<RecordBatch<T>, ? extends Uni<?>> applyAll,
                                       Function<? super T, ? extends Uni<?>> applyOne) {
         IncomingKafkaRecordBatchMetadata<?, ?> metadata = batch.getMetadata(IncomingKafkaRecordBatchMetadata.class)
                 .orElseThrow(() -> new IllegalArgumentException("not a Kafka batch"));
@@ -187,13 +187,9 @@ public class RecordProcessor {
             if (payloads.contains(null)) {
                 settled = oneByOne(consumer, metadata, records, contexts, applyOne);
             } else {
-                Map<Object, RecordContext> scopes = new IdentityHashMap<>();
-                for (int i = 0; i < records.size(); i++) {
-                    scopes.put(payloads.get(i), contexts.get(i));
-                }
-                List<T> all = Collections.unmodifiableList(payloads);
+                RecordBatch<T> all = RecordBatch.scoped(payloads, contexts);
                 Retry retry = new Retry(consumer, what, Vertx.currentContext(), records.size(),
-                        () -> RecordScopes.during(scopes, () -> applyAll.apply(all)),
+                        () -> applyAll.apply(all),
                         () -> Uni.createFrom().completionStage(batch::ack)
                                 .invoke(() -> meters(consumer).consumed.increment(records.size())),
                         (c, failure) -> {
@@ -315,7 +311,7 @@ public class RecordProcessor {
     }
 
     /** One record's processing span and MDC entries; the span ends once, however often {@link #end} is called. */
-    private static final class RecordContext implements RecordScopes.Scope {
+    private static final class RecordContext implements RecordBatch.Scope {
         final EventHeader header;
         final Span span;
         final LogContext log;

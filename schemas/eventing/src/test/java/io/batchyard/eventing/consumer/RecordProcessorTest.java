@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.eventing.InvalidEventException;
 import io.batchyard.eventing.LogContext;
-import io.batchyard.eventing.RecordScopes;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.TraceParent;
@@ -307,10 +306,11 @@ class RecordProcessorTest {
         List<List<Object>> applied = new ArrayList<>();
         List<String> eventIds = new ArrayList<>();
         await(processor.processBatch("test", polled.message(), all -> {
-            applied.add(List.copyOf(all));
+            applied.add(List.copyOf(all.payloads()));
             Uni<Void> chain = Uni.createFrom().voidItem();
-            for (Object event : all) {
-                chain = chain.chain(() -> RecordScopes.around(event, () -> {
+            for (int i = 0; i < all.size(); i++) {
+                int index = i;
+                chain = chain.chain(() -> all.around(index, () -> {
                     eventIds.add(MDC.get(LogContext.EVENT_ID) + "/" + MDC.get(LogContext.TRACE_ID));
                     return Uni.createFrom().voidItem();
                 }));
