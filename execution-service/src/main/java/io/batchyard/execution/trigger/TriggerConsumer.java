@@ -60,7 +60,9 @@ public class TriggerConsumer {
                 return launch(decision.launch());
             }
             if (decision.outcome() != TriggerService.Outcome.START) {
-                LOG.infof("trigger of parent %s by batch %d: %s (%s)", decision.parentId(), enqueued.getSourceBatchId(),
+                // Every batch enqueued for a parent that is not triggered by batches comes here: not news.
+                LOG.logf(decision.optedOut() ? Logger.Level.DEBUG : Logger.Level.INFO,
+                        "trigger of parent %s by batch %d: %s (%s)", decision.parentId(), enqueued.getSourceBatchId(),
                         decision.outcome().tag(), decision.why());
                 meters.count(decision.outcome());
                 return Uni.createFrom().voidItem();

@@ -57,11 +57,12 @@ public class TriggerService implements MoreReasons {
 
     /**
      * A trigger's decision for a parent ({@code parentId} is null when the event named no parent this service knows);
-     * a {@link Outcome#LAUNCH} carries what the launcher hook is to be told.
+     * a {@link Outcome#LAUNCH} carries what the launcher hook is to be told. {@code optedOut} marks the everyday
+     * case of a parent whose trigger policy is none: it asked not to be started by arriving batches.
      */
-    public record Decision(Long parentId, Outcome outcome, String why, LaunchRequest launch) {
+    public record Decision(Long parentId, Outcome outcome, String why, LaunchRequest launch, boolean optedOut) {
         Decision(Long parentId, Outcome outcome, String why) {
-            this(parentId, outcome, why, null);
+            this(parentId, outcome, why, null, false);
         }
     }
 
@@ -192,7 +193,8 @@ public class TriggerService implements MoreReasons {
                 return ignored(null, "process " + step + " is not known to execution-service");
             }
             return policies.find(parentId).chain(policy -> policy == TriggerPolicy.NONE
-                    ? ignored(parentId, "parent " + parentId + " has trigger policy " + policy.text())
+                    ? Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED,
+                            "parent " + parentId + " has trigger policy " + policy.text(), null, true))
                     : definitions.find(parentId).chain(parent -> {
                         if (parent.isEmpty() || parent.get().deleted()) {
                             return ignored(parentId, "parent " + parentId + " is not a live parent");
@@ -235,7 +237,7 @@ public class TriggerService implements MoreReasons {
             Decision launch = new Decision(parentId, Outcome.LAUNCH, null, new LaunchRequest(parentId, type,
                     LaunchRequest.typeName(type), String.valueOf(event.getHeader().getEventId()),
                     List.of(new LaunchRequest.Batch(event.getQueueId(), event.getSourceBatchId(),
-                            event.getSourceProcessId(), event.getConsumerProcessId(), event.getBatchMarking()))));
+                            event.getSourceProcessId(), event.getConsumerProcessId(), event.getBatchMarking()))), false);
             if (policy != TriggerPolicy.ALL_ENQUEUERS) {
                 return Uni.createFrom().item(launch);
             }
