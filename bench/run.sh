@@ -10,6 +10,9 @@ java $BENCH_JAVA_OPTS -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
   --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
   --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
   --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee bench/results/lifecycle.txt
+# Where those fan-outs spent their time, from the services' own databases.
+bench/fanout-stages.sh $((CHAINS * LIFECYCLES)) | tee -a bench/results/lifecycle.txt \
+  || echo "[bench] no stage breakdown (bench/fanout-stages.sh failed); the figures above stand"
 
 if command -v pgbench >/dev/null; then
   echo "[bench] pgbench -c 8 -T 30 on the same PostgreSQL ($PG_HOST:$PG_PORT), scratch database batchyard_pgbench"

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -61,10 +65,12 @@ public final class LifecycleBenchmark {
 
         Map<Long, Long> haltedAt = new ConcurrentHashMap<>(); // target batch -> HaltJob answered (nanos)
         Map<Long, Long> latencies = new ConcurrentHashMap<>(); // target batch -> HaltJob -> BatchEnqueued (nanos)
+        Map<Long, Long> publishedAfter = new ConcurrentHashMap<>(); // target batch -> HaltJob -> relay's send (ms)
         AtomicInteger duplicates = new AtomicInteger(); // BatchEnqueued for a batch whose fan-out was already seen
         AtomicBoolean listening = new AtomicBoolean(true);
         CountDownLatch assigned = new CountDownLatch(1);
-        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, duplicates, listening, assigned));
+        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, publishedAfter,
+                duplicates, listening, assigned));
         listener.start();
         assigned.await(30, TimeUnit.SECONDS);
 
@@ -115,6 +121,13 @@ public final class LifecycleBenchmark {
         System.out.printf("[bench] HaltJob -> BatchEnqueued visible downstream: %d of %d observed, p50 %.1f ms, "
                 + "p99 %.1f ms, max %.1f ms%n", sorted.size(), total, pct(sorted, 0.50), pct(sorted, 0.99),
                 sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1) / 1e6);
+        // Where the slowest fan-outs happened, to tell a stall of one moment (several chains at once) from a slow
+        // path, and whether their time went before the event was published or after.
+        latencies.entrySet().stream().sorted(Map.Entry.<Long, Long>comparingByValue().reversed()).limit(5)
+                .forEach(slow -> System.out.printf(java.util.Locale.ROOT,
+                        "[bench] slow fan-out: batch %d, %.1f ms, HaltJob answered at +%.2f s, published %d ms after"
+                                + " it%n", slow.getKey(), slow.getValue() / 1e6,
+                        (haltedAt.get(slow.getKey()) - start) / 1e9, publishedAfter.get(slow.getKey())));
         // Machine-readable; bench/run.sh adds pgbench's figure and prints the RESULT line. Each lifecycle is eight
         // committed transitions: InitJob, InitStep and HaltStep of three steps, HaltJob.
         System.out.printf(java.util.Locale.ROOT, "METRICS transitions_per_s=%.1f fanout_p50_ms=%.1f fanout_p99_ms=%.1f"
@@ -129,41 +142,82 @@ public final class LifecycleBenchmark {
         }
     }
 
+    /**
+     * Follows the batches topic. The poll thread only stamps each record with the moment it arrived and hands it on;
+     * another thread decodes it and matches it with its HaltJob. Decoding the first record fetches its schema from
+     * the registry, and an event can overtake HaltJob's answer (the match waits for it): neither may hold up the
+     * arrival stamps of the records behind, or the client's own cold start would be counted as fan-out latency.
+     */
     private static void listen(String kafka, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
-                               Map<Long, Long> latencies, AtomicInteger duplicates, AtomicBoolean listening,
-                               CountDownLatch assigned) {
+                               Map<Long, Long> latencies, Map<Long, Long> publishedAfter, AtomicInteger duplicates,
+                               AtomicBoolean listening, CountDownLatch assigned) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        try (KafkaConsumer<String, SpecificRecord> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                EventDeserializer.forRegistry(
-                        System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085")))) {
+        BlockingQueue<Arrival> arrivals = new LinkedBlockingQueue<>();
+        Thread matcher = new Thread(() -> match(arrivals, consumerOf, haltedAt, latencies, publishedAfter, duplicates),
+                "bench-matcher");
+        matcher.start();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(Topics.QUEUE_BATCHES));
             while (consumer.assignment().isEmpty()) {
                 consumer.poll(Duration.ofMillis(100));
             }
             assigned.countDown();
             while (listening.get()) {
-                for (ConsumerRecord<String, SpecificRecord> r : consumer.poll(Duration.ofMillis(50))) {
-                    if (r.value() instanceof BatchEnqueued e && e.getSourceProcessId() != null
-                            && consumerOf.containsKey(e.getSourceProcessId())) {
-                        long seen = System.nanoTime();
-                        if (latencies.containsKey(e.getSourceBatchId())) {
-                            // Each chain's batch has one consumer: a second record is a duplicate fan-out (or a
-                            // re-sent event), which downstream consumers would have to drop.
-                            duplicates.incrementAndGet();
-                            continue;
-                        }
-                        // HaltJob's answer and the event race; wait briefly for the answer's timestamp.
-                        Long halted = null;
-                        for (int i = 0; i < 200 && (halted = haltedAt.get(e.getSourceBatchId())) == null; i++) {
-                            sleep(5);
-                        }
-                        if (halted != null) {
-                            latencies.put(e.getSourceBatchId(), Math.max(0, seen - halted));
-                        }
-                    }
+                ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(50));
+                long arrived = System.nanoTime();
+                long arrivedWall = System.currentTimeMillis();
+                for (ConsumerRecord<String, byte[]> r : polled) {
+                    arrivals.add(new Arrival(r, arrived, arrivedWall));
+                }
+            }
+        } finally {
+            matcher.interrupt();
+        }
+    }
+
+    /** A record of the batches topic and when the poll that fetched it returned (nanos, and wall clock in ms). */
+    private record Arrival(ConsumerRecord<String, byte[]> record, long nanos, long wallMs) {
+    }
+
+    private static void match(BlockingQueue<Arrival> arrivals, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
+                              Map<Long, Long> latencies, Map<Long, Long> publishedAfter, AtomicInteger duplicates) {
+        try (EventDeserializer decoder = EventDeserializer.forRegistry(
+                System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085"))) {
+            while (!Thread.currentThread().isInterrupted()) {
+                Arrival a;
+                try {
+                    a = arrivals.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                ConsumerRecord<String, byte[]> r = a.record();
+                SpecificRecord value = decoder.deserialize(r.topic(), r.headers(), r.value());
+                if (!(value instanceof BatchEnqueued e) || e.getSourceProcessId() == null
+                        || !consumerOf.containsKey(e.getSourceProcessId())) {
+                    continue;
+                }
+                if (latencies.containsKey(e.getSourceBatchId())) {
+                    // Each chain's batch has one consumer: a second record is a duplicate fan-out (or a re-sent
+                    // event), which downstream consumers would have to drop.
+                    duplicates.incrementAndGet();
+                    continue;
+                }
+                // HaltJob's answer and the event race; wait briefly for the answer's timestamp.
+                Long halted = null;
+                for (int i = 0; i < 200 && (halted = haltedAt.get(e.getSourceBatchId())) == null; i++) {
+                    sleep(5);
+                }
+                if (halted != null) {
+                    long latency = Math.max(0, a.nanos() - halted);
+                    latencies.put(e.getSourceBatchId(), latency);
+                    // The record's timestamp is when queue-service's relay sent it: how much of the latency came
+                    // before the event reached the broker (same machine, same clock).
+                    publishedAfter.put(e.getSourceBatchId(),
+                            latency / 1_000_000 - (a.wallMs() - r.timestamp()));
                 }
             }
         }
