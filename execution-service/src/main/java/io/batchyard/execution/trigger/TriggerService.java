@@ -193,8 +193,7 @@ public class TriggerService implements MoreReasons {
                 return ignored(null, "process " + step + " is not known to execution-service");
             }
             return policies.find(parentId).chain(policy -> policy == TriggerPolicy.NONE
-                    ? Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED,
-                            "parent " + parentId + " has trigger policy " + policy.text(), null, true))
+                    ? optedOut(parentId, "parent " + parentId + " has trigger policy " + policy.text())
                     : definitions.find(parentId).chain(parent -> {
                         if (parent.isEmpty() || parent.get().deleted()) {
                             return ignored(parentId, "parent " + parentId + " is not a live parent");
@@ -304,5 +303,10 @@ public class TriggerService implements MoreReasons {
 
     private static Uni<Decision> ignored(Long parentId, String why) {
         return Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED, why));
+    }
+
+    /** Ignored because the parent asked not to be started by arriving batches (trigger policy none). */
+    private static Uni<Decision> optedOut(long parentId, String why) {
+        return Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED, why, null, true));
     }
 }

@@ -205,7 +205,6 @@ public class RecordProcessor {
         });
     }
 
-
     /**
      * The batch's records applied one after the other, each as {@link #process} applies it but without acknowledging
      * it on its own: in batch mode the connector tracks only each partition's last record of the batch, and an
