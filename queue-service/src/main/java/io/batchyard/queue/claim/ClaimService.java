@@ -43,10 +43,11 @@ public class ClaimService {
 
     /**
      * Claims in one transaction, tried afresh when PostgreSQL picked it as a deadlock's victim (or failed it as not
-     * serialisable). Such a conflict is expected, not a fault: a lifecycle batch that applied a run's StepHalted
-     * holds some of the rows of the run's target batch when its JobHalted archives them, while the next run's claim,
-     * come before that JobHalted, archives the same rows in another order. The claim is idempotent per run id, so
-     * the retry is the same claim; it runs at once, on the same event loop, in a new session.
+     * serialisable). The lifecycle consumer no longer meets a claim that way: it takes the parent's lock before any
+     * of the run's rows, as the claim does (see {@code LifecycleService}). Other writers of the queue's rows do not
+     * (the "latest batch wins" drop of another parent's rows, an operator's SQL), and losing to one of them is not
+     * the caller's fault. The claim is idempotent per run id, so the retry is the same claim; it runs at once, on
+     * the same event loop, in a new session.
      */
     public Uni<ClaimApi.ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->

@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -31,6 +33,13 @@ import org.jboss.logging.Logger;
  * What the run lifecycle does to the queue (spec 3.2-3.6). Each event is applied once: its id enters the ledger in
  * the same transaction as its effect, its check, and the events it causes (the fan-out's BatchEnqueued, the
  * BatchesArchived), so a redelivered JobHalted enqueues nothing twice and a refused one leaves no trace.
+ *
+ * <p>Before it touches anything, a transaction here locks the read-model rows of the parents its events belong to,
+ * in id order: the lock InitJob's claim takes first. A run's queue rows are then only ever locked under their
+ * parent's lock, so a claim that archives the last run's target waits for a lifecycle batch that is marking or
+ * archiving the same rows (or the batch waits for the claim) instead of each holding some of the rows the other
+ * wants. PostgreSQL would break such a deadlock, but only after {@code deadlock_timeout} (a second by default),
+ * and that second stalled InitJob and every event behind the batch.
  */
 @ApplicationScoped
 public class LifecycleService {
@@ -75,7 +84,8 @@ public class LifecycleService {
     @WithTransaction
     public Uni<Applied> apply(SpecificRecord event) {
         AtomicInteger enqueued = new AtomicInteger();
-        return ledger.once(CONSUMER, event, () -> effect(event, enqueued))
+        return definitions.lockAll(parentsOf(List.of(event)))
+                .chain(() -> ledger.once(CONSUMER, event, () -> effect(event, enqueued)))
                 .map(first -> new Applied(first, enqueued.get()));
     }
 
@@ -91,7 +101,8 @@ public class LifecycleService {
     public Uni<List<Applied>> applyAll(RecordBatch<SpecificRecord> events) {
         Map<SpecificRecord, AtomicInteger> enqueued = new IdentityHashMap<>();
         events.payloads().forEach(event -> enqueued.put(event, new AtomicInteger()));
-        return ledger.onceAll(CONSUMER, events, event -> effect(event, enqueued.get(event)))
+        return definitions.lockAll(parentsOf(events.payloads()))
+                .chain(() -> ledger.onceAll(CONSUMER, events, event -> effect(event, enqueued.get(event))))
                 .map(first -> {
                     List<Applied> applied = new ArrayList<>(events.size());
                     for (int i = 0; i < events.size(); i++) {
@@ -99,6 +110,25 @@ public class LifecycleService {
                     }
                     return applied;
                 });
+    }
+
+    /** The parents whose runs' rows the events touch (see the class comment), each once. */
+    static Set<Long> parentsOf(List<SpecificRecord> events) {
+        Set<Long> parents = new TreeSet<>();
+        for (SpecificRecord event : events) {
+            if (event instanceof StepStarted e) {
+                parents.add(e.getParentProcessId());
+            } else if (event instanceof StepHalted e) {
+                parents.add(e.getParentProcessId());
+            } else if (event instanceof StepFailed e) {
+                parents.add(e.getParentProcessId());
+            } else if (event instanceof JobHalted e) {
+                parents.add(e.getProcessId());
+            } else if (event instanceof JobFailed e) {
+                parents.add(e.getProcessId());
+            }
+        }
+        return parents;
     }
 
     private Uni<?> effect(SpecificRecord event, AtomicInteger enqueued) {

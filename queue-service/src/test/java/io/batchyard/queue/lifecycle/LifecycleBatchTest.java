@@ -172,6 +172,52 @@ class LifecycleBatchTest {
         }
     }
 
+    @Test
+    void aBatchLocksItsParentBeforeAnyRowOfTheRunSoAClaimHoldingTheParentIsWaitedForNotDeadlocked() throws Exception {
+        try (QueueFixtures f = new QueueFixtures(bootstrap)) {
+            Run r = run(f);
+            try (Connection claim = TestDatabase.connect()) {
+                claim.setAutoCommit(false);
+                // this transaction plays the next run's claim: it holds the parent's lock, which the claim takes first
+                try (PreparedStatement parent = claim.prepareStatement(
+                        "SELECT 1 FROM process_definition WHERE process_id = ? FOR UPDATE")) {
+                    parent.setLong(1, r.job());
+                    parent.executeQuery().close();
+                }
+                f.publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, r.job(),
+                        List.of(stepStarted(r), stepHalted(r), jobHalted(r, r.target())));
+                await().atMost(Duration.ofSeconds(30)).until(() -> TestDatabase.number("""
+                        SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+                        AND wait_event_type = 'Lock' AND query LIKE '%FROM process_definition WHERE process_id IN%'""") == 1);
+                // the waiting batch holds none of the run's rows: the claim can archive them without waiting, where it
+                // used to meet the rows a StepHalted had locked, while the batch's JobHalted waited for the claim's
+                try (PreparedStatement rows = claim.prepareStatement("""
+                        SELECT queue_id FROM consumption_queue WHERE target_batch_id = ? AND start_ts IS NULL
+                        FOR UPDATE NOWAIT""")) {
+                    rows.setLong(1, r.target());
+                    try (var found = rows.executeQuery()) {
+                        assertThat(found.next()).as("the run's row, untouched and not locked").isTrue();
+                    }
+                }
+                assertThat(downstreamRows(r.downStep())).isZero();
+                claim.commit();
+            }
+            // the batch then applies as a whole
+            await().atMost(Duration.ofSeconds(30)).until(() -> downstreamRows(r.downStep()) == 1);
+            assertThat(TestDatabase.number("""
+                            SELECT count(*) FROM archived_queue WHERE process_id = ? AND target_batch_id = ?
+                            AND start_ts IS NOT NULL AND batch_state = 1""", r.step(), r.target())).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theParentsOfABatchAreEachRunsParentOnceInIdOrder() {
+        Run a = new Run(0, 42, 420, 0, 1, 7);
+        Run b = new Run(0, 17, 170, 0, 2, 8);
+        assertThat(LifecycleService.parentsOf(List.of(jobHalted(a, 7), stepStarted(b), stepHalted(a), stepHalted(b))))
+                .containsExactly(17L, 42L);
+    }
+
     /** Waits until the consumer group's committed offset on the record's partition is past the record. */
     private void awaitCommittedPast(RecordMetadata last) {
         TopicPartition partition = new TopicPartition(last.topic(), last.partition());
