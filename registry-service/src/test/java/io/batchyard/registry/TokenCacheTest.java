@@ -30,11 +30,23 @@ class TokenCacheTest {
         assertThat(tokens.remembers(viewer)).isFalse();
         given().noFilters().auth().oauth2(viewer).get("/applications").then().statusCode(200);
         assertThat(tokens.remembers(viewer)).as("verified once, remembered").isTrue();
+        double hitsBefore = cacheCount("hit");
         given().noFilters().auth().oauth2(viewer).get("/applications").then().statusCode(200);
+        assertThat(cacheCount("hit") - hitsBefore).as("the second call took the remembered identity").isEqualTo(1);
         // remembered, and still only a viewer: creating is an operation for developers
         given().noFilters().auth().oauth2(viewer).contentType(ContentType.JSON)
                 .body(Map.of("name", Fixtures.unique("cache"), "description", "d", "owner", "o"))
                 .post("/applications").then().statusCode(403).body("code", equalTo(13));
+    }
+
+    /** The service's own count of calls whose token was (hit) or was not (miss) found verified, as it exports it. */
+    private static double cacheCount(String outcome) {
+        String line = "batchyard_auth_token_cache_total{outcome=\"" + outcome + "\"} ";
+        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                // the value may be followed by an exemplar ("1.0 # {span_id=...} ...")
+                .filter(l -> l.startsWith(line))
+                .mapToDouble(l -> Double.parseDouble(l.substring(line.length()).split(" ", 2)[0]))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + line.trim() + " in /q/metrics"));
     }
 
     @Test

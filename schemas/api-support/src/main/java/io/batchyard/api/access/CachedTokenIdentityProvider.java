@@ -29,10 +29,15 @@ public class CachedTokenIdentityProvider implements IdentityProvider<TokenAuthen
         return TokenAuthenticationRequest.class;
     }
 
-    /** Ahead of the verifier, which has the default (highest system) priority. */
+    /**
+     * Ahead of the verifier: one above the interface's default priority, which the OpenID Connect verifier keeps
+     * (it is {@code SYSTEM_FIRST + 1}, not {@code SYSTEM_FIRST}). Providers of equal priority are asked in the order
+     * the container happens to list them, and that order differed between services: with a tie, this cache was never
+     * asked in execution-service and queue-service.
+     */
     @Override
     public int priority() {
-        return SYSTEM_FIRST + 1;
+        return IdentityProvider.super.priority() + 1;
     }
 
     @Override

@@ -3,9 +3,13 @@ package io.batchyard.api.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.jwt.auth.principal.DefaultJWTCallerPrincipal;
+import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -96,5 +100,23 @@ class VerifiedTokensTest {
             claims.setExpirationTime(NumericDate.fromSeconds(expires.getEpochSecond()));
         }
         return QuarkusSecurityIdentity.builder().setPrincipal(new DefaultJWTCallerPrincipal(claims)).build();
+    }
+
+    @Test
+    void theCacheIsAskedBeforeAnyProviderOfDefaultPriorityLikeTheOidcVerifier() {
+        // the OpenID Connect verifier does not set a priority of its own; with a tie the container's order decides
+        IdentityProvider<TokenAuthenticationRequest> verifierLike = new IdentityProvider<>() {
+            @Override
+            public Class<TokenAuthenticationRequest> getRequestType() {
+                return TokenAuthenticationRequest.class;
+            }
+
+            @Override
+            public Uni<SecurityIdentity> authenticate(TokenAuthenticationRequest request,
+                                                      AuthenticationRequestContext context) {
+                return Uni.createFrom().nullItem();
+            }
+        };
+        assertThat(new CachedTokenIdentityProvider(null).priority()).isGreaterThan(verifierLike.priority());
     }
 }
