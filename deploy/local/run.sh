@@ -10,7 +10,15 @@ cd "$ROOT"
 command -v java >/dev/null || die "a JDK 17+ is required (java not found)"
 
 # ---------- build ----------
-if [ "${BATCHYARD_SKIP_BUILD:-0}" != 1 ]; then
+# A running service keeps running (see start_service), so a build now would only rewrite the jars under its JVM,
+# which loads classes from them lazily.
+running_services=()
+for svc in "${SERVICES[@]}" dashboard; do alive "$WORK/pids/$svc.pid" && running_services+=("$svc"); done
+if [ "${BATCHYARD_SKIP_BUILD:-0}" = 1 ]; then
+  :
+elif [ ${#running_services[@]} -gt 0 ]; then
+  say "not building: ${running_services[*]} already running from an earlier build (to run this tree: stop.sh, then run.sh)"
+else
   say "building the services from this tree (the first build downloads Maven and dependencies: a few minutes; output in $WORK/logs/build.log)"
   step build "the build (./mvnw package)" ./mvnw -B package -DskipTests
 fi
