@@ -5,7 +5,7 @@ import io.batchyard.api.ErrorCode;
 /** lineage-service's own errors (501-599); shared ones are {@link io.batchyard.api.CommonErrors}. */
 public enum LineageError implements ErrorCode {
     UNKNOWN_QUERY(501, 404, "Unknown query"),
-    /** Spec 3.8 "Invalid Target BatchId": no run produced or consumed the batch, and it was never enqueued. */
+    /** Lineage by batch: no run produced or consumed the batch, and it was never enqueued. */
     UNKNOWN_BATCH(502, 404, "Invalid Target BatchId"),
     UNKNOWN_COLUMN(503, 404, "Unknown table or column"),
     UNKNOWN_RUN(504, 404, "Unknown run"),

@@ -4,7 +4,7 @@ import io.batchyard.api.ErrorCode;
 
 /**
  * The registry's own validation errors (codes 201-299; 101-114 belong to the lifecycle). The reference's texts
- * (BDRE-PT-00x) are kept in the details where the spec gives them.
+ * (BDRE-PT-00x) are kept in the details where there is one.
  */
 public enum RegistryError implements ErrorCode {
     UNKNOWN_REFERENCE(201, 422, "Unknown reference"),

@@ -71,7 +71,10 @@ class PipelineEndToEndTest {
         }
     }
 
-    /** Spec 3.14 across every service: InitJob's exact outputs, HaltJob's archive and fan-out, then 109. */
+    /**
+     * The worked InitJob example (job 123 over job 85's batches 11, 22 and 33, step 125 cut at EOD) across every
+     * service: InitJob's exact outputs, HaltJob's archive and fan-out, then 109.
+     */
     @Test
     void theSeedsWorkedExampleGivesItsExactOutputs() {
         long app = registry().body(Map.of("name", "seed-" + System.nanoTime(), "description", "spec 3.14", "owner", "e2e"))

@@ -3,8 +3,8 @@ package io.batchyard.execution.bucket;
 import java.util.List;
 
 /**
- * Which eligible buckets one run takes (spec B.3.4): exact-match first (only the current period, older ones are
- * never run), then batch (all of them, oldest first, up to the max) or else only the oldest.
+ * Which eligible buckets one run takes: exact-match first (only the current period, older ones are never run), then
+ * batch (all of them, oldest first, up to the max) or else only the oldest.
  */
 public final class BucketSelection {
 

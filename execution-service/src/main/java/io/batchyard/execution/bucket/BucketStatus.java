@@ -6,7 +6,7 @@ import java.time.OffsetDateTime;
 public record BucketStatus(long processId, String bucket, State status, Long instanceExecId, int attempts,
                            String message, OffsetDateTime updatedAt, OffsetDateTime nextAttemptAt) {
 
-    /** INIT → RUNNING → COMPLETE | FAILED; FAILED → INIT on retry (spec B.3.1). */
+    /** INIT → RUNNING → COMPLETE | FAILED; FAILED → INIT on retry. */
     public enum State {
         INIT, RUNNING, COMPLETE, FAILED;
 

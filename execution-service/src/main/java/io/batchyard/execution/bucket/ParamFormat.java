@@ -7,8 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How a resolved bucket becomes command-line arguments (spec B.3.3): split on whitespace, or, with a param format
- * such as {@code -c $1 -t $2}, each {@code $n} replaced by the n-th token.
+ * How a resolved bucket becomes command-line arguments: split on whitespace, or, with a param format such as
+ * {@code -c $1 -t $2}, each {@code $n} replaced by the n-th token.
  */
 public final class ParamFormat {
 

@@ -10,7 +10,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * InitJob's output keys as the workflow captures them (spec 3.1, InitJob.parseBean), built from the claimed rows.
+ * InitJob's output keys as the workflow captures them (the reference's InitJob.parseBean), built from the claimed rows.
  * Where the reference leaked hash order and the text "null" into {@code target-batch-marking}, markings here are
  * distinct, non-null and sorted.
  */

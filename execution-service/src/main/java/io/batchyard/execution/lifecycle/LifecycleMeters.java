@@ -29,7 +29,7 @@ public class LifecycleMeters {
 
     public static final String TRANSITIONS = "batchyard.lifecycle.transitions";
     public static final String REJECTIONS = "batchyard.lifecycle.rejections";
-    /** The six calls, named as the spec names them. */
+    /** The six calls, under the reference's names. */
     public static final List<String> CALLS = List.of("InitJob", "InitStep", "HaltStep", "TermStep", "HaltJob", "TermJob");
 
     private final MeterRegistry meters;

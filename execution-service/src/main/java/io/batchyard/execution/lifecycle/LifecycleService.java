@@ -30,10 +30,10 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * The six lifecycle calls (spec 3.1-3.6), each one transaction: a caller already in a transaction (a command with
- * its ledger row, a runner claim) makes the call join it. Every call first locks its parent's read-model row, so
- * calls on one parent are serialised; checks run in the spec's order and the first failure wins, with the public
- * code and the reference text. A rejected call changes nothing.
+ * The six lifecycle calls (InitJob, InitStep, HaltStep, TermStep, HaltJob, TermJob), each one transaction: a caller
+ * already in a transaction (a command with its ledger row, a runner claim) makes the call join it. Every call first
+ * locks its parent's read-model row, so calls on one parent are serialised; checks run in the reference's order and
+ * the first failure wins, with the public code and the reference text. A rejected call changes nothing.
  */
 @ApplicationScoped
 public class LifecycleService {

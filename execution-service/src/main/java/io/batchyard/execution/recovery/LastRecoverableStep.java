@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where a re-run of a failed parent resumes (spec 3.1): after the most recently completed step that can recover.
- * Unlike the reference (whose filter pile-up returned nothing for parents with two or more steps) every step is
- * considered, and only step runs since the parent's last successful run count.
+ * Where a re-run of a failed parent resumes: after the most recently completed step that can recover. Unlike the
+ * reference (whose filter pile-up returned nothing for parents with two or more steps) every step is considered, and
+ * only step runs since the parent's last successful run count.
  */
 public final class LastRecoverableStep {
 

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * PWM job groups (spec B.1): the steps of a stand-alone parent as independent jobs, each with its own enable flag,
- * bucket rule, dependencies and hooks. Implemented by the group package (which depends on this one, not the other
- * way round); {@link WorkflowExecution} asks it, per step, whether and for which buckets the step runs in this run.
- * The methods block (they wait for their transactions), so they are called on the runner's threads only.
+ * PWM job groups: the steps of a stand-alone parent as independent jobs, each with its own enable flag, bucket rule,
+ * dependencies and hooks. Implemented by the group package (which depends on this one, not the other way round);
+ * {@link WorkflowExecution} asks it, per step, whether and for which buckets the step runs in this run. The methods
+ * block (they wait for their transactions), so they are called on the runner's threads only.
  */
 public interface GroupJobs {
 

@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The PWM environment contract (spec B.3.6): PIPEJOBID, PIPEJOBSCRIPT, and the previous script's output as
- * PIPEINOUT / PIPEERROR, or, when the output exceeds the threshold, in the file PIPEFILE names (PIPEINOUT empty).
+ * The PWM environment contract: PIPEJOBID, PIPEJOBSCRIPT, and the previous script's output as PIPEINOUT / PIPEERROR,
+ * or, when the output exceeds the threshold, in the file PIPEFILE names (PIPEINOUT empty).
  */
 public final class PipeEnv {
 

@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides what a parent would run now (spec B.3.2-B.3.5): resolve its bucket, select among the eligible ones, check
- * dependencies. The launcher acts on the plan; {@code GET /why} shows it. It runs in the caller's transaction; the
- * scripts it runs (bucket keys, dependency checks) run on worker threads meanwhile.
+ * Decides what a parent would run now: resolve its bucket, select among the eligible ones, check dependencies. The
+ * launcher acts on the plan; {@code GET /why} shows it. It runs in the caller's transaction; the scripts it runs
+ * (bucket keys, dependency checks) run on worker threads meanwhile.
  */
 @ApplicationScoped
 public class Planner {

@@ -4,9 +4,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Which steps a re-run of a failed parent skips. InitJob names the last recoverable step R (spec 3.1); steps that
- * succeeded since the parent's last success and lie on a path to R (or are R) are skipped. Unlike a plain "skip
- * everything before R", a failed branch of a fork that merges before R runs again.
+ * Which steps a re-run of a failed parent skips. InitJob names the last recoverable step R; steps that succeeded
+ * since the parent's last success and lie on a path to R (or are R) are skipped. Unlike a plain "skip everything
+ * before R", a failed branch of a fork that merges before R runs again.
  */
 public final class ResumePlan {
 

@@ -23,7 +23,7 @@ public interface RunnerConfig {
     /** Working directory of every command; default the service's own. */
     Optional<String> workDir();
 
-    /** Above this many characters, the previous script's stdout goes to a file named by PIPEFILE (spec B.3.6). */
+    /** Above this many characters, the previous script's stdout goes to a file named by PIPEFILE. */
     @WithDefault("65536")
     int spillThreshold();
 

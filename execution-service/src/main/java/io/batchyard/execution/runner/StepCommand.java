@@ -41,7 +41,7 @@ public record StepCommand(String script, List<String> params, List<String> loopV
         return new StepCommand(scripts.get(0).value(), params, loop, loopScript, timeout);
     }
 
-    /** {@code v1|v2|v3}; an empty text is an empty loop (zero runs, spec B.3.8). */
+    /** {@code v1|v2|v3}; an empty text is an empty loop (zero runs). */
     public static List<String> loopValues(String text) {
         if (text == null || text.trim().isEmpty()) {
             return List.of();

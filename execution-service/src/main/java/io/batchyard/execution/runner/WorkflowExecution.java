@@ -165,7 +165,7 @@ public class WorkflowExecution {
         }
         jobLog.line("runner", "run " + ie + " complete");
         if (job.hooks().onSuccess() != null) {
-            // Spec B.3.11: OnSuccess runs after COMPLETE is recorded; its failure is logged, the bucket stays COMPLETE.
+            // OnSuccess runs after COMPLETE is recorded; its failure is logged, the bucket stays COMPLETE.
             CommandResult r = hook(job.hooks().onSuccess(), pid, env, previous, List.of(), jobLog);
             if (!r.succeeded()) {
                 jobLog.line("runner", "OnSuccess hook " + r.describe() + " (the run stays complete)");
@@ -286,7 +286,7 @@ public class WorkflowExecution {
         JobSettings settings = runArgs.jobs().get(sid);
         GroupJobs.JobRun jobRun = settings == null ? null : groups.get().claim(job, settings, runArgs.buckets());
         if (jobRun != null && !jobRun.run()) {
-            // a skipped job counts as done: the group's other jobs are independent of it (spec B.3.2)
+            // a skipped job counts as done: the group's other jobs are independent of it
             RunOutputWriter w = log.writer(ie, sid);
             w.line("runner", "job " + sid + " skipped: " + jobRun.skipReason());
             w.flush();
@@ -367,7 +367,7 @@ public class WorkflowExecution {
 
     /**
      * A group job's end on its own ledger, then its hooks: OnSuccess after COMPLETE is recorded (its failure changes
-     * nothing), OnError after FAILED with the job's stderr as PIPEERROR (spec B.3.11).
+     * nothing), OnError after FAILED with the job's stderr as PIPEERROR.
      */
     private void endJob(GroupJobs.JobRun jobRun, long ie, StepResult r, PipeEnv.Previous previous, long pid,
                         Map<String, String> env, RunOutputWriter stepLog) {
@@ -422,7 +422,7 @@ public class WorkflowExecution {
         return r;
     }
 
-    /** Context options (spec B.3.7): value, then the file's contents, then the script's stdout, as words. */
+    /** Context options: value, then the file's contents, then the script's stdout, as words. */
     private List<String> context(RunnerJob job, Map<String, String> env) {
         List<String> words = new ArrayList<>(ScriptRunner.words(job.context().value()));
         if (job.context().file() != null) {

@@ -28,9 +28,9 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * The DB-stored crontab (spec B.3.12): each tick fires the schedules due since their last fire (a bucket INIT row per
- * fire, COMPLETE rows untouched), then starts a launcher cycle for every enabled parent with work, each parent at
- * most once at a time in this runner (and, through the lease, across runners). The tick runs on a worker thread and
+ * The DB-stored crontab: each tick fires the schedules due since their last fire (a bucket INIT row per fire,
+ * COMPLETE rows untouched), then starts a launcher cycle for every enabled parent with work, each parent at most
+ * once at a time in this runner (and, through the lease, across runners). The tick runs on a worker thread and
  * waits for the transactions it starts; launched cycles run on the runner's own threads.
  */
 @ApplicationScoped

@@ -7,7 +7,7 @@ import java.time.LocalDateTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Bucket patterns, keys, formats and selection (spec B.3.3-B.3.4), without a database. */
+/** Bucket patterns, keys, formats and selection, without a database. */
 class BucketRulesTest {
 
     private static final LocalDateTime NOW = LocalDateTime.of(2024, 3, 1, 7, 30); // a Friday

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 class InitJobOutputTest {
 
-    /** Spec 3.14: InitJob(123, 1) over the concrete rows of the seed's Case 1. */
+    /**
+     * The worked example InitJob(123, 1): step 124 takes batch 11 and step 125, cut at EOD, batches 11, 22 and 33
+     * (all enqueued by job 85), with these rows made concrete.
+     */
     @Test
     void theSeedExampleGivesExactlyTheSeedsOutputs() {
         List<InitJobOutput.ClaimedRow> rows = List.of(

@@ -7,8 +7,8 @@ import java.util.Set;
 /**
  * Data flows from {@code from} into {@code to}. An indirect edge goes from a column read in a JOIN ... ON, WHERE,
  * HAVING, GROUP BY, ORDER BY, window or CASE/IF condition to the table whose rows it decides (the reference did not
- * capture these, spec 7.21); {@code clauses} says in which of those clauses the statement read it (empty for a direct
- * edge), one edge per column and table however many clauses read it.
+ * capture these); {@code clauses} says in which of those clauses the statement read it (empty for a direct edge),
+ * one edge per column and table however many clauses read it.
  */
 public record ColumnEdge(Endpoint from, Endpoint to, boolean indirect, Set<IndirectClause> clauses) {
 

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.graph;
 
-/** LINEAGE_NODE types of spec section 5 (ids as in the reference's master table). */
+/** The reference's LINEAGE_NODE types (ids as in its master table). */
 public enum NodeType {
     TABLE(1), COLUMN(2), FUNCTION(3), TEMP_TABLE(4), IDLE_COLUMN(5), CONSTANT(6);
 

@@ -28,11 +28,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Builds an OpenLineage RunEvent (spec 2-0-2) for one run: the base tables its queries read and wrote with their
- * columns ({@code schema}), for each written column the base columns it came from ({@code columnLineage}), how each
- * output was written ({@code lifecycleStateChange}), the statements ({@code sql}), the batch marking as
- * {@code nominalTime} and, for a step, its parent run. Temporary tables, functions and constants are walked through,
- * not exported: OpenLineage datasets are real tables.
+ * Builds an OpenLineage 2-0-2 RunEvent for one run: the base tables its queries read and wrote with their columns
+ * ({@code schema}), for each written column the base columns it came from ({@code columnLineage}), how each output was
+ * written ({@code lifecycleStateChange}), the statements ({@code sql}), the batch marking as {@code nominalTime} and,
+ * for a step, its parent run. Temporary tables, functions and constants are walked through, not exported: OpenLineage
+ * datasets are real tables.
  */
 public final class RunEventBuilder {
 

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The process-lineage projection (spec 3.8 "lineage by batch", and the process graph): its upserts from run and batch
- * events, and its reads. No foreign keys link these tables: events of different topics arrive in any order.
+ * The process-lineage projection ("lineage by batch", and the process graph): its upserts from run and batch events,
+ * and its reads. No foreign keys link these tables: events of different topics arrive in any order.
  */
 @ApplicationScoped
 public class ProcessLineageRepository {

@@ -112,7 +112,7 @@ public class ProcessLineageService {
         return transitions.changed(new RunTransitions.Transition(run, step, state, at, error));
     }
 
-    /** Spec 3.8 lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId". */
+    /** Lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId". */
     @WithSession
     public Uni<BatchLineage> batch(long batchId) {
         return lineage.producerOf(batchId).chain(producer -> lineage.sourcesOf(batchId)

@@ -3,7 +3,7 @@ package io.batchyard.lineage.render;
 /** Quoting for DOT ids and HTML-like labels. */
 public final class Dot {
 
-    /** The graph header of spec section 5 (added by the reference's UI). */
+    /** The header of the reference's lineage graphs (added by its UI). */
     public static final String HEADER = """
             strict digraph g {
               graph [rankdir="LR"];

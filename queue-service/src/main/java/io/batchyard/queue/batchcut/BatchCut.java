@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Which queued batches a starting run of a parent takes, per step (spec 3.1 checks 1, 6, 7 and effects F3-F5), as
- * pure functions over the rows so the rules can be tested without a database. Implements the reference's intent
- * where its code differed: checks look at the step's own rows, a multi-enqueuer step needs a batch from every
- * enqueuer and takes the oldest of each, and max_batch above what is queued takes what is there.
+ * Which queued batches a starting run of a parent takes, per step (InitJob's checks for codes 101, 109 and 112, and the
+ * rows it claims), as pure functions over the rows so the rules can be tested without a database. Implements the
+ * reference's intent where its code differed: checks look at the step's own rows, a multi-enqueuer step needs a batch
+ * from every enqueuer and takes the oldest of each, and max_batch above what is queued takes what is there.
  */
 public final class BatchCut {
 
@@ -26,7 +26,7 @@ public final class BatchCut {
     private BatchCut() {
     }
 
-    /** Checks 1, 6 and 7, in the reference's order; the first failure wins. */
+    /** The checks for 101, 109 and 112, in the reference's order; the first failure wins. */
     public static void validate(List<ProcessDefinition> steps, Map<Long, List<QueueRow>> rows, Integer maxBatch) {
         if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
             throw MAX_BATCH_NULL.exception("max_batch cannot be null");

@@ -101,7 +101,7 @@ public class ClaimService {
                                             List<ProcessDefinition> steps) {
         List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
         return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
-            // 101 is evaluated before the parent check (spec 3.1): with no steps it cannot fire.
+            // 101 is evaluated before the parent check (102), in the reference's order: with no steps it cannot fire.
             BatchCut.validate(steps, rows, maxBatch);
             if (steps.isEmpty()) {
                 throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + parentId

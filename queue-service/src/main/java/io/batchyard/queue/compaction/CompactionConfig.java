@@ -6,7 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
-/** {@code batchyard.compaction.*}: the small-object compaction of spec part A. */
+/** {@code batchyard.compaction.*}: the compaction of small objects into merged ones. */
 @ConfigMapping(prefix = "batchyard.compaction")
 public interface CompactionConfig {
 

@@ -32,8 +32,8 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * Registers a small object (spec A.5 step 9, for REST and the ObjectCreated topic alike), idempotently per (table,
- * date, object key): a second registration returns the first one's row and changes nothing.
+ * Registers a small object that a producer wrote (for REST and the ObjectCreated topic alike), idempotently per
+ * (table, date, object key): a second registration returns the first one's row and changes nothing.
  *
  * <p>The object is placed under its deterministic live/ or delayed/ key <em>before</em> the row commits (on a worker
  * thread, inside the transaction), so a committed row always has its file; a crash in between leaves an unreferenced

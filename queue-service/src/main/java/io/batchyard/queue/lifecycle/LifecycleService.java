@@ -30,9 +30,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * What the run lifecycle does to the queue (spec 3.2-3.6). Each event is applied once: its id enters the ledger in
- * the same transaction as its effect, its check, and the events it causes (the fan-out's BatchEnqueued, the
- * BatchesArchived), so a redelivered JobHalted enqueues nothing twice and a refused one leaves no trace.
+ * What the lifecycle calls after InitJob (InitStep, HaltStep, TermStep, HaltJob, TermJob) do to the queue. Each event
+ * is applied once: its id enters the ledger in the same transaction as its effect, its check, and the events it causes
+ * (the fan-out's BatchEnqueued, the BatchesArchived), so a redelivered JobHalted enqueues nothing twice and a refused
+ * one leaves no trace.
  *
  * <p>Before it touches anything, a transaction here locks the read-model rows of the parents its events belong to,
  * in id order: the lock InitJob's claim takes first. A run's queue rows are then only ever locked under their

@@ -26,8 +26,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * Spec 3.14: the seed's InitJob "Case 1", with its batch rows made concrete, through the queue side. It needs batch
- * ids 11, 22 and 33, so it runs on a database of its own where no other test has generated them.
+ * The worked InitJob example (job 123 over job 85's batches, step 125 cut at EOD), with its batch rows made concrete,
+ * through the queue side. It needs batch ids 11, 22 and 33, so it runs on a database of its own where no other test
+ * has generated them.
  */
 @QuarkusTest
 @WithTestResource(value = BatchyardTestStack.class, scope = TestResourceScope.MATCHING_RESOURCES,

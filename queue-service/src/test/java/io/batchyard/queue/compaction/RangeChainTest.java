@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import org.hibernate.exception.ConstraintViolationException;
 import org.junit.jupiter.api.Test;
 
-/** The database, not the worker, keeps a partition's ranges a gapless chain (spec A.3 checks, on PostgreSQL). */
+/** PostgreSQL's merge_range constraints, not the worker, keep a partition's ranges a gapless chain. */
 @QueueTest
 class RangeChainTest {
 

@@ -1,8 +1,8 @@
 package io.batchyard.api;
 
 /**
- * Batchyard's public lifecycle error codes (spec 3.13). The title is the seed message; details (the reference text,
- * with the pid) go in the problem's {@code detail}. Every rejection of a lifecycle call carries one of these.
+ * Batchyard's public lifecycle error codes. The title is the code's fixed message; details (the reference text, with
+ * the pid) go in the problem's {@code detail}. Every rejection of a lifecycle call carries one of these.
  */
 public enum LifecycleError implements ErrorCode {
     MAX_BATCH_NULL(101, 422, "Max batch cannot be null"),

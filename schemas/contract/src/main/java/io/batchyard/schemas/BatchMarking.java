@@ -1,6 +1,6 @@
 package io.batchyard.schemas;
 
-/** Batch markings as HaltJob receives them from workflows (spec 3.5). */
+/** Batch markings as HaltJob receives them from workflows. */
 public final class BatchMarking {
 
     private BatchMarking() {

@@ -19,11 +19,11 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * The catalog step (spec A.9), in the reference's order: switch, then close, then publish. A partition closed in one
- * run therefore switches at the earliest in the next. Each switch, close and publish is a transaction of its own
- * ({@link CatalogService}); manifests are written to the store on a worker thread before the version that names
- * them commits. Every step is convergent (conditional updates, monotonic versions, deterministic manifest keys), so a
- * failed run is simply repeated by the next one.
+ * The catalog step, in the reference's order: switch, then close, then publish. A partition closed in one run therefore
+ * switches at the earliest in the next. Each switch, close and publish is a transaction of its own
+ * ({@link CatalogService}); manifests are written to the store on a worker thread before the version that names them
+ * commits. Every step is convergent (conditional updates, monotonic versions, deterministic manifest keys), so a failed
+ * run is simply repeated by the next one.
  */
 @ApplicationScoped
 public class CatalogSync {

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The body of {@code manifest-<version>.json} (spec A.4): every merged object of a switched partition, in ascending
- * upper-bound order, with its URL and size. Readers query exactly these files.
+ * The body of {@code manifest-<version>.json}: every merged object of a switched partition, in ascending upper-bound
+ * order, with its URL and size. Readers query exactly these files.
  */
 public record Manifest(List<Entry> entries) {
 

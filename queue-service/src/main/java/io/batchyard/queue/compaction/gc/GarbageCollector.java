@@ -23,10 +23,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Deletes merged objects that a wider object with the same lower bound superseded (spec A.10). "In use" is the union
- * of the database's ranges and the entries of the currently published manifest: until the catalog publishes a new
- * manifest, readers still open the narrower object it lists, so that one is kept. Objects whose lower bound is not in
- * use are kept (conservative), and small objects are never touched. The store is listed and pruned on a worker thread.
+ * Deletes merged objects that a wider object with the same lower bound superseded. "In use" is the union of the
+ * database's ranges and the entries of the currently published manifest: until the catalog publishes a new manifest,
+ * readers still open the narrower object it lists, so that one is kept. Objects whose lower bound is not in use are
+ * kept (conservative), and small objects are never touched. The store is listed and pruned on a worker thread.
  */
 @ApplicationScoped
 public class GarbageCollector {

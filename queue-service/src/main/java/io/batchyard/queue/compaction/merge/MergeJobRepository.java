@@ -17,9 +17,9 @@ import java.util.Optional;
 import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
- * SQL over the merge-job queue (spec A.6). Every state change is one conditional statement, never a read followed by
- * an unconditional update: the claim locks its row with {@code FOR UPDATE SKIP LOCKED}, and every write of a claimed
- * job is fenced by (job id, lease owner, attempt), so a worker presumed dead cannot change a job it lost. Every method
+ * SQL over the merge-job queue. Every state change is one conditional statement, never a read followed by an
+ * unconditional update: the claim locks its row with {@code FOR UPDATE SKIP LOCKED}, and every write of a claimed job
+ * is fenced by (job id, lease owner, attempt), so a worker presumed dead cannot change a job it lost. Every method
  * joins the caller's session.
  */
 @ApplicationScoped

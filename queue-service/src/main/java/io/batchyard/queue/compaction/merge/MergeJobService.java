@@ -27,9 +27,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The merge-job queue's use cases (spec A.6), each one transaction: claim, heartbeat, the fenced end of a run, failure
- * and dead-worker recovery, revival, and the reads the workers and the API need. A fenced write first locks the job
- * and checks the lease is still the caller's; when it is not, nothing is written and the result says so.
+ * The merge-job queue's use cases, each one transaction: claim, heartbeat, the fenced end of a run, failure and
+ * dead-worker recovery, revival, and the reads the workers and the API need. A fenced write first locks the job and
+ * checks the lease is still the caller's; when it is not, nothing is written and the result says so.
  */
 @ApplicationScoped
 public class MergeJobService {

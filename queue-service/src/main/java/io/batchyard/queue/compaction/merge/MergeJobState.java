@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * States of a merge job and the only transitions between them (spec A.6, without its hazards: the claim is exclusive,
- * and an attempt counter parks a poison partition as DEAD instead of retrying it forever). A finished job is deleted,
- * so "finished" is not a state.
+ * States of a merge job and the only transitions between them (without the reference queue's hazards: the claim is
+ * exclusive, and an attempt counter parks a poison partition as DEAD instead of retrying it forever). A finished job
+ * is deleted, so "finished" is not a state.
  */
 public enum MergeJobState {
     PENDING, ONGOING, DEAD;

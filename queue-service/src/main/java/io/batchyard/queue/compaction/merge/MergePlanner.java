@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Range planning of one merge run (spec A.7 step 4), as pure logic. New small objects are packed in id order onto the
- * open (last) range while the merged size stays within the cap; when nothing fits, a new range starts. Two fixes over
- * the reference: an object larger than the cap forms a range of its own instead of wedging the partition, and
- * "continuing" is only reported when something really is left over (the caller fetches one object beyond the batch).
+ * Range planning of one merge run, as pure logic. New small objects are packed in id order onto the open (last) range
+ * while the merged size stays within the cap; when nothing fits, a new range starts. Two fixes over the reference: an
+ * object larger than the cap forms a range of its own instead of wedging the partition, and "continuing" is only
+ * reported when something really is left over (the caller fetches one object beyond the batch).
  */
 public final class MergePlanner {
 

@@ -3,7 +3,7 @@ package io.batchyard.queue.compaction.merge;
 import java.time.Duration;
 
 /**
- * Tunables of a merge worker (spec A.2 values by default).
+ * Tunables of a merge worker (the reference's values by default, in parentheses below).
  *
  * @param sizeCap           largest merged object planned, in bytes (128 MiB); a larger small object forms its own range
  * @param batchSize         most new small objects one run reads (2000); the rest is carried over

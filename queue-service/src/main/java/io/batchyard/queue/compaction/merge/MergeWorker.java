@@ -22,11 +22,11 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * One merge worker (spec A.7): recover expired jobs, claim one, merge, commit. The merged object is written under a
- * temporary name and made durable and visible before the range is recorded, and the range, the desired version and
- * the job's end commit in one transaction that first checks the lease is still this worker's. A worker killed at any
- * point therefore leaves either the old range (its job is redone after the lease expires) or the new one, and a redo
- * of the same inputs writes the same key with the same bytes.
+ * One merge worker: recover expired jobs, claim one, merge, commit. The merged object is written under a temporary name
+ * and made durable and visible before the range is recorded, and the range, the desired version and the job's end
+ * commit in one transaction that first checks the lease is still this worker's. A worker killed at any point therefore
+ * leaves either the old range (its job is redone after the lease expires) or the new one, and a redo of the same inputs
+ * writes the same key with the same bytes.
  *
  * <p>A worker blocks (file I/O, the merge itself) and runs on a thread of its own; it reaches the database only
  * through {@link MergeJobService}, waiting for each call ({@link Blocking#await}).

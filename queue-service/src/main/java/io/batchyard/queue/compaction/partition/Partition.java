@@ -5,7 +5,7 @@ import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import java.time.LocalDate;
 
-/** One (table, date) partition with its manifest versions (spec A.3 prism_partitions) and its table's store. */
+/** One (table, date) partition with its manifest versions (the reference's prism_partitions) and its table's store. */
 public record Partition(long partitionId, long tableId, String schemaName, String tableName, LocalDate partitionDate,
                         long currentManifestVersion, long desiredManifestVersion, Long lastLiveObjectId,
                         boolean switched, PartitionState state, @JsonIgnore StoreLocation store) {

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Lifecycle of a date partition (spec A.8), derived from its columns: NEW (never published), LIVE (published on the
- * live prefix), CLOSED (late arrivals become delayed), SWITCHED (readers use merged manifests). The transition table
- * is the only place that says which step may move a partition where.
+ * Lifecycle of a date partition, derived from its columns: NEW (never published), LIVE (published on the live prefix),
+ * CLOSED (late arrivals become delayed), SWITCHED (readers use merged manifests). The transition table is the only
+ * place that says which step may move a partition where.
  */
 public enum PartitionState {
     NEW, LIVE, CLOSED, SWITCHED;

@@ -10,8 +10,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The deterministic layout of spec A.4: every key follows from ids alone, so a retried upload or a redone merge
- * writes the same key. Ids are zero-padded to 19 digits, so keys sort like the ids.
+ * The deterministic key layout: every key follows from ids alone, so a retried upload or a redone merge writes the same
+ * key. Ids are zero-padded to 19 digits, so keys sort like the ids.
  *
  * <pre>
  * &lt;h0h1&gt;.&lt;schema&gt;.&lt;table&gt;/live/dt=YYYY-MM-DD/object-&lt;id&gt;.jsonl       (delayed/ once the partition closed)
