@@ -8,10 +8,11 @@
 #                    the consumer finishing what it polled before)
 #   fan-out+relay -> queue-service's relay had that transaction's BatchEnqueued acknowledged
 #   total         HaltJob's transaction began -> BatchEnqueued acknowledged
-# and how many lifecycle events that consumer transaction applied, and last the deadlocks PostgreSQL has broken in each
-# service's database since it was created (each one stalled its transactions for deadlock_timeout first). Timestamps are PostgreSQL's now() (the start of
-# each transaction) and the relays' marks; the client's HaltJob answer comes after the first commit, so these totals
-# run a little longer than the benchmark's own HaltJob -> BatchEnqueued figure.
+# and how many lifecycle events that consumer transaction applied; last, the deadlocks PostgreSQL has broken in each
+# of the stack's databases since it was created (each one stalled its transactions for deadlock_timeout first).
+# Timestamps are PostgreSQL's now() (the start of each transaction) and the relays' marks; the client's HaltJob answer
+# comes after the first commit, so these totals run a little longer than the benchmark's own HaltJob -> BatchEnqueued
+# figure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 source "$ROOT/deploy/local/common.sh"
@@ -51,5 +52,4 @@ awk -F, '
     if (count == 0) { print "[stages] no JobHalted both published and applied with a fan-out"; exit 1 }
   }'
 q batchyard_queue "SELECT string_agg(datname || '=' || deadlocks, ' ' ORDER BY datname) FROM pg_stat_database
-  WHERE datname IN ('batchyard_registry', 'batchyard_execution', 'batchyard_queue', 'batchyard_lineage')" \
-  | sed 's/^/[stages] deadlocks: /'
+  WHERE datname = ANY('{$(IFS=,; echo "${DATABASES[*]}")}')" | sed 's/^/[stages] deadlocks: /'

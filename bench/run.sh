@@ -18,16 +18,13 @@ if command -v pgbench >/dev/null; then
   echo "[bench] pgbench -c 8 -T 30 on the same PostgreSQL ($PG_HOST:$PG_PORT), scratch database batchyard_pgbench"
   export PGPASSWORD=$PG_PASSWORD
   psql -h "$PG_HOST" -p "$PG_PORT" -U batchyard -d batchyard_registry -qtAc "SELECT 1" >/dev/null
-  psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qtAc "DROP DATABASE IF EXISTS batchyard_pgbench" 2>/dev/null \
-    || su postgres -c "psql -p $PG_PORT -qtAc 'DROP DATABASE IF EXISTS batchyard_pgbench'"
-  psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qtAc "CREATE DATABASE batchyard_pgbench OWNER batchyard" 2>/dev/null \
-    || su postgres -c "psql -p $PG_PORT -qtAc 'CREATE DATABASE batchyard_pgbench OWNER batchyard'"
+  psql_admin -c "DROP DATABASE IF EXISTS batchyard_pgbench" >/dev/null
+  psql_admin -c "CREATE DATABASE batchyard_pgbench OWNER batchyard" >/dev/null
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -i -q batchyard_pgbench >/dev/null 2>&1
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T 30 batchyard_pgbench 2>/dev/null | tee bench/results/pgbench.txt | grep -E "tps|latency average"
   PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' bench/results/pgbench.txt | head -1)
   # The scratch database is pgbench's alone: nothing of it stays behind (stop.sh --purge knows only the stack's).
-  psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -qtAc "DROP DATABASE IF EXISTS batchyard_pgbench" 2>/dev/null \
-    || su postgres -c "psql -p $PG_PORT -qtAc 'DROP DATABASE IF EXISTS batchyard_pgbench'" || true
+  psql_admin -c "DROP DATABASE IF EXISTS batchyard_pgbench" >/dev/null || true
 else
   echo "[bench] pgbench not installed (Debian: postgresql-contrib / postgresql-client): no ratio"
 fi
