@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.api.access.VerifiedTokens;
+import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
 import java.time.Duration;
@@ -41,12 +42,8 @@ class TokenCacheTest {
 
     /** The service's own count of calls whose token was (hit) or was not (miss) found verified, as it exports it. */
     private static double cacheCount(String outcome) {
-        String line = "batchyard_auth_token_cache_total{outcome=\"" + outcome + "\"} ";
-        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString().lines()
-                // the value may be followed by an exemplar ("1.0 # {span_id=...} ...")
-                .filter(l -> l.startsWith(line))
-                .mapToDouble(l -> Double.parseDouble(l.substring(line.length()).split(" ", 2)[0]))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + line.trim() + " in /q/metrics"));
+        String metrics = given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        return PrometheusText.value(metrics, "batchyard_auth_token_cache_total", "outcome", outcome);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.batchyard.events.execution.JobStarted;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventProbe.Received;
+import io.batchyard.teststack.PrometheusText;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -21,8 +22,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -180,11 +179,8 @@ class TriggerEndToEndTest {
 
     /** The current value of batchyard_triggers_total for the outcome, from execution-service's /q/metrics. */
     private static double triggers(String outcome) {
-        String metrics = ok(execution().get("/q/metrics")).asString();
-        Matcher m = Pattern.compile("(?m)^batchyard_triggers_total\\{[^}]*outcome=\"" + outcome + "\"[^}]*\\} (\\S+)")
-                .matcher(metrics);
-        assertThat(m.find()).as("batchyard_triggers_total{outcome=%s}", outcome).isTrue();
-        return Double.parseDouble(m.group(1));
+        return PrometheusText.value(ok(execution().get("/q/metrics")).asString(), "batchyard_triggers_total",
+                "outcome", outcome);
     }
 
     private static Response ok(String baseUri, String path) {

@@ -12,6 +12,7 @@ import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.schedule.RunnerScheduler;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -24,8 +25,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -244,10 +243,7 @@ class TriggeredRunTest extends RunnerTestSupport {
     /** The current value of batchyard_triggers_total for the outcome, read as Prometheus does. */
     private static double triggers(String outcome) {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher m = Pattern.compile("(?m)^batchyard_triggers_total\\{[^}]*outcome=\"" + outcome + "\"[^}]*\\} (\\S+)")
-                .matcher(metrics);
-        assertThat(m.find()).as("batchyard_triggers_total{outcome=%s} in %s", outcome, "/q/metrics").isTrue();
-        return Double.parseDouble(m.group(1));
+        return PrometheusText.value(metrics, "batchyard_triggers_total", "outcome", outcome);
     }
 
     private void deployScript(int type) {
