@@ -140,6 +140,9 @@ public final class LifecycleBenchmark {
         if (sorted.size() < total) {
             System.out.println("[bench] WARNING: some BatchEnqueued events were not observed within 60 s");
         }
+        // The client shares the machine with the stack it drives: bench/run.sh puts its CPU next to the services'.
+        ProcessHandle.current().info().totalCpuDuration().ifPresent(cpu -> System.out.printf(java.util.Locale.ROOT,
+                "CPU client_ms=%d%n", cpu.toMillis()));
     }
 
     /**
