@@ -4,15 +4,11 @@ import static io.batchyard.teststack.PrometheusText.value;
 import static io.batchyard.teststack.PrometheusText.valueOrZero;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -24,18 +20,13 @@ import org.junit.jupiter.api.Test;
 @ExecutionTest
 class MetricsTest {
 
-    private static final AtomicLong IDS = new AtomicLong(900_000 + (System.nanoTime() % 1000) * 1000);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
     @Test
     void aRunThroughTheApiShowsUpInTheMetrics() {
-        long p = IDS.incrementAndGet(), s = IDS.incrementAndGet();
-        try (EventPublisher publisher = new EventPublisher(bootstrap)) {
-            ProcessTrees.parent(p).next(s).step(s, step -> step.next(p)).publish(publisher);
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/process-definitions/" + s).statusCode() == 200);
+        long p = ExecutionFixtures.id(), s = ExecutionFixtures.id();
+        ExecutionFixtures.register(bootstrap, ProcessTrees.parent(p).next(s).step(s, step -> step.next(p)));
         String before = scrape();
 
         // A rejection first: the parent is not running (108).

@@ -2,14 +2,11 @@ package io.batchyard.execution;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.fuzz.RestFuzzer;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,13 +25,9 @@ class RestFuzzTest {
 
     @Test
     void everyBadRequestIsAProblemAndChangesNothing() throws Exception {
-        long parent = 880_000 + System.nanoTime() % 10_000;
-        long step = parent + 10_000;
-        try (EventPublisher publisher = new EventPublisher(bootstrap)) {
-            ProcessTrees.parent(parent).next(step).step(step, s -> s.next(parent)).publish(publisher);
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                given().get("/process-definitions/" + step).statusCode() == 200);
+        long parent = ExecutionFixtures.id();
+        long step = ExecutionFixtures.id();
+        ExecutionFixtures.register(bootstrap, ProcessTrees.parent(parent).next(step).step(step, s -> s.next(parent)));
         long run = given().contentType(ContentType.JSON).body(Map.of("maxBatch", 1)).post("/jobs/" + parent + "/init")
                 .then().statusCode(200).extract().jsonPath().getLong("instanceExecId");
         List<String> parents = List.of(Long.toString(parent));

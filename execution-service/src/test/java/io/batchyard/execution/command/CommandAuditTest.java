@@ -1,5 +1,7 @@
 package io.batchyard.execution.command;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,15 +10,14 @@ import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.path.json.JsonPath;
-import java.time.Duration;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -29,37 +30,34 @@ import org.junit.jupiter.api.Test;
 @ExecutionTest
 class CommandAuditTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
     @Test
     void eachCommandIsAuditedOnceWithItsSenderAndOutcome() {
-        long p = 600_000 + System.nanoTime() % 100_000, s1 = p + 1;
+        long p = id(), s1 = id();
         String operator = "op-" + UUID.randomUUID();
-        try (EventPublisher publisher = new EventPublisher(bootstrap);
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap);
              EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
              EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
-            publisher.publish(Topics.REGISTRY_PROCESSES, "application-1",
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-1",
                     ProcessTrees.application(1, null, null, 7, 7, 7));
-            ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            f.register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
 
             // without a token, delivered twice: one rejection, one audit entry
             LifecycleCommand anonymous = command(LifecycleCommandType.INIT_JOB, p);
-            publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, anonymous);
-            publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, anonymous);
+            f.publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, anonymous);
+            f.publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, anonymous);
             // from an operator, delivered twice: one run, one audit entry
             LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, p);
             String token = "Bearer " + Identity.get().token(operator, "operator");
-            publisher.publishAs(token, Topics.EXECUTION_COMMANDS, p, init);
-            publisher.publishAs(token, Topics.EXECUTION_COMMANDS, p, init);
+            f.publisher.publishAs(token, Topics.EXECUTION_COMMANDS, p, init);
+            f.publisher.publishAs(token, Topics.EXECUTION_COMMANDS, p, init);
             var started = lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
             assertThat(started.event().getHeader().getActor()).isEqualTo(operator);
             // a last command on the same key: once it is answered, the redeliveries before it were handled
             LifecycleCommand marker = command(LifecycleCommandType.HALT_STEP, p);
-            publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, marker);
+            f.publisher.publishAs(null, Topics.EXECUTION_COMMANDS, p, marker);
             rejections.await(CommandRejected.class,
                     e -> marker.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
         }

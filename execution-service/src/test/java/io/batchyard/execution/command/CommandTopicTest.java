@@ -1,8 +1,9 @@
 package io.batchyard.execution.command;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -11,6 +12,7 @@ import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
@@ -26,30 +28,28 @@ import org.junit.jupiter.api.Test;
 @ExecutionTest
 class CommandTopicTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
     @Test
     void commandsOverKafkaRunOnceAndRejectionsAnswerTheProducer() {
-        long p = 300_000 + System.nanoTime() % 100_000, s1 = p + 1;
-        try (EventPublisher publisher = new EventPublisher(bootstrap);
+        long p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap);
              EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
              EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
-            var tree = ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            var tree = f.register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
 
             // a poison record first: it must not block the commands behind it
-            publisher.publishRaw(Topics.EXECUTION_COMMANDS, String.valueOf(p), "garbage".getBytes(StandardCharsets.UTF_8));
+            f.publisher.publishRaw(Topics.EXECUTION_COMMANDS, String.valueOf(p),
+                    "garbage".getBytes(StandardCharsets.UTF_8));
             LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, p, 1);
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, init);
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, init); // redelivered
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, init);
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, init); // redelivered
             var started = lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
             assertThat(started.event().getHeader().getCorrelationId()).isEqualTo(init.getHeader().getEventId());
 
             LifecycleCommand again = command(LifecycleCommandType.INIT_JOB, p, 1);
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, again);
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, again);
             var rejected = rejections.await(CommandRejected.class,
                     e -> again.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
             assertThat(rejected.event().getCode()).isEqualTo(104);
@@ -66,26 +66,25 @@ class CommandTopicTest {
 
     @Test
     void aCommandIsAuthorisedLikeItsRestTwinAndARefusalChangesNothing() {
-        long p = 400_000 + System.nanoTime() % 100_000, s1 = p + 1;
-        try (EventPublisher publisher = new EventPublisher(bootstrap);
+        long p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap);
              EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
              EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
             // the seeded application, as registry-service announces it: anyone with the operator role may run its jobs
-            publisher.publish(Topics.REGISTRY_PROCESSES, "application-1",
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-1",
                     ProcessTrees.application(1, null, null, 7, 7, 7));
-            ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            f.register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
             Identity identity = Identity.get();
 
-            assertRejected(publisher, rejections, null, p, 12);
-            assertRejected(publisher, rejections, "Bearer not-a-token", p, 12);
-            assertRejected(publisher, rejections, "Basic dXNlcjpwYXNz", p, 12);
-            assertRejected(publisher, rejections, "Bearer " + identity.token("ann", "viewer"), p, 13);
-            assertRejected(publisher, rejections, "Bearer " + identity.token("dev", "developer"), p, 13);
+            assertRejected(f.publisher, rejections, null, p, 12);
+            assertRejected(f.publisher, rejections, "Bearer not-a-token", p, 12);
+            assertRejected(f.publisher, rejections, "Basic dXNlcjpwYXNz", p, 12);
+            assertRejected(f.publisher, rejections, "Bearer " + identity.token("ann", "viewer"), p, 13);
+            assertRejected(f.publisher, rejections, "Bearer " + identity.token("dev", "developer"), p, 13);
             given().queryParam("processId", p).get("/runs").then().body("total", equalTo(0));
 
             LifecycleCommand init = command(LifecycleCommandType.INIT_JOB, p, 1);
-            publisher.publishAs("Bearer " + identity.token("op", "operator"), Topics.EXECUTION_COMMANDS, p, init);
+            f.publisher.publishAs("Bearer " + identity.token("op", "operator"), Topics.EXECUTION_COMMANDS, p, init);
             lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT);
             given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1));
         }
@@ -93,18 +92,17 @@ class CommandTopicTest {
 
     @Test
     void aTermJobCommandCarriesItsErrorCodeAndTextToTheRunAndJobFailed() {
-        long p = 500_000 + System.nanoTime() % 100_000, s1 = p + 1;
-        try (EventPublisher publisher = new EventPublisher(bootstrap);
+        long p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap);
              EventProbe lifecycle = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE);
              EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
-            ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, command(LifecycleCommandType.INIT_JOB, p, 1));
+            f.register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, command(LifecycleCommandType.INIT_JOB, p, 1));
             long ie = lifecycle.await(JobStarted.class, e -> e.getProcessId() == p, WAIT).event().getInstanceExecId();
 
             // a text the run could not hold is refused like an invalid REST body, and the run keeps running
             LifecycleCommand tooLong = term(p, 7, "x".repeat(2001));
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, tooLong);
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, tooLong);
             var rejected = rejections.await(CommandRejected.class,
                     e -> tooLong.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
             assertThat(rejected.event().getCode()).isEqualTo(1);
@@ -113,7 +111,7 @@ class CommandTopicTest {
                     .body("run.failureCode", nullValue()).body("run.failureText", nullValue());
 
             LifecycleCommand termed = term(p, 137, "executor lost: container killed by YARN");
-            publisher.publish(Topics.EXECUTION_COMMANDS, p, termed);
+            f.publisher.publish(Topics.EXECUTION_COMMANDS, p, termed);
             var failed = lifecycle.await(JobFailed.class, e -> e.getInstanceExecId() == ie, WAIT);
             assertThat(failed.event().getHeader().getCorrelationId()).isEqualTo(termed.getHeader().getEventId());
             assertThat(failed.event().getErrorCode()).isEqualTo(137);

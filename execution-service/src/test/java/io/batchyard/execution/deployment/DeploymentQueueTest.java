@@ -1,5 +1,8 @@
 package io.batchyard.execution.deployment;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
+import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,7 +15,6 @@ import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
@@ -28,18 +30,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The deployment queue through its REST API and the poller, with real deployment scripts. */
 @ExecutionTest
 class DeploymentQueueTest {
-
-    private static final AtomicLong IDS = new AtomicLong(800_000 + (System.nanoTime() % 1000) * 1000);
-    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -53,18 +50,11 @@ class DeploymentQueueTest {
     @Inject
     DeploymentService service;
 
-    EventPublisher publisher;
     Path work;
 
     @BeforeEach
     void open() throws IOException {
-        publisher = new EventPublisher(bootstrap);
         work = Files.createTempDirectory("batchyard-deploy-test");
-    }
-
-    @AfterEach
-    void close() {
-        publisher.close();
     }
 
     @Test
@@ -162,7 +152,7 @@ class DeploymentQueueTest {
 
     @Test
     void refusedCallsAnswerTheirCodeInOrderAndChangeNothing() {
-        long unknown = 9_000_000_000L + IDS.incrementAndGet();
+        long unknown = 9_000_000_000L + id();
         for (String call : List.of("init", "halt", "term")) {
             refused(call, unknown, 404, 420, "The deployment Id is not present: " + unknown);
         }
@@ -222,10 +212,8 @@ class DeploymentQueueTest {
 
     /** A new parent whose process type is its own, so each test has a deployment script of its own. */
     private long parent() {
-        long p = IDS.incrementAndGet();
-        var event = ProcessTrees.parent(p).processType(type(p)).publish(publisher);
-        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
-                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
+        long p = id();
+        register(bootstrap, ProcessTrees.parent(p).processType(type(p)));
         return p;
     }
 

@@ -1,5 +1,7 @@
 package io.batchyard.execution.lifecycle;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,15 +10,14 @@ import static org.hamcrest.Matchers.equalTo;
 import io.batchyard.events.LifecycleCommandType;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.LifecycleCommand;
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.StubQueue;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
-import java.time.Duration;
 import java.util.Set;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,6 @@ import org.junit.jupiter.api.Test;
 @ExecutionTest
 class ExecutePermissionTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
@@ -40,13 +39,12 @@ class ExecutePermissionTest {
 
     @Test
     void theOwnerRunsTheJobOthersWithReadOnlyAreRefused() {
-        long app = 9_000 + System.nanoTime() % 1_000, p = 500_000 + System.nanoTime() % 100_000, s1 = p + 1;
-        try (EventPublisher publisher = new EventPublisher(bootstrap);
+        long app = 9_000 + System.nanoTime() % 1_000, p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap);
              EventProbe rejections = EventProbe.on(bootstrap, Topics.EXECUTION_REJECTIONS)) {
-            publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
                     ProcessTrees.application(app, "olga", "ops", 7, 4, 4));
-            ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+            f.register(ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)));
 
             given().auth().oauth2(oscar).contentType("application/json").body("{\"maxBatch\":1}")
                     .post("/jobs/" + p + "/init").then().statusCode(403).body("code", equalTo(14));
@@ -55,7 +53,7 @@ class ExecutePermissionTest {
             LifecycleCommand init = LifecycleCommand.newBuilder().setHeader(Events.header("job", null, null))
                     .setCommand(LifecycleCommandType.INIT_JOB).setProcessId(p).setMaxBatch(1).setBatchMarking(null)
                     .build();
-            publisher.publishAs("Bearer " + oscar, Topics.EXECUTION_COMMANDS, p, init);
+            f.publisher.publishAs("Bearer " + oscar, Topics.EXECUTION_COMMANDS, p, init);
             var rejected = rejections.await(CommandRejected.class,
                     e -> init.getHeader().getEventId().equals(e.getHeader().getCorrelationId()), WAIT);
             assertThat(rejected.event().getCode()).isEqualTo(14);
@@ -80,7 +78,7 @@ class ExecutePermissionTest {
             given().auth().oauth2(olga).post("/steps/" + s1 + "/init").then().statusCode(200);
 
             // the owner widens the group's permission to 7: a member of "ops" may now halt the step
-            publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
                     ProcessTrees.application(app, "olga", "ops", 7, 7, 4));
             await().atMost(WAIT).untilAsserted(() -> given().auth().oauth2(otto).post("/steps/" + s1 + "/halt")
                     .then().statusCode(200));
@@ -89,10 +87,9 @@ class ExecutePermissionTest {
 
     @Test
     void anApplicationNeverAnnouncedIsOnlyForAdministrators() {
-        long app = 8_000 + System.nanoTime() % 1_000, p = 600_000 + System.nanoTime() % 100_000, s1 = p + 1;
-        try (EventPublisher publisher = new EventPublisher(bootstrap)) {
-            ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)).publish(publisher);
-            await().atMost(WAIT).until(() -> given().get("/process-definitions/" + s1).statusCode() == 200);
+        long app = 8_000 + System.nanoTime() % 1_000, p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
+            f.register(ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)));
             given().auth().oauth2(olga).contentType("application/json").body("{\"maxBatch\":1}")
                     .post("/jobs/" + p + "/init").then().statusCode(403).body("code", equalTo(14));
             given().contentType("application/json").body("{\"maxBatch\":1}").post("/jobs/" + p + "/init").then()

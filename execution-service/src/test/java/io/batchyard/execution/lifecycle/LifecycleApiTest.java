@@ -1,8 +1,10 @@
 package io.batchyard.execution.lifecycle;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
+import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -17,47 +19,28 @@ import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.StubQueue;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 @ExecutionTest
 class LifecycleApiTest {
 
-    private static final AtomicLong IDS = new AtomicLong(200_000 + (System.nanoTime() % 1000) * 1000);
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
-
-    private EventPublisher publisher;
-
-    @BeforeEach
-    void setUp() {
-        publisher = new EventPublisher(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        publisher.close();
-    }
 
     @Test
     void aFullRunEmitsEveryLifecycleEventKeyedByTheParent() {
         long p = id(), s1 = id(), s2 = id(), s3 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3)).step(s3, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3))
+                .step(s3, s -> s.next(p)));
         try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
             var start = initJob(p, 1).statusCode(200).extract().jsonPath();
             long ie = start.getLong("instanceExecId");
@@ -81,15 +64,15 @@ class LifecycleApiTest {
             assertThat(halted.event().getTargetBatchId()).isEqualTo(start.getLong("targetBatchId"));
             assertThat(halted.key()).isEqualTo(String.valueOf(p));
         }
-        given().get("/runs/" + IDS.get()).then().statusCode(404);
+        given().get("/runs/" + s3).then().statusCode(404);
         given().queryParam("processId", p).get("/runs").then().body("total", equalTo(1)).body("items[0].state", equalTo("SUCCESS"));
     }
 
     @Test
     void initJobAnswersTheClaimedRowsBesideTheOutputKeys() {
-        long p = id(), s1 = id(), up = id(), tb = 80_000 + IDS.get() % 10_000;
-        register(ProcessTrees.parent(up).next(id()));
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(up).next(p)));
+        long p = id(), s1 = id(), up = id(), tb = 80_000 + up % 10_000;
+        register(bootstrap, ProcessTrees.parent(up).next(id()));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(up).next(p)));
         // queue-service's answer for two queued batches of s1, both enqueued by up
         StubQueue.prepare(p, 200, """
                 {"targetBatchId": %1$d, "retry": false, "rows": [
@@ -119,7 +102,7 @@ class LifecycleApiTest {
 
         // a queue-service that does not send the newer fields yet: they are null, the rest is read as before
         long q = id(), t1 = id();
-        register(ProcessTrees.parent(q).next(t1).step(t1, s -> s.next(q)));
+        register(bootstrap, ProcessTrees.parent(q).next(t1).step(t1, s -> s.next(q)));
         StubQueue.prepare(q, 200, """
                 {"targetBatchId": %1$d, "retry": false, "rows": [
                   {"processId": %2$d, "sourceBatchId": 0, "batchMarking": null, "targetBatchId": %1$d}]}"""
@@ -131,8 +114,9 @@ class LifecycleApiTest {
     @Test
     void everyLifecycleRejectionHasItsCodeAndText() {
         long p = id(), s1 = id(), s2 = id(), enq = id();
-        register(ProcessTrees.parent(enq).next(id()));
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(enq).next(s2)).step(s2, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(enq).next(id()));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.enqueuedBy(enq).next(s2))
+                .step(s2, s -> s.next(p)));
 
         expect(initJob(p, null), 422, 101, "max_batch cannot be null");
         expect(initJob(987_654_321L, 1), 422, 102, "Invalid parent-process. pid=987654321");
@@ -165,7 +149,8 @@ class LifecycleApiTest {
     @Test
     void aFailedRunResumesFromTheLastRecoverableStep() {
         long p = id(), s1 = id(), s2 = id(), s3 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3)).step(s3, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(s3))
+                .step(s3, s -> s.next(p)));
         try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
             long tb = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("targetBatchId");
             post("/steps/" + s1 + "/init").statusCode(200);
@@ -194,7 +179,7 @@ class LifecycleApiTest {
     @Test
     void termJobKeepsTheCallersCodeAndTextOnTheRunAndSendsThemWithJobFailed() {
         long p = id(), s1 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
         try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
             long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
             post("/steps/" + s1 + "/init").statusCode(200);
@@ -226,7 +211,7 @@ class LifecycleApiTest {
     @Test
     void termJobWithoutAReasonWorksAsBeforeAndLeavesBothNull() {
         long p = id(), s1 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
         Map<String, UnaryOperator<RequestSpecification>> bodiless = new java.util.LinkedHashMap<>();
         bodiless.put("no Content-Type, no body", r -> r);
         bodiless.put("JSON declared, no body", r -> r.contentType(ContentType.JSON));
@@ -253,7 +238,7 @@ class LifecycleApiTest {
     @Test
     void aTermJobReasonThatCannotBeStoredIsRefusedAndTheRunKeepsRunning() {
         long p = id(), s1 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
         long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
         String longest = "x".repeat(2000);
 
@@ -295,7 +280,8 @@ class LifecycleApiTest {
     @Test
     void haltStepTakesACommaListAndHistoryRecordsEveryTransition() {
         long p = id(), a = id(), b = id(), c = id();
-        register(ProcessTrees.parent(p).next(a).step(a, s -> s.next(b, c)).step(b, s -> s.next(p)).step(c, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(a).step(a, s -> s.next(b, c)).step(b, s -> s.next(p))
+                .step(c, s -> s.next(p)));
         long ie = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
         post("/steps/" + a + "/init").statusCode(200);
         post("/steps/" + a + "/halt").statusCode(200);
@@ -310,7 +296,7 @@ class LifecycleApiTest {
     @Test
     void ofTwoConcurrentInitJobsExactlyOneWins() throws Exception {
         long p = id(), s1 = id();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
         var a = CompletableFuture.supplyAsync(() -> initJob(p, 1).extract().response());
         var b = CompletableFuture.supplyAsync(() -> initJob(p, 1).extract().response());
         List<Integer> statuses = List.of(a.get().statusCode(), b.get().statusCode());
@@ -322,16 +308,6 @@ class LifecycleApiTest {
                 .body("total", equalTo(1)).body("items[0].state", equalTo("RUNNING"));
         given().queryParam("processId", p).queryParam("state", "success").get("/runs").then().body("total", equalTo(0));
         given().queryParam("state", "BOGUS").get("/runs").then().statusCode(400).body("code", equalTo(1));
-    }
-
-    static long id() {
-        return IDS.incrementAndGet();
-    }
-
-    private void register(ProcessTrees tree) {
-        var event = tree.publish(publisher);
-        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
-                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
     }
 
     static ValidatableResponse initJob(long p, Integer maxBatch) {

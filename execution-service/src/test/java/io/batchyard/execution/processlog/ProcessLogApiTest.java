@@ -1,57 +1,41 @@
 package io.batchyard.execution.processlog;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
+import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Topics;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The process log over REST: AddProcessLog, the listing, getLastValue and listLastInstanceRef, and every refusal. */
 @ExecutionTest
 class ProcessLogApiTest {
 
-    private static final AtomicLong IDS = new AtomicLong(700_000 + (System.nanoTime() % 1000) * 100);
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
-    private EventPublisher publisher;
-
-    @BeforeEach
-    void setUp() {
-        publisher = new EventPublisher(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        publisher.close();
-    }
-
     @Test
     void anIncrementalImportKeepsItsLastValueAndFindsItAgain() {
-        long p = IDS.incrementAndGet(), s1 = IDS.incrementAndGet();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)), s1);
+        long p = id(), s1 = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
 
         var created = add(s1, entry("import", "last-id", "100", 7L, null)).statusCode(201).extract();
         JsonPath first = created.jsonPath();
@@ -105,8 +89,8 @@ class ProcessLogApiTest {
 
     @Test
     void entriesThatDoNotFitAreRefusedWithCode1AndNothingIsStored() {
-        long p = IDS.incrementAndGet(), s1 = IDS.incrementAndGet();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)), s1);
+        long p = id(), s1 = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
 
         expect(add(s1, entry("c".repeat(2049), "m", "v", null, null)), 400, 1);
         expect(add(s1, entry("c", "m".repeat(129), "v", null, null)), 400, 1);
@@ -133,9 +117,9 @@ class ProcessLogApiTest {
 
     @Test
     void theProcessMustBeKnownAndALiveOneToLog() {
-        long p = IDS.incrementAndGet(), s1 = IDS.incrementAndGet(), gone = IDS.incrementAndGet();
-        register(ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)).step(gone, s -> s.next(p).deleted()), s1);
-        await().atMost(WAIT).until(() -> given().get("/process-definitions/" + gone).statusCode() == 200);
+        long p = id(), s1 = id(), gone = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p))
+                .step(gone, s -> s.next(p).deleted()));
 
         long unknown = 987_654_321L;
         expect(add(unknown, entry("c", "m", "v", null, null)), 404, 412);
@@ -150,10 +134,12 @@ class ProcessLogApiTest {
 
     @Test
     void writingNeedsExecutePermissionOnTheApplicationReadingTheViewerRole() {
-        long app = 7_000 + System.nanoTime() % 1_000, p = IDS.incrementAndGet(), s1 = IDS.incrementAndGet();
-        publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
-                ProcessTrees.application(app, "olga", "ops", 7, 4, 4));
-        register(ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)), s1);
+        long app = 7_000 + System.nanoTime() % 1_000, p = id(), s1 = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
+                    ProcessTrees.application(app, "olga", "ops", 7, 4, 4));
+            f.register(ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)));
+        }
         String olga = Identity.get().token("olga", Set.of("operator"), Set.of("ops"));
         String oscar = Identity.get().token("oscar", Set.of("operator"), Set.of());
         String vera = Identity.get().token("vera", Set.of("viewer"), Set.of());
@@ -164,11 +150,6 @@ class ProcessLogApiTest {
         expect(add(vera, s1, entry("c", "m", "by vera", null, null)), 403, 13);
         given().auth().oauth2(vera).queryParam("messageId", "m").queryParam("category", "c").get(log(s1) + "/last")
                 .then().statusCode(200).body("message", equalTo("by olga"));
-    }
-
-    private void register(ProcessTrees tree, long last) {
-        tree.publish(publisher);
-        await().atMost(WAIT).until(() -> given().get("/process-definitions/" + last).statusCode() == 200);
     }
 
     private static String log(long pid) {

@@ -1,8 +1,8 @@
 package io.batchyard.execution.runner;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
@@ -14,16 +14,16 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** Stand-alone parents whose steps are small shell scripts written for the test, and their run policies. */
 final class RunnerFixtures implements AutoCloseable {
 
-    private static final AtomicLong IDS = new AtomicLong(600_000 + (System.nanoTime() % 1000) * 1000);
-    static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = ExecutionFixtures.WAIT;
 
     final Path scriptDir;
     final Path dir;
+    /** The publisher and the registration that execution-service's other integration tests use as well. */
+    private final ExecutionFixtures fixtures;
     final EventPublisher publisher;
 
     /** Scripts go to a fresh directory inside the runner's script directory, the only place it runs them from. */
@@ -34,11 +34,12 @@ final class RunnerFixtures implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        publisher = new EventPublisher(bootstrap);
+        fixtures = new ExecutionFixtures(bootstrap);
+        publisher = fixtures.publisher;
     }
 
     static long id() {
-        return IDS.incrementAndGet();
+        return ExecutionFixtures.id();
     }
 
     /** Writes an executable {@code sh} script; the text follows a {@code set -e} line. Answers its script name. */
@@ -68,9 +69,7 @@ final class RunnerFixtures implements AutoCloseable {
 
     /** Publishes the tree as the registry would and waits until execution-service's read model has it. */
     void register(ProcessTrees tree) {
-        var event = tree.publish(publisher);
-        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
-                .allMatch(i -> given().get("/process-definitions/" + i).statusCode() == 200));
+        fixtures.register(tree);
     }
 
     void policy(long pid, Map<String, Object> policy) {
@@ -89,6 +88,6 @@ final class RunnerFixtures implements AutoCloseable {
 
     @Override
     public void close() {
-        publisher.close();
+        fixtures.close();
     }
 }

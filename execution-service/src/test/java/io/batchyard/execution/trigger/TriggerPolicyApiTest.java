@@ -1,53 +1,37 @@
 package io.batchyard.execution.trigger;
 
+import static io.batchyard.execution.ExecutionFixtures.WAIT;
+import static io.batchyard.execution.ExecutionFixtures.id;
+import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.containsString;
 
+import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Topics;
-import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The trigger policy of a parent over REST: default, replace, every refusal, and execute permission. */
 @ExecutionTest
 class TriggerPolicyApiTest {
 
-    private static final AtomicLong IDS = new AtomicLong(760_000 + (System.nanoTime() % 1000) * 100);
-    private static final Duration WAIT = Duration.ofSeconds(30);
-
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
-    private EventPublisher publisher;
-
-    @BeforeEach
-    void setUp() {
-        publisher = new EventPublisher(bootstrap);
-    }
-
-    @AfterEach
-    void tearDown() {
-        publisher.close();
-    }
-
     @Test
     void aParentHasNoneUntilItIsSetAndTheLastPutWins() {
-        long p = IDS.incrementAndGet(), s = IDS.incrementAndGet();
-        register(ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.next(p)), s);
+        long p = id(), s = id();
+        register(bootstrap, ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.next(p)));
 
         given().get(trigger(p)).then().statusCode(200).body("processId", equalTo((int) p)).body("policy", equalTo("none"));
         put(given(), p, "on-batch").statusCode(200).body("policy", equalTo("on-batch"));
@@ -58,15 +42,15 @@ class TriggerPolicyApiTest {
         given().get(trigger(p)).then().statusCode(200).body("policy", equalTo("none"));
 
         // an Oozie parent (type 1) keeps its policy too: its launcher is what starts it
-        long oozie = IDS.incrementAndGet(), os = IDS.incrementAndGet();
-        register(ProcessTrees.parent(oozie).next(os).step(os, st -> st.next(oozie)), os);
+        long oozie = id(), os = id();
+        register(bootstrap, ProcessTrees.parent(oozie).next(os).step(os, st -> st.next(oozie)));
         put(given(), oozie, "on-batch").statusCode(200).body("policy", equalTo("on-batch"));
     }
 
     @Test
     void anUnknownPolicyOrOneForAStepOrUnknownProcessIsRefused() {
-        long p = IDS.incrementAndGet(), s = IDS.incrementAndGet();
-        register(ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.next(p)), s);
+        long p = id(), s = id();
+        register(bootstrap, ProcessTrees.parent(p).workflowType(2).next(s).step(s, st -> st.next(p)));
 
         expect(put(given(), p, "all_enqueuers"), 400, 426).body("detail", containsString("'all_enqueuers' is not one"))
                 .body("detail", containsString("'all-enqueuers'"));
@@ -81,21 +65,18 @@ class TriggerPolicyApiTest {
 
     @Test
     void settingNeedsExecutePermissionOnTheApplication() {
-        long app = 7_000 + System.nanoTime() % 1_000, p = IDS.incrementAndGet(), s = IDS.incrementAndGet();
-        publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
-                ProcessTrees.application(app, "olga", "ops", 7, 4, 4));
-        register(ProcessTrees.parent(p).application(app).workflowType(2).next(s).step(s, st -> st.next(p)), s);
+        long app = 7_000 + System.nanoTime() % 1_000, p = id(), s = id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
+                    ProcessTrees.application(app, "olga", "ops", 7, 4, 4));
+            f.register(ProcessTrees.parent(p).application(app).workflowType(2).next(s).step(s, st -> st.next(p)));
+        }
         String olga = Identity.get().token("olga", Set.of("operator"), Set.of("ops"));
         String oscar = Identity.get().token("oscar", Set.of("operator"), Set.of());
 
         await().atMost(WAIT).untilAsserted(() -> put(given().auth().oauth2(olga), p, "on-batch").statusCode(200));
         expect(put(given().auth().oauth2(oscar), p, "none"), 403, 14);
         given().auth().oauth2(oscar).get(trigger(p)).then().statusCode(200).body("policy", equalTo("on-batch"));
-    }
-
-    private void register(ProcessTrees tree, long last) {
-        tree.publish(publisher);
-        await().atMost(WAIT).until(() -> given().get("/process-definitions/" + last).statusCode() == 200);
     }
 
     private static ValidatableResponse put(io.restassured.specification.RequestSpecification request, long pid, String policy) {
