@@ -1,8 +1,5 @@
 package io.batchyard.execution;
 
-import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
-
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.ProcessTrees;
@@ -44,10 +41,7 @@ public final class ExecutionFixtures implements AutoCloseable {
      * of it, so that the test's first call does not race the consumer.
      */
     public ProcessRegistered register(ProcessTrees tree) {
-        ProcessRegistered event = tree.publish(publisher);
-        await().atMost(WAIT).until(() -> event.getChangedProcessIds().stream()
-                .allMatch(id -> given().get("/process-definitions/" + id).statusCode() == 200));
-        return event;
+        return tree.register(publisher, WAIT);
     }
 
     /** A process id not handed out before in this JVM; as tests run one at a time, a test's ids are consecutive. */

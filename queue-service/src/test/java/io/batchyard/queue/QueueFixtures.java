@@ -2,7 +2,6 @@ package io.batchyard.queue;
 
 import io.batchyard.teststack.identity.Identity;
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -40,10 +39,7 @@ public final class QueueFixtures implements AutoCloseable {
 
     /** Publishes a tree and waits until queue-service's read model has every process of it. */
     public void register(ProcessTrees tree) {
-        var event = tree.publish(publisher);
-        List<Long> ids = new java.util.ArrayList<>(event.getChangedProcessIds());
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                ids.stream().allMatch(id -> given().get("/process-definitions/" + id).statusCode() == 200));
+        tree.register(publisher, Duration.ofSeconds(30));
     }
 
     public static ValidatableResponse claim(long parent, long instanceExecId, Integer maxBatch) {

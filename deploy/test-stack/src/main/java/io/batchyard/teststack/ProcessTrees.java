@@ -1,5 +1,8 @@
 package io.batchyard.teststack;
 
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.ProcessProperty;
 import io.batchyard.events.ProcessServer;
@@ -7,6 +10,7 @@ import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessRegistered;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -104,6 +108,18 @@ public final class ProcessTrees {
     public ProcessRegistered publish(EventPublisher publisher) {
         ProcessRegistered event = event();
         publisher.publish(Topics.REGISTRY_PROCESSES, event.getParentProcessId(), event);
+        return event;
+    }
+
+    /**
+     * Publishes the tree, then waits until the service under test (RestAssured's default address, which a
+     * {@code @QuarkusTest} points at its application) answers {@code GET /process-definitions/<id>} for every process
+     * of it, so that a test's first call does not race that service's read-model consumer.
+     */
+    public ProcessRegistered register(EventPublisher publisher, Duration wait) {
+        ProcessRegistered event = publish(publisher);
+        await().atMost(wait).until(() -> event.getChangedProcessIds().stream()
+                .allMatch(id -> given().get("/process-definitions/" + id).statusCode() == 200));
         return event;
     }
 
