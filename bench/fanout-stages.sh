@@ -52,4 +52,4 @@ awk -F, '
     if (count == 0) { print "[stages] no JobHalted both published and applied with a fan-out"; exit 1 }
   }'
 q batchyard_queue "SELECT string_agg(datname || '=' || deadlocks, ' ' ORDER BY datname) FROM pg_stat_database
-  WHERE datname = ANY('{$(IFS=,; echo "${DATABASES[*]}")}')" | sed 's/^/[stages] deadlocks: /'
+  WHERE datname = ANY($DATABASES_SQL_ARRAY)" | sed 's/^/[stages] deadlocks: /'

@@ -34,11 +34,9 @@ snapshot() {
     t=$(ticks "$pid")
     if [ -n "$t" ]; then echo "$name $pid $t" >>"$out"; fi
   done
-  local in_list
-  in_list=$(printf "'%s'," "${DATABASES[@]}")
   export PGPASSWORD=$PG_PASSWORD
   psql -h "$PG_HOST" -p "$PG_PORT" -U batchyard -d batchyard_registry -qAtc \
-    "SELECT pid FROM pg_stat_activity WHERE backend_type <> 'client backend' OR datname IN (${in_list%,})" |
+    "SELECT pid FROM pg_stat_activity WHERE backend_type <> 'client backend' OR datname = ANY($DATABASES_SQL_ARRAY)" |
     while read -r pid; do
       t=$(ticks "$pid")
       if [ -n "$t" ]; then echo "postgres $pid $t" >>"$out"; fi

@@ -85,6 +85,9 @@ alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 # batchyard_schemas keeps the schema registry's subjects: their ids are in every record on the topics, so they must
 # outlive a restart of the registry.
 DATABASES=(batchyard_registry batchyard_execution batchyard_queue batchyard_lineage batchyard_schemas)
+# The same list as a PostgreSQL array literal, for the scripts that ask pg_stat_* about the stack's databases only
+# (WHERE datname = ANY($DATABASES_SQL_ARRAY)).
+DATABASES_SQL_ARRAY="'{$(IFS=,; echo "${DATABASES[*]}")}'"
 psql_admin() {
   if psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -tAc "SELECT 1" >/dev/null 2>&1; then
     psql -h "$PG_HOST" -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"
