@@ -62,6 +62,31 @@ class OutboxRelayWakeupTest {
                 .isEqualTo(EventingFixture.byKey(outbox));
     }
 
+    /**
+     * Commits that keep coming while the relay passes, so that passes run back to back, each woken by a commit during
+     * the one before: every row goes out once (a pass that read before the previous pass's mark would send its rows a
+     * second time), and by the time the relay idles every row is marked and counted.
+     */
+    @Test
+    void rowsCommittedDuringPassesGoOutOnceAndAreAllMarkedWhenTheRelayIdles() {
+        String topic = EventingFixture.freshTopic(bootstrap, "burst");
+        relay = leadingRelay();
+
+        int rows = 300;
+        for (int i = 0; i < rows; i++) {
+            EventingFixture.append(db, topic, EventingFixture.event(i % 7));
+        }
+        await().atMost(PROMPTLY.multipliedBy(3))
+                .until(() -> relay.idle() && EventingFixture.outbox(db).stream().allMatch(OutboxRow::published));
+
+        List<OutboxRow> outbox = EventingFixture.outbox(db);
+        assertThat(outbox).hasSize(rows);
+        List<Published> onTopic = EventingFixture.readTopic(bootstrap, topic);
+        assertThat(onTopic).as("every row once on the topic").hasSize(rows);
+        assertThat(EventingFixture.publishedByKey(onTopic)).isEqualTo(EventingFixture.byKey(outbox));
+        assertThat(EventingFixture.published(relay)).isEqualTo(rows);
+    }
+
     @Test
     void aRolledBackInsertPublishesNothing() {
         String topic = EventingFixture.freshTopic(bootstrap, "rollback");
