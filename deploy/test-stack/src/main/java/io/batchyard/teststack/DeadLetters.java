@@ -57,7 +57,7 @@ public final class DeadLetters {
     }
 
     private static final EventDeserializer DECODER =
-            EventDeserializer.forRegistry(Infrastructure.get().schemaRegistryUrl());
+            RegistrySerdes.deserializer(Infrastructure.get().schemaRegistryUrl());
 
     private DeadLetters() {
     }

@@ -1,6 +1,5 @@
 package io.batchyard.teststack;
 
-import io.batchyard.schemas.kafka.EventDeserializer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +36,7 @@ public final class EventProbe implements AutoCloseable {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                EventDeserializer.forRegistry(Infrastructure.get().schemaRegistryUrl()));
+                RegistrySerdes.deserializer(Infrastructure.get().schemaRegistryUrl()));
         List<TopicPartition> partitions = List.of();
         Instant deadline = Instant.now().plusSeconds(30);
         while (partitions.isEmpty() && Instant.now().isBefore(deadline)) {

@@ -36,7 +36,7 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     public EventPublisher(String bootstrap, String schemaRegistryUrl) {
-        serializer = EventSerializer.forRegistry(schemaRegistryUrl);
+        serializer = RegistrySerdes.serializer(schemaRegistryUrl);
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
