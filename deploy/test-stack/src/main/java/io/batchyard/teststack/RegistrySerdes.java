@@ -41,7 +41,11 @@ public final class RegistrySerdes {
         return serializer;
     }
 
-    private static Map<String, Object> config(String registryBaseUrl) {
+    /**
+     * The serde configuration {@link #serializer} and {@link #deserializer} use, for a test that configures a serde
+     * of its own (a generic Avro one, say): the registry at {@code registryBaseUrl} and this Vert.x. A fresh map.
+     */
+    public static Map<String, Object> config(String registryBaseUrl) {
         Map<String, Object> config = RegistrySerdeConfig.forRegistry(registryBaseUrl);
         config.put(SchemaResolverConfig.VERTX_INSTANCE, Holder.VERTX);
         return config;

@@ -8,9 +8,9 @@ import io.batchyard.schemas.Events;
 import io.batchyard.schemas.ReleasedSchemas;
 import io.batchyard.schemas.kafka.EventDeserializer;
 import io.batchyard.schemas.kafka.EventSerializer;
-import io.batchyard.schemas.kafka.RegistrySerdeConfig;
 import io.batchyard.teststack.EventPublisher;
 import io.batchyard.teststack.Infrastructure;
+import io.batchyard.teststack.RegistrySerdes;
 import io.batchyard.teststack.SchemaRegistryServer;
 import io.batchyard.teststack.TopicContents;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
@@ -53,7 +53,7 @@ class RegistryWireFormatTest {
         JobHalted halted = halted(41);
         RecordHeaders headers = new RecordHeaders();
         byte[] bytes;
-        try (EventSerializer serializer = EventSerializer.forRegistry(registry)) {
+        try (EventSerializer serializer = RegistrySerdes.serializer(registry)) {
             bytes = serializer.serialize(topic, headers, halted);
         }
 
@@ -62,7 +62,7 @@ class RegistryWireFormatTest {
         assertThat(get("/apis/ccompat/v7/schemas/ids/" + id)).contains("JobHalted").contains("batchMarking");
         assertThat(get("/apis/ccompat/v7/subjects")).contains(topic + "-io.batchyard.events.execution.JobHalted");
         assertThat(new String(headers.lastHeader("event-type").value(), StandardCharsets.UTF_8)).isEqualTo("JobHalted");
-        try (EventDeserializer deserializer = EventDeserializer.forRegistry(registry)) {
+        try (EventDeserializer deserializer = RegistrySerdes.deserializer(registry)) {
             assertThat(deserializer.deserialize(topic, headers, bytes)).isEqualTo(halted);
         }
     }
@@ -71,7 +71,7 @@ class RegistryWireFormatTest {
     void everySubjectIsHeldToFullTransitiveAndABreakingVersionIsRefused() throws Exception {
         assertThat(get("/apis/ccompat/v7/config")).contains(SchemaRegistryServer.COMPATIBILITY);
         String topic = "rule-" + UUID.randomUUID();
-        try (EventSerializer serializer = EventSerializer.forRegistry(registry)) {
+        try (EventSerializer serializer = RegistrySerdes.serializer(registry)) {
             serializer.serialize(topic, new RecordHeaders(), halted(1));
         }
         String subject = topic + "-io.batchyard.events.execution.JobHalted";
@@ -104,13 +104,13 @@ class RegistryWireFormatTest {
         byte[] newBytes;
         byte[] oldBytes;
         try (AvroKafkaSerializer<GenericRecord> generic = new AvroKafkaSerializer<>()) {
-            var config = RegistrySerdeConfig.forRegistry(registry);
+            var config = RegistrySerdes.config(registry);
             config.remove("apicurio.registry.avro-datum-provider");
             generic.configure(config, false);
             newBytes = generic.serialize(topic, newer);
             oldBytes = generic.serialize(topic, older);
         }
-        try (EventDeserializer deserializer = EventDeserializer.forRegistry(registry)) {
+        try (EventDeserializer deserializer = RegistrySerdes.deserializer(registry)) {
             SpecificRecord readNew = deserializer.deserialize(topic, new RecordHeaders(), newBytes);
             assertThat(readNew).isEqualTo(today);
             BatchEnqueued readOld = (BatchEnqueued) deserializer.deserialize(topic, new RecordHeaders(), oldBytes);
@@ -131,7 +131,7 @@ class RegistryWireFormatTest {
             publisher.publish(topic, "k", after);
         }
         List<SpecificRecord> read = new ArrayList<>();
-        try (EventDeserializer deserializer = EventDeserializer.forRegistry(registry)) {
+        try (EventDeserializer deserializer = RegistrySerdes.deserializer(registry)) {
             for (ConsumerRecord<byte[], byte[]> r : TopicContents.read(infra.kafkaBootstrapServers(), topic::equals,
                     Duration.ofSeconds(10), Duration.ofSeconds(30))) {
                 read.add(deserializer.deserialize(r.topic(), r.headers(), r.value()));
