@@ -22,8 +22,9 @@ CLIENT_CPU=$(sed -n 's/^CPU client_ms=\([0-9]*\)$/client=\1/p' bench/results/lif
 bench/fanout-stages.sh $((CHAINS * LIFECYCLES)) | tee -a bench/results/lifecycle.txt \
   || echo "[bench] no stage breakdown (bench/fanout-stages.sh failed); the figures above stand"
 
-# Busy clock ticks of the whole machine (user, nice, system, irq, softirq of every core) from /proc/stat.
-busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# Clock ticks of the whole machine from /proc/stat, summed over its cores: busy (user, nice, system, irq, softirq) and
+# all (those, idle, iowait and steal), so that a window's busy share is its busy delta over its all delta.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 if command -v pgbench >/dev/null; then
   PGBENCH_SECONDS=30
   echo "[bench] pgbench -c 8 -T $PGBENCH_SECONDS on the same PostgreSQL ($PG_HOST:$PG_PORT), scratch database batchyard_pgbench"
@@ -32,9 +33,9 @@ if command -v pgbench >/dev/null; then
   psql_admin -c "DROP DATABASE IF EXISTS batchyard_pgbench" >/dev/null
   psql_admin -c "CREATE DATABASE batchyard_pgbench OWNER batchyard" >/dev/null
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -i -q batchyard_pgbench >/dev/null 2>&1
-  BUSY_BEFORE=$(busy_ticks)
+  read -r BUSY_BEFORE ALL_BEFORE < <(cpu_ticks)
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T "$PGBENCH_SECONDS" batchyard_pgbench 2>/dev/null | tee bench/results/pgbench.txt | grep -E "tps|latency average"
-  BUSY_AFTER=$(busy_ticks)
+  read -r BUSY_AFTER ALL_AFTER < <(cpu_ticks)
   PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' bench/results/pgbench.txt | head -1)
   PGBENCH_TX=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' bench/results/pgbench.txt)
   # What the ratio asks of the stack in CPU: at ratio 0.40 the stack makes 0.40 x pgbench's transactions/s, a
@@ -42,8 +43,9 @@ if command -v pgbench >/dev/null; then
   # client) can spend at most cores x 1000 / (0.40 x tps / 8) CPU-ms per lifecycle. pgbench itself does not fill the
   # cores (it also waits for commit flushes); its busy CPU per transaction is printed for scale.
   LIFECYCLE_CPU=$(sed -n 's/^\[cpu\] CPU-ms per lifecycle.* all=\([0-9]*\).*/\1/p' bench/results/lifecycle.txt)
-  awk -v b="$BUSY_BEFORE" -v a="$BUSY_AFTER" -v hz="$(getconf CLK_TCK)" -v tx="${PGBENCH_TX:-0}" -v tps="${PGBENCH_TPS:-0}" \
-      -v cores="$(nproc)" -v secs="$PGBENCH_SECONDS" -v spent="${LIFECYCLE_CPU:-?}" 'BEGIN { if (tx > 0 && tps > 0) printf "[cpu] pgbench: %.2f CPU-ms of the whole machine per transaction (%.0f%% of %d cores busy); ratio 0.40 would allow a lifecycle at most %.1f CPU-ms of the whole machine (this run: %s)\n", (a - b) * 1000 / hz / tx, (a - b) * 100 / hz / secs / cores, cores, cores * 1000 / (0.40 * tps / 8), spent }'
+  awk -v busy=$((BUSY_AFTER - BUSY_BEFORE)) -v all=$((ALL_AFTER - ALL_BEFORE)) -v hz="$(getconf CLK_TCK)" \
+      -v tx="${PGBENCH_TX:-0}" -v tps="${PGBENCH_TPS:-0}" -v cores="$(nproc)" -v spent="${LIFECYCLE_CPU:-?}" 'BEGIN {
+    if (tx > 0 && tps > 0 && all > 0) printf "[cpu] pgbench: %.2f CPU-ms of the whole machine per transaction (%.0f%% of %d cores busy); ratio 0.40 would allow a lifecycle at most %.1f CPU-ms of the whole machine (this run: %s)\n", busy * 1000 / hz / tx, busy * 100 / all, cores, cores * 1000 / (0.40 * tps / 8), spent }'
   # The scratch database is pgbench's alone: nothing of it stays behind (stop.sh --purge knows only the stack's).
   psql_admin -c "DROP DATABASE IF EXISTS batchyard_pgbench" >/dev/null || true
 else
