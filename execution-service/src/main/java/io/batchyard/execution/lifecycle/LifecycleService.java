@@ -32,8 +32,9 @@ import org.jboss.logging.Logger;
 /**
  * The six lifecycle calls (InitJob, InitStep, HaltStep, TermStep, HaltJob, TermJob), each one transaction: a caller
  * already in a transaction (a command with its ledger row, a runner claim) makes the call join it. Every call first
- * locks its parent's read-model row, so calls on one parent are serialised; checks run in the reference's order and
- * the first failure wins, with the public code and the reference text. A rejected call changes nothing.
+ * locks its parent's read-model row (a step's call in the statement that reads the step), so calls on one parent are
+ * serialised; checks run in the reference's order and the first failure wins, with the public code and the
+ * reference text. A rejected call changes nothing.
  */
 @ApplicationScoped
 public class LifecycleService {
@@ -122,14 +123,14 @@ public class LifecycleService {
     }
 
     private Uni<StepStart> startStep(Caller caller, long sid, String correlation) {
-        return definitions.find(sid).call(found -> mayExecute(caller, found)).chain(found -> {
+        return definitions.findLockingParent(sid).call(found -> mayExecute(caller, found)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
             if (step.deleted()) {
                 throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
             }
             long parentId = step.parentProcessId();
-            return definitions.lock(parentId).chain(() -> runs.runningAmong(List.of(parentId, sid))).chain(running -> {
+            return runs.runningAmong(List.of(parentId, sid)).chain(running -> {
                 Run parentRun = running.stream().filter(r -> r.processId() == parentId).findFirst()
                         .orElseThrow(() -> PARENT_NOT_RUNNING.exception(
                                 "The parent process is not under execution, sub_pid=" + sid));
@@ -165,11 +166,11 @@ public class LifecycleService {
      */
     private Uni<Long> endStep(Caller caller, long sid, String invalid, String parentNotRunning, ExecState end,
                               String cause, String correlation) {
-        return definitions.find(sid).call(found -> mayExecute(caller, found)).chain(found -> {
+        return definitions.findLockingParent(sid).call(found -> mayExecute(caller, found)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
             long parentId = step.parentProcessId();
-            return definitions.lock(parentId).chain(() -> runs.runningAmong(List.of(parentId, sid))).chain(running -> {
+            return runs.runningAmong(List.of(parentId, sid)).chain(running -> {
                 if (running.stream().noneMatch(r -> r.processId() == parentId)) {
                     throw PARENT_NOT_RUNNING.exception(parentNotRunning);
                 }

@@ -5,6 +5,7 @@ import static io.batchyard.execution.ExecutionFixtures.id;
 import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -18,14 +19,22 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.StubQueue;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.Infrastructure;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -308,6 +317,45 @@ class LifecycleApiTest {
                 .body("total", equalTo(1)).body("items[0].state", equalTo("RUNNING"));
         given().queryParam("processId", p).queryParam("state", "success").get("/runs").then().body("total", equalTo(0));
         given().queryParam("state", "BOGUS").get("/runs").then().statusCode(400).body("code", equalTo(1));
+    }
+
+    /**
+     * A step's calls take its parent's lock (in the statement that reads the step) before they read or change any
+     * run: while another transaction holds the parent's row, InitStep and HaltStep wait, and they go on once it ends.
+     */
+    @Test
+    void stepCallsWaitForTheParentsLock() throws Exception {
+        long p = id(), s1 = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        initJob(p, 1).statusCode(200);
+        for (String call : List.of("init", "halt")) {
+            Infrastructure.Database db = BatchyardTestStack.database();
+            try (Connection holder = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+                holder.setAutoCommit(false);
+                try (PreparedStatement lock = holder.prepareStatement(
+                        "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
+                    lock.setLong(1, p);
+                    lock.executeQuery().close();
+                }
+                var stepCall = CompletableFuture.supplyAsync(() -> post("/steps/" + s1 + "/" + call).extract()
+                        .statusCode());
+                await().atMost(WAIT).until(() -> waitingForALockOnTheStepRead(db));
+                assertThat(stepCall).as("%s of the step while its parent is locked", call).isNotDone();
+                holder.rollback();
+                assertThat(stepCall.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(200);
+            }
+        }
+        post("/jobs/" + p + "/halt").statusCode(200);
+    }
+
+    private static boolean waitingForALockOnTheStepRead(Infrastructure.Database db) throws SQLException {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             PreparedStatement waiting = c.prepareStatement("""
+                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+                     AND wait_event_type = 'Lock' AND query LIKE '%parent_locked%'""");
+             ResultSet rs = waiting.executeQuery()) {
+            return rs.next() && rs.getLong(1) == 1;
+        }
     }
 
     static ValidatableResponse initJob(long p, Integer maxBatch) {

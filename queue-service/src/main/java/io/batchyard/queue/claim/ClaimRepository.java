@@ -7,6 +7,8 @@ import static io.batchyard.eventing.persistence.Columns.toLong;
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +27,18 @@ public class ClaimRepository extends NativeRepository {
                         SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim
                         WHERE instance_exec_id = :ie""",
                 q -> q.setParameter("ie", instanceExecId),
+                r -> new Claim(toLong(r[0]), toLong(r[1]), toLong(r[2]), (Boolean) r[3]));
+    }
+
+    /** The claims of these runs, one statement; a run without a claim has no element. */
+    public Uni<List<Claim>> findAll(Collection<Long> instanceExecIds) {
+        if (instanceExecIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return rows("""
+                        SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim
+                        WHERE instance_exec_id IN (:ies)""",
+                q -> q.setParameter("ies", instanceExecIds),
                 r -> new Claim(toLong(r[0]), toLong(r[1]), toLong(r[2]), (Boolean) r[3]));
     }
 

@@ -3,9 +3,23 @@ package io.batchyard.queue.lifecycle;
 import io.batchyard.eventing.InvalidEventException;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.claim.ClaimRepository;
+import io.batchyard.events.execution.JobFailed;
+import io.batchyard.events.execution.JobHalted;
+import io.batchyard.events.execution.StepFailed;
+import io.batchyard.events.execution.StepHalted;
+import io.batchyard.events.execution.StepStarted;
+import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Checks a lifecycle event against what queue-service knows before it changes anything: every run that can end or
@@ -15,6 +29,11 @@ import jakarta.enterprise.context.ApplicationScoped;
  * dead-lettered; trusting it would let any producer on the topic archive a running job's input or push an
  * unfinished batch downstream. The refusal names the ids involved and nothing else. Every check reads in the
  * caller's transaction.
+ *
+ * <p>A polled batch of events reads the claims and step definitions all its events name up front, two statements
+ * instead of two per event ({@link #prefetch}). A run's claim is written once, by InitJob, before any event of the
+ * run exists, and a definition changes only with its process's registration; so what the batch read up front is what
+ * each event would have read. An id the batch did not find is still read on its own, as a single event's check does.
  */
 @ApplicationScoped
 public class LifecycleCheck {
@@ -33,8 +52,8 @@ public class LifecycleCheck {
      * JobHalted: besides matching its claim, the target batch must still be bound to this run. A failed run's target
      * passes to the run that retries it, and a failed run never halts, so a JobHalted of the superseded run is forged.
      */
-    public Uni<Void> halted(String event, long processId, long run, long targetBatchId) {
-        return claimed(event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId)).invoke(batch -> {
+    public Uni<Void> halted(Known known, String event, long processId, long run, long targetBatchId) {
+        return claimed(known, event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId)).invoke(batch -> {
             Long boundTo = batch.map(BatchRepository.Batch::sourceInstanceExecId).orElse(null);
             if (boundTo == null || boundTo != run) {
                 throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
@@ -47,8 +66,8 @@ public class LifecycleCheck {
      * JobFailed: its claim must match. The batch may already belong to a retry (the claim is synchronous, the event is
      * not), and marking it failed then changes nothing.
      */
-    public Uni<Void> failed(String event, long processId, long run, Long targetBatchId) {
-        return claimed(event, processId, run, targetBatchId);
+    public Uni<Void> failed(Known known, String event, long processId, long run, Long targetBatchId) {
+        return claimed(known, event, processId, run, targetBatchId);
     }
 
     /**
@@ -56,8 +75,9 @@ public class LifecycleCheck {
      * step the read model does not know yet is let through: its effect touches only rows bound to the run's target,
      * and only the parent's own steps have such rows.
      */
-    public Uni<Void> step(String event, long parentId, long stepId, long parentRun, Long targetBatchId) {
-        return claimed(event, parentId, parentRun, targetBatchId).chain(() -> definitions.find(stepId))
+    public Uni<Void> step(Known known, String event, long parentId, long stepId, long parentRun,
+                          Long targetBatchId) {
+        return claimed(known, event, parentId, parentRun, targetBatchId).chain(() -> known.definition(stepId))
                 .invoke(found -> found.ifPresent(step -> {
                     if (step.isParent() || step.parentProcessId() != parentId) {
                         throw new InvalidEventException(event + " of run " + parentRun + ": process " + stepId
@@ -66,8 +86,60 @@ public class LifecycleCheck {
                 })).replaceWithVoid();
     }
 
-    private Uni<Void> claimed(String event, long processId, long run, Long targetBatchId) {
-        return claims.find(run).invoke(found -> {
+    /** Nothing read up front: each check reads what it needs (a single event). */
+    public Known nothingKnown() {
+        return new Known(Map.of(), Map.of());
+    }
+
+    /** Reads, in two statements, the claims of every run and the definitions of every step that these events name. */
+    public Uni<Known> prefetch(List<SpecificRecord> events) {
+        Set<Long> runs = new TreeSet<>();
+        Set<Long> steps = new TreeSet<>();
+        for (SpecificRecord event : events) {
+            if (event instanceof StepStarted e) {
+                runs.add(e.getParentInstanceExecId());
+                steps.add(e.getSubProcessId());
+            } else if (event instanceof StepHalted e) {
+                runs.add(e.getParentInstanceExecId());
+                steps.add(e.getSubProcessId());
+            } else if (event instanceof StepFailed e) {
+                runs.add(e.getParentInstanceExecId());
+                steps.add(e.getSubProcessId());
+            } else if (event instanceof JobHalted e) {
+                runs.add(e.getInstanceExecId());
+            } else if (event instanceof JobFailed e) {
+                runs.add(e.getInstanceExecId());
+            }
+        }
+        return claims.findAll(runs).chain(found -> definitions.findAll(steps).map(defined -> new Known(
+                found.stream().collect(Collectors.toMap(ClaimRepository.Claim::instanceExecId, Function.identity())),
+                defined.stream().collect(Collectors.toMap(ProcessDefinition::processId, Function.identity())))));
+    }
+
+    /** Claims and step definitions already read in the caller's transaction; anything else is read when asked for. */
+    public final class Known {
+
+        private final Map<Long, ClaimRepository.Claim> claimsByRun;
+        private final Map<Long, ProcessDefinition> stepsById;
+
+        private Known(Map<Long, ClaimRepository.Claim> claimsByRun, Map<Long, ProcessDefinition> stepsById) {
+            this.claimsByRun = claimsByRun;
+            this.stepsById = stepsById;
+        }
+
+        Uni<Optional<ClaimRepository.Claim>> claim(long run) {
+            ClaimRepository.Claim claim = claimsByRun.get(run);
+            return claim != null ? Uni.createFrom().item(Optional.of(claim)) : claims.find(run);
+        }
+
+        Uni<Optional<ProcessDefinition>> definition(long processId) {
+            ProcessDefinition step = stepsById.get(processId);
+            return step != null ? Uni.createFrom().item(Optional.of(step)) : definitions.find(processId);
+        }
+    }
+
+    private Uni<Void> claimed(Known known, String event, long processId, long run, Long targetBatchId) {
+        return known.claim(run).invoke(found -> {
             ClaimRepository.Claim claim = found.orElseThrow(() -> new InvalidEventException(event + " names run "
                     + run + " of process " + processId + ", which no InitJob claim of queue-service started"));
             if (claim.parentProcessId() != processId) {

@@ -85,8 +85,9 @@ public class LifecycleService {
     @WithTransaction
     public Uni<Applied> apply(SpecificRecord event) {
         AtomicInteger enqueued = new AtomicInteger();
+        LifecycleCheck.Known known = check.nothingKnown();
         return definitions.lockAll(parentsOf(List.of(event)))
-                .chain(() -> ledger.once(CONSUMER, event, () -> effect(event, enqueued)))
+                .chain(() -> ledger.once(CONSUMER, event, () -> effect(known, event, enqueued)))
                 .map(first -> new Applied(first, enqueued.get()));
     }
 
@@ -103,7 +104,8 @@ public class LifecycleService {
         Map<SpecificRecord, AtomicInteger> enqueued = new IdentityHashMap<>();
         events.payloads().forEach(event -> enqueued.put(event, new AtomicInteger()));
         return definitions.lockAll(parentsOf(events.payloads()))
-                .chain(() -> ledger.onceAll(CONSUMER, events, event -> effect(event, enqueued.get(event))))
+                .chain(() -> check.prefetch(events.payloads()))
+                .chain(known -> ledger.onceAll(CONSUMER, events, event -> effect(known, event, enqueued.get(event))))
                 .map(first -> {
                     List<Applied> applied = new ArrayList<>(events.size());
                     for (int i = 0; i < events.size(); i++) {
@@ -132,26 +134,26 @@ public class LifecycleService {
         return parents;
     }
 
-    private Uni<?> effect(SpecificRecord event, AtomicInteger enqueued) {
+    private Uni<?> effect(LifecycleCheck.Known known, SpecificRecord event, AtomicInteger enqueued) {
         if (event instanceof StepStarted e) {
-            return check.step("StepStarted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
-                    e.getTargetBatchId()).chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
+            return check.step(known, "StepStarted", e.getParentProcessId(), e.getSubProcessId(),
+                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepHalted e) {
-            return check.step("StepHalted", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
-                    e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+            return check.step(known, "StepHalted", e.getParentProcessId(), e.getSubProcessId(),
+                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepFailed e) {
             // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
-            return check.step("StepFailed", e.getParentProcessId(), e.getSubProcessId(), e.getParentInstanceExecId(),
-                    e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+            return check.step(known, "StepFailed", e.getParentProcessId(), e.getSubProcessId(),
+                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof JobHalted e) {
-            return check.halted("JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
+            return check.halted(known, "JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
                     .chain(() -> halted(e, enqueued));
         }
         if (event instanceof JobFailed e) {
-            return check.failed("JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
+            return check.failed(known, "JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
                     .chain(() -> batches.markFailed(e.getTargetBatchId(), e.getInstanceExecId()));
         }
         return Uni.createFrom().voidItem();

@@ -39,12 +39,34 @@ public class ProcessDefinitionRepository {
         return one(COLUMNS + " WHERE process_id = :id", processId);
     }
 
+    /** The definitions of these processes, one statement; an unknown id has no element. */
+    public Uni<List<ProcessDefinition>> findAll(Collection<Long> processIds) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE process_id IN (:ids)",
+                        Object[].class).setParameter("ids", processIds).getResultList())
+                .map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
+    }
+
     /**
      * Locks a process's row: lifecycle calls on one parent serialise on it, which is what makes "exactly one of two
      * concurrent InitJobs wins" hold without a read-then-write race.
      */
     public Uni<Optional<ProcessDefinition>> lock(long processId) {
         return one(COLUMNS + " WHERE process_id = :id FOR UPDATE", processId);
+    }
+
+    /**
+     * A step's definition, its parent's row locked in the same statement (as {@link #lock} would): what a step's
+     * lifecycle call reads first and then waits on. Nothing is locked when the process is unknown or has no parent.
+     */
+    public Uni<Optional<ProcessDefinition>> findLockingParent(long processId) {
+        // The lateral subquery names the table it locks "p", so "process_definition" inside it is the outer step row.
+        return one(COLUMNS + """
+                 LEFT JOIN LATERAL (SELECT 1 AS parent_locked FROM process_definition p
+                   WHERE p.process_id = process_definition.parent_process_id FOR UPDATE) parent ON true
+                WHERE process_id = :id""", processId);
     }
 
     /**
