@@ -1,12 +1,14 @@
 package io.batchyard.execution.lifecycle;
 
 import io.batchyard.api.CommonErrors;
+import io.batchyard.api.access.ApplicationAccess;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.readmodel.ApplicationAccessRepository;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 
 /**
  * Execute permission on a process's application, as registry-service announced it: what a caller needs to make
@@ -38,11 +40,17 @@ public class ExecutePermission {
         if (caller.admin()) {
             return Uni.createFrom().voidItem();
         }
-        return access.ofProcess(processId).invoke(found -> {
-            if (found.isEmpty() || !found.get().allows(caller, Permission.EXECUTE)) {
-                throw CommonErrors.APPLICATION_PERMISSION.exception(caller.name()
-                        + " has no execute permission on the application of process " + processId);
-            }
-        }).replaceWithVoid();
+        return access.ofProcess(processId).invoke(found -> requireGiven(caller, processId, found)).replaceWithVoid();
+    }
+
+    /**
+     * The same for a process whose application's permissions the caller read with its definition (empty when they
+     * never arrived): no read at all.
+     */
+    public void requireGiven(Caller caller, long processId, Optional<ApplicationAccess> found) {
+        if (!caller.admin() && (found.isEmpty() || !found.get().allows(caller, Permission.EXECUTE))) {
+            throw CommonErrors.APPLICATION_PERMISSION.exception(caller.name()
+                    + " has no execute permission on the application of process " + processId);
+        }
     }
 }

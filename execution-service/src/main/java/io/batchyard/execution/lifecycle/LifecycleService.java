@@ -16,6 +16,7 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.readmodel.ProcessDefinitionRepository.Guarded;
 import io.batchyard.schemas.BatchMarking;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -78,7 +79,7 @@ public class LifecycleService {
     }
 
     private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, String correlation) {
-        return definitions.lock(pid).call(parent -> mayExecute(caller, parent))
+        return definitions.lockGuarded(pid).map(guarded -> mayExecute(caller, guarded))
                 .chain(parent -> liveSteps(parent).chain(steps -> {
             if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
                 throw MAX_BATCH_NULL.exception("max_batch cannot be null");
@@ -123,7 +124,7 @@ public class LifecycleService {
     }
 
     private Uni<StepStart> startStep(Caller caller, long sid, String correlation) {
-        return definitions.findLockingParent(sid).call(found -> mayExecute(caller, found)).chain(found -> {
+        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
             if (step.deleted()) {
@@ -166,7 +167,7 @@ public class LifecycleService {
      */
     private Uni<Long> endStep(Caller caller, long sid, String invalid, String parentNotRunning, ExecState end,
                               String cause, String correlation) {
-        return definitions.findLockingParent(sid).call(found -> mayExecute(caller, found)).chain(found -> {
+        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded)).chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent())
                     .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
             long parentId = step.parentProcessId();
@@ -191,8 +192,8 @@ public class LifecycleService {
 
     private Uni<Run> endJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
-        return definitions.lock(pid).invoke(parent -> requireParent(parent, pid))
-                .call(parent -> mayExecute(caller, parent)).chain(this::liveSteps)
+        return definitions.lockGuarded(pid).invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
+                .map(guarded -> mayExecute(caller, guarded)).chain(this::liveSteps)
                 .chain(steps -> runs.runningAmong(withParent(pid, steps)).chain(running -> {
                     List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
                     if (jobRuns.size() != 1) {
@@ -228,8 +229,9 @@ public class LifecycleService {
     private Uni<Run> failJob(Caller caller, long pid, FailureReason reason, String correlation) {
         FailureReason why = Objects.requireNonNullElse(reason, FailureReason.NONE);
         return Uni.createFrom().item(why).invoke(FailureReason::requireStorable)
-                .chain(() -> definitions.lock(pid)).invoke(parent -> requireParent(parent, pid))
-                .call(parent -> mayExecute(caller, parent))
+                .chain(() -> definitions.lockGuarded(pid))
+                .invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
+                .map(guarded -> mayExecute(caller, guarded))
                 .chain(parent -> runs.latest(pid).chain(latest -> {
                     Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
                             PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid));
@@ -266,9 +268,13 @@ public class LifecycleService {
                 }));
     }
 
-    /** Checked once the process's definition is in hand (and, for a parent, locked). */
-    private Uni<Void> mayExecute(Caller caller, Optional<ProcessDefinition> process) {
-        return process.isEmpty() ? Uni.createFrom().voidItem() : permission.requireKnown(caller, process.get().processId());
+    /**
+     * Checked once the process's definition is in hand (and, for a parent, locked), on the permissions read with it;
+     * a process this service does not know passes, so the call's own checks answer with their codes.
+     */
+    private Optional<ProcessDefinition> mayExecute(Caller caller, Optional<Guarded> process) {
+        process.ifPresent(p -> permission.requireGiven(caller, p.definition().processId(), p.access()));
+        return process.map(Guarded::definition);
     }
 
     private static void requireParent(Optional<ProcessDefinition> parent, long pid) {

@@ -3,6 +3,7 @@ package io.batchyard.readmodel;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.access.ApplicationAccess;
 import io.batchyard.eventing.persistence.Columns;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -25,18 +26,32 @@ public class ProcessDefinitionRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<ProcessDefinition.Property>> PROPERTIES = new TypeReference<>() {
     };
-    private static final String COLUMNS = """
-            SELECT process_id, parent_process_id, process_name, process_type_id, can_recover,
-              array_to_string(enqueuing_process_ids, ','), batch_cut_pattern, array_to_string(next_process_ids, ','),
-              deleted, workflow_type_id, CAST(properties AS text)
-            FROM process_definition""";
+    // Qualified, so that a query joining application_access (which also has deleted, application_id) stays unambiguous.
+    private static final String FIELDS = """
+            process_definition.process_id, process_definition.parent_process_id, process_definition.process_name,
+              process_definition.process_type_id, process_definition.can_recover,
+              array_to_string(process_definition.enqueuing_process_ids, ','), process_definition.batch_cut_pattern,
+              array_to_string(process_definition.next_process_ids, ','), process_definition.deleted,
+              process_definition.workflow_type_id, CAST(process_definition.properties AS text)""";
+    private static final String COLUMNS = "SELECT " + FIELDS + " FROM process_definition";
+    private static final String GUARDED = "SELECT " + FIELDS + """
+            , a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission, a.others_permission
+            FROM process_definition LEFT JOIN application_access a
+              ON a.application_id = process_definition.application_id AND NOT a.deleted""";
 
     /** A parent and its live steps (ordered by id). */
     public record Tree(ProcessDefinition parent, List<ProcessDefinition> steps) {
     }
 
+    /**
+     * A process's definition with the permissions of its application, read in the same statement; the permissions
+     * are empty when the application's never arrived (or it was deleted).
+     */
+    public record Guarded(ProcessDefinition definition, Optional<ApplicationAccess> access) {
+    }
+
     public Uni<Optional<ProcessDefinition>> find(long processId) {
-        return one(COLUMNS + " WHERE process_id = :id", processId);
+        return one(COLUMNS + " WHERE process_definition.process_id = :id", processId);
     }
 
     /** The definitions of these processes, one statement; an unknown id has no element. */
@@ -54,19 +69,29 @@ public class ProcessDefinitionRepository {
      * concurrent InitJobs wins" hold without a read-then-write race.
      */
     public Uni<Optional<ProcessDefinition>> lock(long processId) {
-        return one(COLUMNS + " WHERE process_id = :id FOR UPDATE", processId);
+        return one(COLUMNS + " WHERE process_definition.process_id = :id FOR UPDATE", processId);
     }
 
     /**
-     * A step's definition, its parent's row locked in the same statement (as {@link #lock} would): what a step's
-     * lifecycle call reads first and then waits on. Nothing is locked when the process is unknown or has no parent.
+     * Locks a process's row as {@link #lock} does, and reads its application's permissions in the same statement:
+     * what a job's lifecycle call reads first.
      */
-    public Uni<Optional<ProcessDefinition>> findLockingParent(long processId) {
+    public Uni<Optional<Guarded>> lockGuarded(long processId) {
+        return guarded(GUARDED + " WHERE process_definition.process_id = :id FOR UPDATE OF process_definition",
+                processId);
+    }
+
+    /**
+     * A step's definition and its application's permissions, its parent's row locked in the same statement (as
+     * {@link #lock} would): what a step's lifecycle call reads first and then waits on. Nothing is locked when the
+     * process is unknown or has no parent.
+     */
+    public Uni<Optional<Guarded>> findGuardedLockingParent(long processId) {
         // The lateral subquery names the table it locks "p", so "process_definition" inside it is the outer step row.
-        return one(COLUMNS + """
+        return guarded(GUARDED + """
                  LEFT JOIN LATERAL (SELECT 1 AS parent_locked FROM process_definition p
                    WHERE p.process_id = process_definition.parent_process_id FOR UPDATE) parent ON true
-                WHERE process_id = :id""", processId);
+                WHERE process_definition.process_id = :id""", processId);
     }
 
     /**
@@ -149,6 +174,14 @@ public class ProcessDefinitionRepository {
                 .setParameter("ids", processIds)
                 .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
                 .executeUpdate()).replaceWithVoid();
+    }
+
+    private Uni<Optional<Guarded>> guarded(String sql, long id) {
+        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
+                .getResultList()).map(rows -> rows.stream().findFirst().map(r -> new Guarded(map(r),
+                r[11] == null ? Optional.empty() : Optional.of(new ApplicationAccess(Columns.toLong(r[11]),
+                        Columns.string(r[12]), Columns.string(r[13]), Columns.toInt(r[14]), Columns.toInt(r[15]),
+                        Columns.toInt(r[16]))))));
     }
 
     private Uni<Optional<ProcessDefinition>> one(String sql, long id) {
