@@ -137,16 +137,19 @@ public class LifecycleService {
     private Uni<?> effect(LifecycleCheck.Known known, SpecificRecord event, AtomicInteger enqueued) {
         if (event instanceof StepStarted e) {
             return check.step(known, "StepStarted", e.getParentProcessId(), e.getSubProcessId(),
-                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
+                    e.getParentInstanceExecId(), e.getTargetBatchId())
+                    .chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepHalted e) {
             return check.step(known, "StepHalted", e.getParentProcessId(), e.getSubProcessId(),
-                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+                    e.getParentInstanceExecId(), e.getTargetBatchId())
+                    .chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepFailed e) {
             // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
             return check.step(known, "StepFailed", e.getParentProcessId(), e.getSubProcessId(),
-                    e.getParentInstanceExecId(), e.getTargetBatchId()).chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+                    e.getParentInstanceExecId(), e.getTargetBatchId())
+                    .chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof JobHalted e) {
             return check.halted(known, "JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())

@@ -47,11 +47,15 @@ public class ApplicationAccessRepository {
                         WHERE p.process_id = :id AND NOT a.deleted""", Object[].class)
                 .setParameter("id", processId)
                 .getResultList())
-                .map(rows -> rows.stream().findFirst().map(ApplicationAccessRepository::map));
+                .map(rows -> rows.stream().findFirst().map(r -> map(r, 0)));
     }
 
-    private static ApplicationAccess map(Object[] r) {
-        return new ApplicationAccess(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]),
-                Columns.toInt(r[3]), Columns.toInt(r[4]), Columns.toInt(r[5]));
+    /**
+     * The permissions in a row's six columns from {@code from} on (application id, owner user, owner group, owner,
+     * group and others permission), as this repository and a definition read joined with them select them.
+     */
+    static ApplicationAccess map(Object[] r, int from) {
+        return new ApplicationAccess(Columns.toLong(r[from]), Columns.string(r[from + 1]), Columns.string(r[from + 2]),
+                Columns.toInt(r[from + 3]), Columns.toInt(r[from + 4]), Columns.toInt(r[from + 5]));
     }
 }

@@ -179,9 +179,7 @@ public class ProcessDefinitionRepository {
     private Uni<Optional<Guarded>> guarded(String sql, long id) {
         return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
                 .getResultList()).map(rows -> rows.stream().findFirst().map(r -> new Guarded(map(r),
-                r[11] == null ? Optional.empty() : Optional.of(new ApplicationAccess(Columns.toLong(r[11]),
-                        Columns.string(r[12]), Columns.string(r[13]), Columns.toInt(r[14]), Columns.toInt(r[15]),
-                        Columns.toInt(r[16]))))));
+                r[11] == null ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r, 11)))));
     }
 
     private Uni<Optional<ProcessDefinition>> one(String sql, long id) {
