@@ -35,7 +35,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * batch visible downstream as a BatchEnqueued event. Reports lifecycles/s and the HaltJob -> BatchEnqueued latency.
  *
  * <p>Usage: {@code LifecycleBenchmark [--chains 8] [--lifecycles 25] [--registry URL] [--execution URL] [--queue URL]
- * [--kafka host:port]}, with a bearer token of roles developer and operator in {@code BATCHYARD_TOKEN}.
+ * [--kafka host:port] [--window-start COMMAND] [--window-end COMMAND]}, with a bearer token of roles developer and
+ * operator in {@code BATCHYARD_TOKEN}. The measured window runs from the first lifecycle call to the last fan-out seen;
+ * the two commands (run with {@code bash -c}, waited for) mark its ends, so that bench/run.sh counts the CPU every
+ * process spent in it, not in the client's start, the registration of the chains or the read models' catch-up.
  */
 public final class LifecycleBenchmark {
 
@@ -47,6 +50,8 @@ public final class LifecycleBenchmark {
         String execution = opts.getOrDefault("execution", "http://127.0.0.1:8082");
         String queue = opts.getOrDefault("queue", "http://127.0.0.1:8083");
         String kafka = opts.getOrDefault("kafka", "127.0.0.1:9092");
+        String windowStart = opts.get("window-start");
+        String windowEnd = opts.get("window-end");
         Http http = new Http();
 
         System.out.printf("[bench] %d chains x %d lifecycles against %s / %s%n", chains, lifecycles, registry, execution);
@@ -76,6 +81,8 @@ public final class LifecycleBenchmark {
 
         ExecutorService pool = Executors.newFixedThreadPool(chains);
         AtomicInteger done = new AtomicInteger();
+        mark(windowStart);
+        Duration cpuAtStart = cpu();
         long start = System.nanoTime();
         List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
         for (Chain c : all) {
@@ -108,6 +115,8 @@ public final class LifecycleBenchmark {
             Thread.sleep(50);
         }
         long elapsed = System.nanoTime() - start;
+        Duration cpuInWindow = cpu().minus(cpuAtStart);
+        mark(windowEnd);
         listening.set(false);
         listener.join(5_000);
         pool.shutdown();
@@ -140,9 +149,30 @@ public final class LifecycleBenchmark {
         if (sorted.size() < total) {
             System.out.println("[bench] WARNING: some BatchEnqueued events were not observed within 60 s");
         }
-        // The client shares the machine with the stack it drives: bench/run.sh puts its CPU next to the services'.
-        ProcessHandle.current().info().totalCpuDuration().ifPresent(cpu -> System.out.printf(java.util.Locale.ROOT,
-                "CPU client_ms=%d%n", cpu.toMillis()));
+        // The client shares the machine with the stack it drives: bench/run.sh puts its CPU in the window next to
+        // the services'. Its whole life (start, registration, the wait for the read models) is printed for scale.
+        System.out.printf(java.util.Locale.ROOT, "CPU client_ms=%d client_total_ms=%d%n", cpuInWindow.toMillis(),
+                cpu().toMillis());
+    }
+
+    /** The CPU time this process has used so far. */
+    private static Duration cpu() {
+        return ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /** Runs a window mark's command and waits for it; a failed one is reported and the run goes on. */
+    private static void mark(String command) throws InterruptedException {
+        if (command == null || command.isBlank()) {
+            return;
+        }
+        try {
+            int exit = new ProcessBuilder("bash", "-c", command).inheritIO().start().waitFor();
+            if (exit != 0) {
+                System.out.printf("[bench] window mark exited with %d: %s%n", exit, command);
+            }
+        } catch (java.io.IOException e) {
+            System.out.printf("[bench] window mark could not run (%s): %s%n", e.getMessage(), command);
+        }
     }
 
     /**
