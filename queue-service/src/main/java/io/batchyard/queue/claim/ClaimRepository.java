@@ -22,12 +22,12 @@ public class ClaimRepository extends NativeRepository {
     public record Claim(long instanceExecId, long parentProcessId, long targetBatchId, boolean retry) {
     }
 
+    private static final String CLAIMS =
+            "SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim";
+
     public Uni<Optional<Claim>> find(long instanceExecId) {
-        return first("""
-                        SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim
-                        WHERE instance_exec_id = :ie""",
-                q -> q.setParameter("ie", instanceExecId),
-                r -> new Claim(toLong(r[0]), toLong(r[1]), toLong(r[2]), (Boolean) r[3]));
+        return first(CLAIMS + " WHERE instance_exec_id = :ie", q -> q.setParameter("ie", instanceExecId),
+                ClaimRepository::claim);
     }
 
     /** The claims of these runs, one statement; a run without a claim has no element. */
@@ -35,11 +35,12 @@ public class ClaimRepository extends NativeRepository {
         if (instanceExecIds.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return rows("""
-                        SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim
-                        WHERE instance_exec_id IN (:ies)""",
-                q -> q.setParameter("ies", instanceExecIds),
-                r -> new Claim(toLong(r[0]), toLong(r[1]), toLong(r[2]), (Boolean) r[3]));
+        return rows(CLAIMS + " WHERE instance_exec_id IN (:ies)", q -> q.setParameter("ies", instanceExecIds),
+                ClaimRepository::claim);
+    }
+
+    private static Claim claim(Object[] r) {
+        return new Claim(toLong(r[0]), toLong(r[1]), toLong(r[2]), (Boolean) r[3]);
     }
 
     public Uni<Integer> insert(Claim c) {

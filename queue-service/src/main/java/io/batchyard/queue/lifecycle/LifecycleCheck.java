@@ -53,13 +53,14 @@ public class LifecycleCheck {
      * passes to the run that retries it, and a failed run never halts, so a JobHalted of the superseded run is forged.
      */
     public Uni<Void> halted(Known known, String event, long processId, long run, long targetBatchId) {
-        return claimed(known, event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId)).invoke(batch -> {
-            Long boundTo = batch.map(BatchRepository.Batch::sourceInstanceExecId).orElse(null);
-            if (boundTo == null || boundTo != run) {
-                throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
-                        + " now belongs to run " + boundTo + ", which took it over to retry it");
-            }
-        }).replaceWithVoid();
+        return claimed(known, event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId))
+                .invoke(batch -> {
+                    Long boundTo = batch.map(BatchRepository.Batch::sourceInstanceExecId).orElse(null);
+                    if (boundTo == null || boundTo != run) {
+                        throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
+                                + " now belongs to run " + boundTo + ", which took it over to retry it");
+                    }
+                }).replaceWithVoid();
     }
 
     /**

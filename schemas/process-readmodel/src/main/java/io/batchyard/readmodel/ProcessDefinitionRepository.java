@@ -59,7 +59,7 @@ public class ProcessDefinitionRepository {
         if (processIds.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE process_id IN (:ids)",
+        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE process_definition.process_id IN (:ids)",
                         Object[].class).setParameter("ids", processIds).getResultList())
                 .map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
     }

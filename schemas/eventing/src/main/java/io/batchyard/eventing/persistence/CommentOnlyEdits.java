@@ -48,7 +48,8 @@ public class CommentOnlyEdits implements FlywayConfigurationCustomizer {
 
     private final List<Edit> edits;
 
-    public CommentOnlyEdits(@ConfigProperty(name = "batchyard.flyway.comment-only-edits") Optional<List<String>> edits) {
+    public CommentOnlyEdits(
+            @ConfigProperty(name = "batchyard.flyway.comment-only-edits") Optional<List<String>> edits) {
         this.edits = edits.orElse(List.of()).stream().map(Edit::parse).toList();
     }
 
@@ -118,7 +119,11 @@ public class CommentOnlyEdits implements FlywayConfigurationCustomizer {
             return "batchyard-comment-only-edits";
         }
 
-        /** The history table as Flyway names it: in its default schema, or the connection's current one. */
+        /**
+         * The history table as Flyway names it: in its default schema when one is named; otherwise unqualified, which
+         * finds it because Flyway points the connection's search path at the schema it keeps the table in (the first
+         * of the managed schemas, or the current one).
+         */
         private static String historyTable(Context context) {
             String schema = context.getConfiguration().getDefaultSchema();
             String table = quote(context.getConfiguration().getTable());

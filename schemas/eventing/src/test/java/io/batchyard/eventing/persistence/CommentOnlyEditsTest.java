@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CommentOnlyEditsTest {
 
     private static final String SCRIPT = "V1__things.sql";
-    private static final String FIRST = "-- Things, as the old notes called them.\nCREATE TABLE thing (id INT PRIMARY KEY);\n";
+    private static final String FIRST =
+            "-- Things, as the old notes called them.\nCREATE TABLE thing (id INT PRIMARY KEY);\n";
     private static final String REWORDED = "-- Things, said plainly.\nCREATE TABLE thing (id INT PRIMARY KEY);\n";
     private static final String CHANGED = "-- Things, said plainly.\nCREATE TABLE thing (id BIGINT PRIMARY KEY);\n";
 
@@ -104,7 +105,31 @@ class CommentOnlyEditsTest {
         assertThat(Edit.parse(" V2__runner.sql:-1128233189:434008454 "))
                 .isEqualTo(new Edit("V2__runner.sql", -1128233189, 434008454));
         assertThatThrownBy(() -> Edit.parse("V2__runner.sql:434008454")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new CommentOnlyEdits(Optional.empty())).isNotNull();
+
+        // A service that lists nothing adds no callback; one that lists edits adds one, next to those already there.
+        FluentConfiguration configuration = Flyway.configure();
+        new CommentOnlyEdits(Optional.empty()).customize(configuration);
+        assertThat(configuration.getCallbacks()).isEmpty();
+        new CommentOnlyEdits(Optional.of(List.of("V2__runner.sql:1:2"))).customize(configuration);
+        new CommentOnlyEdits(Optional.of(List.of("V8__runner_group_jobs.sql:3:4"))).customize(configuration);
+        assertThat(configuration.getCallbacks()).hasSize(2);
+    }
+
+    @Test
+    void theHistoryTableIsFoundInTheFirstManagedSchemaWhenNoDefaultIsNamed() throws Exception {
+        db = Infrastructure.get().database("comment_only_edits_schema_" + System.nanoTime());
+        write(FIRST);
+        FluentConfiguration inSchema = flyway(List.of()).schemas("things");
+        inSchema.load().migrate();
+        int before = recordedChecksum("things.flyway_schema_history");
+        write(REWORDED);
+        int after = fileChecksum();
+
+        FluentConfiguration withEdit = flyway(List.of()).schemas("things");
+        CommentOnlyEdits.register(withEdit, List.of(new Edit(SCRIPT, before, after)));
+        withEdit.load().migrate();
+
+        assertThat(recordedChecksum("things.flyway_schema_history")).isEqualTo(after);
     }
 
     private FluentConfiguration flyway(List<Edit> edits) {
@@ -126,9 +151,13 @@ class CommentOnlyEditsTest {
     }
 
     private int recordedChecksum() throws SQLException {
+        return recordedChecksum("flyway_schema_history");
+    }
+
+    private int recordedChecksum(String table) throws SQLException {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
              Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT checksum FROM flyway_schema_history WHERE script = 'db/migration/"
+             ResultSet r = s.executeQuery("SELECT checksum FROM " + table + " WHERE script = 'db/migration/"
                      + SCRIPT + "'")) {
             assertThat(r.next()).isTrue();
             return r.getInt(1);
