@@ -59,9 +59,7 @@ public class ProcessDefinitionRepository {
         if (processIds.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE process_definition.process_id IN (:ids)",
-                        Object[].class).setParameter("ids", processIds).getResultList())
-                .map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
+        return list(COLUMNS + " WHERE process_definition.process_id IN (:ids)", "ids", processIds);
     }
 
     /**
@@ -187,7 +185,11 @@ public class ProcessDefinitionRepository {
     }
 
     private Uni<List<ProcessDefinition>> list(String sql, long id) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
+        return list(sql, "id", id);
+    }
+
+    private Uni<List<ProcessDefinition>> list(String sql, String parameter, Object value) {
+        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter(parameter, value)
                 .getResultList()).map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
     }
 
