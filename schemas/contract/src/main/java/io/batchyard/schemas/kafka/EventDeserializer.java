@@ -4,6 +4,8 @@ import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.batchyard.schemas.EventCatalog;
 import io.batchyard.schemas.EventCodec;
 import io.batchyard.schemas.EventCodec.UnknownEventException;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.ext.web.client.WebClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -29,7 +31,9 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
     private static final byte REGISTRY_MAGIC = 0x0;
     private static final long MAX_BACKOFF_MS = 5_000;
 
-    private final AvroKafkaDeserializer<SpecificRecord> registry = new AvroKafkaDeserializer<>();
+    private AvroKafkaDeserializer<SpecificRecord> registry = new AvroKafkaDeserializer<>();
+    /** The web client under the registry client built here, closed with this deserializer; null if Apicurio built it. */
+    private WebClient web;
     private volatile boolean configured;
 
     public EventDeserializer() {
@@ -49,7 +53,12 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
             LOG.log(System.Logger.Level.WARNING, "no " + RegistrySerdeConfig.REGISTRY_URL + " configured: registry records cannot be decoded");
             return;
         }
-        registry.configure(RegistrySerdeConfig.withDefaults(configs), isKey);
+        Map<String, Object> config = RegistrySerdeConfig.withDefaults(configs);
+        RegistryClients.withDeadlines(config).ifPresent(client -> {
+            registry = new AvroKafkaDeserializer<>(client.facade());
+            web = client.web();
+        });
+        registry.configure(config, isKey);
         configured = true;
     }
 
@@ -103,11 +112,17 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
         }
     }
 
-    /** A failure to reach the registry (connection refused, timed out, cut), as opposed to an answer. */
-    private static boolean unreachable(Throwable failure) {
+    /**
+     * A failure to reach the registry (connection refused, timed out, cut, or closed by the client's idle deadline
+     * while it waited for an answer), as opposed to an answer.
+     */
+    static boolean unreachable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof IOException) {
+            if (t instanceof IOException || t instanceof HttpClosedException) {
                 return true;
+            }
+            if (t.getCause() == t) {
+                break;
             }
         }
         return false;
@@ -126,5 +141,8 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
     @Override
     public void close() {
         registry.close();
+        if (web != null) {
+            web.close();
+        }
     }
 }

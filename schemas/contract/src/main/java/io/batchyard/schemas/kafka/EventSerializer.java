@@ -2,6 +2,7 @@ package io.batchyard.schemas.kafka;
 
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.batchyard.schemas.EventCatalog;
+import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -16,7 +17,9 @@ public class EventSerializer implements Serializer<SpecificRecord> {
 
     public static final String EVENT_TYPE_HEADER = "event-type";
 
-    private final AvroKafkaSerializer<SpecificRecord> registry = new AvroKafkaSerializer<>();
+    private AvroKafkaSerializer<SpecificRecord> registry = new AvroKafkaSerializer<>();
+    /** The web client under the registry client built here, closed with this serializer; null if Apicurio built it. */
+    private WebClient web;
 
     public EventSerializer() {
     }
@@ -30,7 +33,12 @@ public class EventSerializer implements Serializer<SpecificRecord> {
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        registry.configure(RegistrySerdeConfig.withDefaults(configs), isKey);
+        Map<String, Object> config = RegistrySerdeConfig.withDefaults(configs);
+        RegistryClients.withDeadlines(config).ifPresent(client -> {
+            registry = new AvroKafkaSerializer<>(client.facade());
+            web = client.web();
+        });
+        registry.configure(config, isKey);
     }
 
     @Override
@@ -53,5 +61,8 @@ public class EventSerializer implements Serializer<SpecificRecord> {
     @Override
     public void close() {
         registry.close();
+        if (web != null) {
+            web.close();
+        }
     }
 }
