@@ -28,8 +28,9 @@ import java.util.concurrent.TimeUnit;
  * the deserializer waits and tries again, the relay tries its pass again. An answer that is slow but flowing is not cut.
  *
  * <p>The client is only built here when the configuration names nothing but the registry (and perhaps the Vert.x to
- * use). With credentials, TLS or proxy settings Apicurio builds its own client from them, without these deadlines:
- * the two ways of building a client exclude each other in Apicurio, and those settings are its to apply.
+ * use). With credentials, TLS or proxy settings, another HTTP adapter or the v2 API, Apicurio builds its own client
+ * from them, without these deadlines: the two ways of building a client exclude each other in Apicurio, and those
+ * settings are its to apply.
  */
 final class RegistryClients {
 
@@ -45,7 +46,9 @@ final class RegistryClients {
             SchemaResolverConfig.AUTH_TOKEN_ENDPOINT, SchemaResolverConfig.AUTH_CLIENT_ID,
             SchemaResolverConfig.AUTH_USERNAME, SchemaResolverConfig.TLS_TRUSTSTORE_LOCATION,
             SchemaResolverConfig.TLS_CERTIFICATES, SchemaResolverConfig.TLS_TRUST_ALL,
-            SchemaResolverConfig.TLS_VERIFY_HOST, SchemaResolverConfig.PROXY_HOST, SchemaResolverConfig.HTTP_ADAPTER);
+            SchemaResolverConfig.TLS_VERIFY_HOST, SchemaResolverConfig.PROXY_HOST, SchemaResolverConfig.HTTP_ADAPTER,
+            // the client built here speaks the registry's v3 API; a configuration that asks for v2 gets Apicurio's
+            SchemaResolverConfig.REGISTRY_URL_VERSION);
 
     /** A registry client and the web client under it, which its owner closes with the serde. */
     record Client(RegistryClientFacade facade, WebClient web) {

@@ -42,7 +42,8 @@ class RegistryClientsTest {
     void credentialsTlsOrAProxyLeaveTheClientToApicurio() {
         for (String key : new String[] {SchemaResolverConfig.AUTH_USERNAME, SchemaResolverConfig.AUTH_CLIENT_ID,
                 SchemaResolverConfig.TLS_TRUSTSTORE_LOCATION, SchemaResolverConfig.TLS_TRUST_ALL,
-                SchemaResolverConfig.PROXY_HOST, SchemaResolverConfig.HTTP_ADAPTER}) {
+                SchemaResolverConfig.PROXY_HOST, SchemaResolverConfig.HTTP_ADAPTER,
+                SchemaResolverConfig.REGISTRY_URL_VERSION}) {
             Map<String, Object> config = registryOnly();
             config.put(key, "x");
             assertThat(RegistryClients.withDeadlines(config)).as(key).isEmpty();
