@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.batchyard.events.execution.JobHalted;
-import io.batchyard.schemas.Events;
 import io.batchyard.schemas.kafka.EventDeserializer;
 import io.batchyard.schemas.kafka.EventSerializer;
 import io.batchyard.teststack.Infrastructure;
@@ -54,7 +53,7 @@ class RegistryDeadlineTest {
     @Test
     void aReadWaitsOutARegistryThatSaysNothingThenDecodesFromTheNextConnection() {
         String topic = "deadline-" + UUID.randomUUID();
-        JobHalted halted = halted(4343);
+        JobHalted halted = RegistryWireFormatTest.halted(4343);
         RecordHeaders headers = new RecordHeaders();
         byte[] bytes;
         try (EventSerializer serializer = RegistrySerdes.serializer(registry)) {
@@ -83,9 +82,10 @@ class RegistryDeadlineTest {
             try (EventSerializer serializer = new EventSerializer()) {
                 serializer.configure(throughRelay(), false);
                 // The outbox relay's case: the send fails, the row stays unpublished, its next pass tries again.
-                assertThatThrownBy(() -> serializer.serialize(topic, new RecordHeaders(), halted(1)))
+                JobHalted first = RegistryWireFormatTest.halted(1);
+                assertThatThrownBy(() -> serializer.serialize(topic, new RecordHeaders(), first))
                         .isInstanceOf(RuntimeException.class);
-                byte[] bytes = serializer.serialize(topic, new RecordHeaders(), halted(2));
+                byte[] bytes = serializer.serialize(topic, new RecordHeaders(), RegistryWireFormatTest.halted(2));
                 assertThat(bytes[0]).isZero();
             }
         });
@@ -97,12 +97,6 @@ class RegistryDeadlineTest {
         Map<String, Object> config = RegistrySerdes.config(relay.url());
         config.put("batchyard.registry.idle-timeout-ms", String.valueOf(IDLE_MS));
         return config;
-    }
-
-    private static JobHalted halted(long processId) {
-        return JobHalted.newBuilder().setHeader(Events.header("test", processId, null))
-                .setProcessId(processId).setInstanceExecId(7).setTargetBatchId(44)
-                .setBatchMarking("2026-11-28").build();
     }
 
     /** A TCP relay to the registry that reads its first connection and never answers it; later ones pass through. */

@@ -173,7 +173,8 @@ class RegistryWireFormatTest {
         assertThat(out).contains("\"processId\": 4242").contains("\"batchMarking\"");
     }
 
-    private static JobHalted halted(long processId) {
+    /** A {@code JobHalted} of {@code processId}; {@link RegistryDeadlineTest} writes it too. */
+    static JobHalted halted(long processId) {
         return JobHalted.newBuilder().setHeader(Events.header("test", processId, null))
                 .setProcessId(processId).setInstanceExecId(7).setTargetBatchId(44)
                 .setBatchMarking("2014-12-16,EOD@2014-12-16").build();

@@ -32,7 +32,9 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
     private static final long MAX_BACKOFF_MS = 5_000;
 
     private AvroKafkaDeserializer<SpecificRecord> registry = new AvroKafkaDeserializer<>();
-    /** The web client under the registry client built here, closed with this deserializer; null if Apicurio built it. */
+    /**
+     * The web client under a registry client built here, closed with this deserializer; null if Apicurio built it.
+     */
     private WebClient web;
     private volatile boolean configured;
 
@@ -120,9 +122,6 @@ public class EventDeserializer implements Deserializer<SpecificRecord> {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof IOException || t instanceof HttpClosedException) {
                 return true;
-            }
-            if (t.getCause() == t) {
-                break;
             }
         }
         return false;

@@ -18,7 +18,9 @@ public class EventSerializer implements Serializer<SpecificRecord> {
     public static final String EVENT_TYPE_HEADER = "event-type";
 
     private AvroKafkaSerializer<SpecificRecord> registry = new AvroKafkaSerializer<>();
-    /** The web client under the registry client built here, closed with this serializer; null if Apicurio built it. */
+    /**
+     * The web client under a registry client built here, closed with this serializer; null if Apicurio built it.
+     */
     private WebClient web;
 
     public EventSerializer() {

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * service, or a consumer's poll. Here a connection on which nothing has been received or sent for
  * {@value #DEFAULT_IDLE_TIMEOUT_MS} ms is closed, which fails the request waiting on it, and a connection that is not
  * made within {@value #DEFAULT_CONNECT_TIMEOUT_MS} ms fails too. The callers then treat the registry as unreachable:
- * the deserializer waits and tries again, the relay tries its pass again. An answer that is slow but flowing is not cut.
+ * the deserializer waits and tries again, the relay tries its pass again. An answer that is slow but flowing is not
+ * cut.
  *
  * <p>The client is only built here when the configuration names nothing but the registry (and perhaps the Vert.x to
  * use). With credentials, TLS or proxy settings, another HTTP adapter or the v2 API, Apicurio builds its own client
