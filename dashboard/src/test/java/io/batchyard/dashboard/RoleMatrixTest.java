@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class RoleMatrixTest {
 
     @Test
-    void everyOperationAnswersAsTheReadmeMatrixSays() {
-        RoleMatrix.check(Path.of("README.md"));
+    void everyOperationAnswersAsTheAccessPolicySays() {
+        RoleMatrix.check("dashboard", Path.of("README.md"));
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class RoleMatrixTest {
 
     @Test
-    void everyOperationAnswersAsTheReadmeMatrixSays() {
-        RoleMatrix.check(Path.of("README.md"));
+    void everyOperationAnswersAsTheAccessPolicySays() {
+        RoleMatrix.check("lineage-service", Path.of("README.md"));
     }
 }

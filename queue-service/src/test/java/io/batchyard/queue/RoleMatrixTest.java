@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class RoleMatrixTest {
 
     @Test
-    void everyOperationAnswersAsTheReadmeMatrixSays() {
-        RoleMatrix.check(Path.of("README.md"));
+    void everyOperationAnswersAsTheAccessPolicySays() {
+        RoleMatrix.check("queue-service", Path.of("README.md"));
     }
 }

@@ -1,10 +1,12 @@
 package io.batchyard.teststack.identity;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.access.AccessPolicy;
 import io.batchyard.teststack.fuzz.OpenApiOperations;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -24,20 +26,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks a running service against the role matrix its README documents: every operation of the service's live
- * OpenAPI document has a rule and every rule an operation; then, for every operation, a call without a token answers
- * 401, a call with a role below the rule 403, and a call with the lowest allowed role neither. The README table sits
- * between {@code <!-- role-matrix:begin -->} and {@code <!-- role-matrix:end -->}, one row per operation:
- * {@code | `GET /processes/{id}` | viewer |}.
+ * Checks a running service against its rows of the access policy ({@link AccessPolicy}, the one table of who may do
+ * what): every operation of the service's live OpenAPI document has a rule and every rule an operation; then, for
+ * every operation, a call without a token answers 401, a call with a role below the rule 403, and a call with the
+ * lowest allowed role neither. The service's README documents the same table, and must say the same: it sits between
+ * {@code <!-- role-matrix:begin -->} and {@code <!-- role-matrix:end -->}, one row per operation:
+ * {@code | `GET /processes/{id}` | viewer | read |}.
  */
 public final class RoleMatrix {
 
-    private static final Pattern ROW = Pattern.compile("^\\|\\s*`(GET|PUT|POST|DELETE|PATCH) ([^`]+)`\\s*\\|\\s*(\\w+)\\s*\\|");
+    private static final Pattern ROW =
+            Pattern.compile("^\\|\\s*`(GET|PUT|POST|DELETE|PATCH) ([^`]+)`\\s*\\|\\s*(\\w+)\\s*\\|\\s*([\\w-]+)\\s*\\|");
     /** Ids no test creates: the lowest allowed role gets a 404 or a 4xx of validation, and nothing changes. */
     private static final String NO_SUCH_ID = "987654321";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -47,6 +52,13 @@ public final class RoleMatrix {
 
     /** The documented rules: "METHOD /path" → lowest role. */
     public static Map<String, String> documented(Path readme) {
+        Map<String, String> roles = new LinkedHashMap<>();
+        documentedRules(readme).forEach((op, rule) -> roles.put(op, rule.split(" ")[0]));
+        return roles;
+    }
+
+    /** The documented rules: "METHOD /path" → "lowest-role application-permission". */
+    static Map<String, String> documentedRules(Path readme) {
         String text;
         try {
             text = Files.readString(readme);
@@ -60,15 +72,32 @@ public final class RoleMatrix {
         for (String line : text.substring(begin, end).split("\n")) {
             Matcher m = ROW.matcher(line.trim());
             if (m.find()) {
-                rules.put(m.group(1) + " " + m.group(2), m.group(3));
+                rules.put(m.group(1) + " " + m.group(2), m.group(3) + " " + m.group(4));
             }
         }
         return rules;
     }
 
+    /** The policy's rules for {@code service}: "METHOD /path" → lowest role. */
+    public static Map<String, String> policy(String service) {
+        Map<String, String> rules = new LinkedHashMap<>();
+        AccessPolicy.of(service).forEach(rule -> rules.put(rule.operation(), rule.role()));
+        return rules;
+    }
+
+    /** The same with the application permission: "METHOD /path" → "lowest-role permission", as the README writes it. */
+    static Map<String, String> policyRules(String service) {
+        Map<String, String> rules = new LinkedHashMap<>();
+        AccessPolicy.of(service).forEach(rule -> rules.put(rule.operation(),
+                rule.role() + " " + rule.need().name().toLowerCase()));
+        return rules;
+    }
+
     /** Runs the whole check against the service RestAssured points at. */
-    public static void check(Path readme) {
-        Map<String, String> rules = documented(readme);
+    public static void check(String service, Path readme) {
+        Map<String, String> rules = policy(service);
+        assertEquals(new TreeMap<>(policyRules(service)), new TreeMap<>(documentedRules(readme)),
+                readme + "'s role matrix differs from the access policy of " + service);
         List<OpenApiOperations.Operation> operations = liveOperations();
         Set<String> live = new TreeSet<>();
         operations.forEach(op -> live.add(op.id()));
@@ -76,8 +105,8 @@ public final class RoleMatrix {
         undocumented.removeAll(rules.keySet());
         Set<String> stale = new TreeSet<>(rules.keySet());
         stale.removeAll(live);
-        assertTrue(undocumented.isEmpty(), "operations without a rule in " + readme + ": " + undocumented);
-        assertTrue(stale.isEmpty(), "rules in " + readme + " for operations the service does not have: " + stale);
+        assertTrue(undocumented.isEmpty(), "operations without a rule in the access policy: " + undocumented);
+        assertTrue(stale.isEmpty(), "access policy rules for operations " + service + " does not have: " + stale);
 
         List<String> failures = new ArrayList<>();
         for (OpenApiOperations.Operation op : operations) {
