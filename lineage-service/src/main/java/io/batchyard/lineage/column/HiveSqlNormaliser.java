@@ -1,5 +1,6 @@
 package io.batchyard.lineage.column;
 
+import io.batchyard.hiveql.HiveScript;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,8 @@ import java.util.regex.Pattern;
  * already handles {@code INSERT OVERWRITE TABLE t PARTITION (...)}, backticks and {@code LATERAL VIEW}; this class
  * only covers what it does not:
  * <ul>
- *   <li>comments and the split into statements (on ';' outside quotes, unlike the reference's naive split);</li>
+ *   <li>comments and the split into statements (on ';' outside quotes, unlike the reference's naive split), by
+ *       {@link HiveScript}, which the Hive hook splits with too;</li>
  *   <li>{@code CREATE [TEMPORARY] [EXTERNAL] TABLE} with Hive storage clauses: the clauses are dropped and
  *       {@code PARTITIONED BY} columns are appended to the column list, since they are real columns of the table;</li>
  *   <li>{@code DISTRIBUTE BY} is dropped and {@code SORT BY}/{@code CLUSTER BY} become {@code ORDER BY}: they only
@@ -76,48 +78,7 @@ public final class HiveSqlNormaliser {
 
     /** Statements of a script: comments removed, split on ';' outside quotes, blank ones dropped. */
     public static List<String> statements(String text) {
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        char quote = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            char next = i + 1 < text.length() ? text.charAt(i + 1) : 0;
-            if (quote != 0) {
-                current.append(c);
-                if (c == '\\' && quote != '`' && next != 0) {
-                    current.append(next);
-                    i++;
-                } else if (c == quote) {
-                    quote = 0;
-                }
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-                current.append(c);
-            } else if (c == '-' && next == '-') {
-                // A comment runs to the end of its line, also on the last line (the reference's bug with that case).
-                int eol = text.indexOf('\n', i);
-                i = eol < 0 ? text.length() : eol - 1;
-                current.append(' ');
-            } else if (c == '/' && next == '*') {
-                int end = text.indexOf("*/", i + 2);
-                i = end < 0 ? text.length() : end + 1;
-                current.append(' ');
-            } else if (c == ';') {
-                add(out, current);
-                current.setLength(0);
-            } else {
-                current.append(c);
-            }
-        }
-        add(out, current);
-        return out;
-    }
-
-    private static void add(List<String> out, StringBuilder statement) {
-        String s = statement.toString().replaceAll("\\s+", " ").trim();
-        if (!s.isEmpty()) {
-            out.add(s);
-        }
+        return HiveScript.statements(text);
     }
 
     /** Decides how to treat one statement and rewrites its Hive-only parts. */
