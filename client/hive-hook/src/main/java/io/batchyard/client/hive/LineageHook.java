@@ -10,17 +10,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Hive post-execution hook ({@code hive.exec.post.hooks=io.batchyard.client.hive.LineageHook}): registers every
- * executed query of a Batchyard step with lineage-service. It only reads Hive's context; the rules are in
- * {@link QueryExtraction} and the sending in {@link QuerySender}, neither of which knows Hive. It never fails the
- * query: whatever goes wrong is logged.
+ * statement of a Batchyard step with lineage-service. It only reads Hive's context and hands it to
+ * {@link ScriptRegistration}; the rules are in {@link QueryExtraction} and the sending in {@link QuerySender}, none of
+ * which knows Hive. It never fails the query: whatever goes wrong is logged.
  */
 public class LineageHook implements ExecuteWithHookContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(LineageHook.class);
     /** HiveConf's name of the session's database (ConfVars.HIVE_CURRENT_DATABASE). */
     private static final String CURRENT_DATABASE = "hive.current.database";
-
-    private static volatile boolean warnedUnconfigured;
 
     @Override
     public void run(HookContext context) {
@@ -33,24 +31,11 @@ public class LineageHook implements ExecuteWithHookContext {
             if (conf == null || plan == null) {
                 return;
             }
-            QueryExtraction.extract(conf::get, plan.getQueryString(), plan.getQueryId(), plan.getOperationName(),
-                    currentDatabase(conf)).ifPresent(query -> send(conf, query));
+            ScriptRegistration.register(conf::get, conf.getPropsWithPrefix(HookSettings.KAFKA_PREFIX),
+                    plan.getQueryString(), plan.getQueryId(), plan.getOperationName(), currentDatabase(conf));
         } catch (Exception | LinkageError e) {
             LOG.warn("Batchyard lineage: query not registered: {}", e.toString());
         }
-    }
-
-    private static void send(HiveConf conf, ExecutedQuery query) {
-        HookSettings settings = HookSettings.from(conf::get, conf.getPropsWithPrefix(HookSettings.KAFKA_PREFIX));
-        if (!settings.configured()) {
-            if (!warnedUnconfigured) {
-                warnedUnconfigured = true;
-                LOG.warn("Batchyard lineage: {} and {} must both be set; queries are not registered",
-                        HookSettings.BOOTSTRAP_SERVERS, HookSettings.REGISTRY_URL);
-            }
-            return;
-        }
-        QuerySender.shared(settings).send(query);
     }
 
     private static String currentDatabase(HiveConf conf) {
