@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.strimzi.api.kafka.model.kafka.Kafka;
 import io.strimzi.api.kafka.model.nodepool.KafkaNodePool;
@@ -48,9 +49,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Kubernetes built-ins bind to fabric8's kubernetes-model classes, Strimzi's resources to the model classes
- *       of io.strimzi:api, ServiceMonitor to fabric8's monitoring model. Those classes collect unknown fields in an
- *       "additional properties" map (a {@code @JsonAnySetter}); this mapper removes every any-setter, so an unknown
- *       field fails with FAIL_ON_UNKNOWN_PROPERTIES, and it refuses scalar coercions.</li>
+ *       of io.strimzi:api, ServiceMonitor and PrometheusRule to fabric8's monitoring model. Those classes collect
+ *       unknown fields in an "additional properties" map (a {@code @JsonAnySetter}); this mapper removes every
+ *       any-setter, so an unknown field fails with FAIL_ON_UNKNOWN_PROPERTIES, and it refuses scalar coercions.</li>
  *   <li>Strimzi fields marked deprecated are errors too: Strimzi 1.0 (API v1) removes them, and these manifests must
  *       convert to v1 without edits.</li>
  *   <li>CloudNativePG's resources (Cluster, Database, anything of postgresql.cnpg.io) are validated outside the JVM,
@@ -74,6 +75,7 @@ final class StrictValidator {
             Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
             Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class),
             Map.entry("kafka.strimzi.io/v1beta2/Kafka", Kafka.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaNodePool", KafkaNodePool.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaTopic", KafkaTopic.class),
