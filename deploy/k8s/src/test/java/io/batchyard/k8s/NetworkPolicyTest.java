@@ -48,6 +48,8 @@ class NetworkPolicyTest {
         pods.add(new Pod("postgres", NS, Map.of("cnpg.io/cluster", "batchyard-pg", "cnpg.io/instanceRole", "primary")));
         pods.add(new Pod("ingress-controller", "ingress-nginx", Map.of("app.kubernetes.io/name", "ingress-nginx")));
         pods.add(new Pod("prometheus", "monitoring", Map.of("app.kubernetes.io/name", "prometheus")));
+        pods.add(new Pod("otel-collector", "opentelemetry",
+                Map.of("app.kubernetes.io/name", "opentelemetry-collector")));
         pods.add(new Pod("dns", "kube-system", Map.of("k8s-app", "kube-dns")));
         pods.add(new Pod("keycloak", "keycloak", Map.of("app", "keycloak")));
         pods.add(new Pod("cnpg-operator", "cnpg-system", Map.of("app.kubernetes.io/name", "cloudnative-pg")));
@@ -71,6 +73,8 @@ class NetworkPolicyTest {
         listens.put("postgres", List.of(5432, 8000, 9187));
         listens.put("dns", List.of(53));
         listens.put("keycloak", List.of(8080));
+        // OTLP over gRPC and over HTTP.
+        listens.put("otel-collector", List.of(4317, 4318));
 
         TreeSet<String> allowed = new TreeSet<>();
         for (Pod from : pods) {
@@ -92,6 +96,10 @@ class NetworkPolicyTest {
             expected.add(app + " -> schema-registry:8080");
             expected.add(app + " -> keycloak:8080");
             expected.add(app + " -> dns:53");
+            if (tree.equals("production")) {
+                // Production exports spans to the collector it names (overlays/production/observability.yaml).
+                expected.add(app + " -> otel-collector:4317");
+            }
         }
         for (String service : SERVICES) {
             expected.add(service + " -> postgres:5432");
