@@ -1,6 +1,8 @@
 package io.batchyard.readmodel;
 
 import io.batchyard.api.access.ApplicationAccess;
+import io.batchyard.api.access.ApplicationGuard;
+import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.persistence.Columns;
 import io.batchyard.events.registry.ApplicationChanged;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -9,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 
 /** The local copy of applications' permissions; every method joins the caller's session. */
@@ -48,6 +51,22 @@ public class ApplicationAccessRepository {
                 .setParameter("id", processId)
                 .getResultList())
                 .map(rows -> rows.stream().findFirst().map(r -> map(r, 0)));
+    }
+
+    /**
+     * The applications known here that {@code reader} may read, by {@link ApplicationGuard}'s rule: what a list of
+     * objects keeps its rows to. An administrator reads every application, known here or not, so a list asks
+     * {@link Caller#admin()} before it asks this.
+     */
+    public Uni<List<Long>> readableBy(Caller reader) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        SELECT application_id, owner_user, owner_group, owner_permission, group_permission,
+                          others_permission
+                        FROM application_access WHERE NOT deleted""", Object[].class)
+                .getResultList())
+                .map(rows -> rows.stream().map(r -> map(r, 0))
+                        .filter(a -> ApplicationGuard.canRead(reader, Optional.of(a)))
+                        .map(ApplicationAccess::applicationId).toList());
     }
 
     /**

@@ -2,9 +2,11 @@ package io.batchyard.readmodel.api;
 
 
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.readmodel.ProcessDefinitionService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -14,7 +16,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
 /**
  * What this service currently believes about a process. The read model lags the registry by the time the event
@@ -27,24 +28,24 @@ import static io.batchyard.api.CommonErrors.NOT_FOUND;
 public class ProcessDefinitionResource {
 
     private final ProcessDefinitionService definitions;
+    private final SecurityIdentity identity;
 
-    public ProcessDefinitionResource(ProcessDefinitionService definitions) {
+    public ProcessDefinitionResource(ProcessDefinitionService definitions, SecurityIdentity identity) {
         this.definitions = definitions;
+        this.identity = identity;
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "A process as last announced by the registry")
     public Uni<ProcessDefinition> get(@PathParam("id") long id) {
-        return definitions.find(id).map(found -> found
-                .orElseThrow(() -> NOT_FOUND.exception("process " + id + " is not known to this service (yet)")));
+        return definitions.get(Caller.of(identity), id);
     }
 
     @GET
     @Path("{id}/tree")
     @Operation(summary = "A parent process with its live steps, as last announced by the registry")
     public Uni<ProcessDefinitionRepository.Tree> tree(@PathParam("id") long id) {
-        return definitions.tree(id).map(found -> found
-                .orElseThrow(() -> NOT_FOUND.exception("parent process " + id + " is not known to this service (yet)")));
+        return definitions.tree(Caller.of(identity), id);
     }
 }
