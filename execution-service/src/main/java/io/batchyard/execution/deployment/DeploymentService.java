@@ -1,12 +1,14 @@
 package io.batchyard.execution.deployment;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.deployment.Deployment.Status;
-import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -15,10 +17,13 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The deployment queue's use cases, one transaction each. InitDeploy, HaltDeploy and TermDeploy check in a fixed
- * order and the first failing check answers; a refused call changes nothing.
+ * order and the first failing check answers; a refused call changes nothing. A deployment belongs to its process's
+ * application: seeing it needs read there, and to a caller without read it does not exist (420, or for a process's
+ * deployments the answer of a process that has none); requesting and moving one needs execute.
  */
 @ApplicationScoped
 public class DeploymentService {
@@ -28,11 +33,11 @@ public class DeploymentService {
 
     private final DeploymentRepository deployments;
     private final ProcessDefinitionRepository definitions;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
     private final DeploymentEvents events;
 
     public DeploymentService(DeploymentRepository deployments, ProcessDefinitionRepository definitions,
-                             ExecutePermission permission, DeploymentEvents events) {
+                             ProcessPermission permission, DeploymentEvents events) {
         this.deployments = deployments;
         this.definitions = definitions;
         this.permission = permission;
@@ -42,11 +47,12 @@ public class DeploymentService {
     /** Queues a deployment of a live parent process (NOT_STARTED); the poller picks it up. */
     @WithTransaction
     public Uni<Deployment> request(Caller caller, long processId) {
+        Supplier<ApiException> notDeployable = () -> ExecutionError.NOT_A_DEPLOYABLE_PROCESS.exception(
+                "process " + processId + " is not a live parent process");
         return definitions.find(processId).chain(found -> {
-            ProcessDefinition parent = found.filter(p -> p.isParent() && !p.deleted())
-                    .orElseThrow(() -> ExecutionError.NOT_A_DEPLOYABLE_PROCESS.exception(
-                            "process " + processId + " is not a live parent process"));
-            return permission.requireKnown(caller, processId).chain(() -> deployments.insert(processId,
+            ProcessDefinition parent = found.filter(p -> p.isParent() && !p.deleted()).orElseThrow(notDeployable);
+            return permission.require(caller, processId, Permission.EXECUTE, notDeployable)
+                    .chain(() -> deployments.insert(processId,
                     parent.processTypeId(), caller.name(), Deployment.scriptFor(parent.processTypeId())))
                     .chain(d -> events.changed(d, null));
         });
@@ -86,14 +92,21 @@ public class DeploymentService {
     }
 
     @WithSession
-    public Uni<Deployment> get(long deploymentId) {
-        return deployments.find(deploymentId).map(found -> found.orElseThrow(() -> unknown(deploymentId)));
+    public Uni<Deployment> get(Caller caller, long deploymentId) {
+        return deployments.find(deploymentId).map(found -> found.orElseThrow(() -> unknown(deploymentId)))
+                .call(d -> permission.require(caller, d.processId(), Permission.READ, () -> unknown(deploymentId)));
     }
 
+    /**
+     * A process's deployments, newest first. A process this service does not know has none; so, to a caller who may
+     * not read it, has any other.
+     */
     @WithSession
-    public Uni<Page<Deployment>> list(long processId, Status status, PageRequest page) {
-        return deployments.list(processId, status, page.limit(), page.offset())
-                .chain(items -> deployments.count(processId, status).map(total -> Page.of(items, total, page)));
+    public Uni<Page<Deployment>> list(Caller caller, long processId, Status status, PageRequest page) {
+        return permission.allows(caller, processId, Permission.READ).chain(readable -> !readable
+                ? Uni.createFrom().item(Page.of(List.<Deployment>of(), 0, page))
+                : deployments.list(processId, status, page.limit(), page.offset()).chain(items -> deployments
+                        .count(processId, status).map(total -> Page.of(items, total, page))));
     }
 
     /** The process's newest deployment, whatever its status. */
@@ -108,11 +121,13 @@ public class DeploymentService {
         return deployments.latest(processId).map(Deployment::deployed);
     }
 
-    /** The process's newest deployment, or 404 code 2 when it was never deployed. */
+    /** The process's newest deployment, or 404 code 2 when it was never deployed (or the caller may not read it). */
     @WithSession
-    public Uni<Deployment> requireLatest(long processId) {
-        return deployments.latest(processId).map(found -> found.orElseThrow(() -> CommonErrors.NOT_FOUND.exception(
-                "process " + processId + " has no deployment")));
+    public Uni<Deployment> requireLatest(Caller caller, long processId) {
+        Supplier<ApiException> none = () -> CommonErrors.NOT_FOUND.exception("process " + processId
+                + " has no deployment");
+        return permission.require(caller, processId, Permission.READ, none)
+                .chain(() -> deployments.latest(processId)).map(found -> found.orElseThrow(none));
     }
 
     private interface Check {
@@ -126,7 +141,8 @@ public class DeploymentService {
     private Uni<Deployment> checked(Caller caller, long deploymentId, Check check, Status to, String message) {
         return deployments.lock(deploymentId).chain(found -> {
             Deployment d = found.orElseThrow(() -> unknown(deploymentId));
-            return permission.require(caller, d.processId()).chain(() -> {
+            return permission.require(caller, d.processId(), Permission.EXECUTE, () -> unknown(deploymentId))
+                    .chain(() -> {
                 check.refuse(d);
                 if (!d.status().canBecome(to)) {
                     // the checks above cover every state; this keeps the transition table the last word
@@ -152,7 +168,7 @@ public class DeploymentService {
         }
     }
 
-    private static RuntimeException unknown(long deploymentId) {
+    private static ApiException unknown(long deploymentId) {
         return ExecutionError.UNKNOWN_DEPLOYMENT.exception("The deployment Id is not present: " + deploymentId);
     }
 

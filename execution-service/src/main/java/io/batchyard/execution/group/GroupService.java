@@ -1,12 +1,14 @@
 package io.batchyard.execution.group;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
-import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.execution.runner.BucketKeyRepository;
 import io.batchyard.execution.runner.GroupJobs;
 import io.batchyard.execution.runner.JobSettings;
@@ -41,12 +43,12 @@ public class GroupService {
     private final BucketKeyRepository keys;
     private final BucketSourceRepository sql;
     private final Planner planner;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
     private final RunPolicyService runPolicies;
 
     public GroupService(ProcessDefinitionRepository definitions, RunnerJobRepository policies, StepJobRepository jobs,
                         BucketRepository ledger, BucketKeyRepository keys, BucketSourceRepository sql, Planner planner,
-                        ExecutePermission permission, RunPolicyService runPolicies) {
+                        ProcessPermission permission, RunPolicyService runPolicies) {
         this.definitions = definitions;
         this.policies = policies;
         this.jobs = jobs;
@@ -58,9 +60,11 @@ public class GroupService {
         this.runPolicies = runPolicies;
     }
 
+    /** A job's settings: read on the group's (the parent's) application; to anyone else it is no job of it (431). */
     @WithSession
-    public Uni<JobView> view(long pid, long sid) {
-        return parentPolicy(pid, sid).chain(parent -> jobs.find(sid).map(own -> view(parent, sid, own)));
+    public Uni<JobView> view(Caller caller, long pid, long sid) {
+        return permission.require(caller, pid, Permission.READ, () -> notAJob(pid, sid))
+                .chain(() -> parentPolicy(pid, sid)).chain(parent -> jobs.find(sid).map(own -> view(parent, sid, own)));
     }
 
     /**
@@ -72,7 +76,8 @@ public class GroupService {
         GroupRules.whyInvalid(job).ifPresent(why -> {
             throw ExecutionError.INVALID_JOB_SETTINGS.exception(why);
         });
-        return permission.require(caller, pid).chain(() -> parentPolicy(pid, job.stepId()))
+        return permission.require(caller, pid, Permission.EXECUTE, () -> notAJob(pid, job.stepId()))
+                .chain(() -> parentPolicy(pid, job.stepId()))
                 .call(parent -> requireKnownRule(job))
                 .call(parent -> tryQuery(job))
                 .call(parent -> jobs.save(job))
@@ -162,12 +167,16 @@ public class GroupService {
         return definitions.find(sid).chain(step -> {
             if (step.isEmpty() || step.get().deleted() || step.get().parentProcessId() == null
                     || step.get().parentProcessId() != pid) {
-                throw ExecutionError.NOT_A_JOB_OF_THE_GROUP.exception("process " + sid
-                        + " is not a live step of parent " + pid);
+                throw notAJob(pid, sid);
             }
             return policies.find(pid).map(p -> p.orElseThrow(() -> ExecutionError.NOT_A_JOB_OF_THE_GROUP.exception(
                     "parent " + pid + " has no run policy; PUT /runner/processes/" + pid + " first")));
         });
+    }
+
+    private static ApiException notAJob(long pid, long sid) {
+        return ExecutionError.NOT_A_JOB_OF_THE_GROUP.exception("process " + sid + " is not a live step of parent "
+                + pid);
     }
 
     private Uni<Void> requireKnownRule(JobSettings job) {

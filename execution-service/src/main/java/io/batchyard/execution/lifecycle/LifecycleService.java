@@ -13,6 +13,7 @@ import static io.batchyard.api.LifecycleError.SUB_PROCESS_RUNNING;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -60,11 +62,11 @@ public class LifecycleService {
     private final RunRepository runs;
     private final QueueClient queue;
     private final LifecycleEvents events;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
     private final LifecycleMeters meters;
 
     public LifecycleService(ProcessDefinitionRepository definitions, RunRepository runs, QueueClient queue,
-                            LifecycleEvents events, ExecutePermission permission, LifecycleMeters meters) {
+                            LifecycleEvents events, ProcessPermission permission, LifecycleMeters meters) {
         this.definitions = definitions;
         this.runs = runs;
         this.queue = queue;
@@ -79,13 +81,13 @@ public class LifecycleService {
     }
 
     private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, String correlation) {
-        return definitions.lockGuarded(pid).map(guarded -> mayExecute(caller, guarded))
+        return definitions.lockGuarded(pid).map(guarded -> mayExecute(caller, guarded, invalidParent(pid)))
                 .chain(parent -> liveSteps(parent).chain(steps -> {
             if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
                 throw MAX_BATCH_NULL.exception("max_batch cannot be null");
             }
             if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted() || steps.isEmpty()) {
-                throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
+                throw invalidParent(pid).get();
             }
             return runs.runningAmong(withParent(pid, steps)).chain(running -> {
                 if (running.stream().anyMatch(r -> r.processId() == pid)) {
@@ -124,9 +126,10 @@ public class LifecycleService {
     }
 
     private Uni<StepStart> startStep(Caller caller, long sid, String correlation) {
-        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded)).chain(found -> {
-            ProcessDefinition step = found.filter(s -> !s.isParent())
-                    .orElseThrow(() -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid));
+        Supplier<ApiException> invalid = () -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid);
+        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded, invalid))
+                .chain(found -> {
+            ProcessDefinition step = found.filter(s -> !s.isParent()).orElseThrow(invalid);
             if (step.deleted()) {
                 throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
             }
@@ -167,9 +170,10 @@ public class LifecycleService {
      */
     private Uni<Long> endStep(Caller caller, long sid, String invalid, String parentNotRunning, ExecState end,
                               String cause, String correlation) {
-        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded)).chain(found -> {
-            ProcessDefinition step = found.filter(s -> !s.isParent())
-                    .orElseThrow(() -> INVALID_SUB_PROCESS.exception(invalid));
+        Supplier<ApiException> unknown = () -> INVALID_SUB_PROCESS.exception(invalid);
+        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded, unknown))
+                .chain(found -> {
+            ProcessDefinition step = found.filter(s -> !s.isParent()).orElseThrow(unknown);
             long parentId = step.parentProcessId();
             return runs.runningAmong(List.of(parentId, sid)).chain(running -> {
                 if (running.stream().noneMatch(r -> r.processId() == parentId)) {
@@ -193,7 +197,7 @@ public class LifecycleService {
     private Uni<Run> endJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
         return definitions.lockGuarded(pid).invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
-                .map(guarded -> mayExecute(caller, guarded)).chain(this::liveSteps)
+                .map(guarded -> mayExecute(caller, guarded, invalidParent(pid))).chain(this::liveSteps)
                 .chain(steps -> runs.runningAmong(withParent(pid, steps)).chain(running -> {
                     List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
                     if (jobRuns.size() != 1) {
@@ -231,7 +235,7 @@ public class LifecycleService {
         return Uni.createFrom().item(why).invoke(FailureReason::requireStorable)
                 .chain(() -> definitions.lockGuarded(pid))
                 .invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
-                .map(guarded -> mayExecute(caller, guarded))
+                .map(guarded -> mayExecute(caller, guarded, invalidParent(pid)))
                 .chain(parent -> runs.latest(pid).chain(latest -> {
                     Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
                             PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid));
@@ -269,17 +273,25 @@ public class LifecycleService {
     }
 
     /**
-     * Checked once the process's definition is in hand (and, for a parent, locked), on the permissions read with it;
-     * a process this service does not know passes, so the call's own checks answer with their codes.
+     * Checked once the process's definition is in hand (and, for a parent, locked), on the permissions read with it.
+     * A caller who may not read the process's application is answered {@code unknown}, the call's own code for a
+     * process that is not there, so the refusal tells nothing of it; a process this service does not know passes, so
+     * the call's own checks answer with their codes.
      */
-    private Optional<ProcessDefinition> mayExecute(Caller caller, Optional<Guarded> process) {
-        process.ifPresent(p -> permission.requireGiven(caller, p.definition().processId(), p.access()));
+    private Optional<ProcessDefinition> mayExecute(Caller caller, Optional<Guarded> process,
+                                                   Supplier<ApiException> unknown) {
+        process.ifPresent(p -> permission.requireGiven(caller, p.definition().processId(), p.access(),
+                Permission.EXECUTE, unknown));
         return process.map(Guarded::definition);
+    }
+
+    private static Supplier<ApiException> invalidParent(long pid) {
+        return () -> INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
     }
 
     private static void requireParent(Optional<ProcessDefinition> parent, long pid) {
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
-            throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + pid);
+            throw invalidParent(pid).get();
         }
     }
 

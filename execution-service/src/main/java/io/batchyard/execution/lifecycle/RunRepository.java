@@ -24,8 +24,14 @@ public class RunRepository extends SqlRepository {
             instance_exec_id, process_id, parent_instance_exec_id, start_ts, end_ts, exec_state, target_batch_id,
               batch_marking, retry, last_recoverable_sp_id, version, failure_code, failure_text""";
     private static final String RUN = "SELECT " + COLUMNS + " FROM instance_exec";
+    /**
+     * A list's filter. {@code :apps} null shows runs of every process; otherwise only those whose process belongs to
+     * one of these applications (comma-separated ids; the read model records a step under its parent's application).
+     */
     private static final String FILTER = " WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))"
-            + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))";
+            + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))"
+            + " AND (CAST(:apps AS text) IS NULL OR process_id IN (SELECT d.process_id FROM process_definition d"
+            + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[]))))";
 
     /** One recorded transition of a run. */
     public record Transition(Integer fromState, int toState, OffsetDateTime changedAt, String cause) {
@@ -139,13 +145,21 @@ public class RunRepository extends SqlRepository {
                         intOrNull(r[2]) == 3, time(r[3])));
     }
 
-    public Uni<List<Run>> list(Long processId, Integer state, int limit, int offset) {
+    /** A page of runs, newest first; {@code applications} empty: of every process, else of these applications'. */
+    public Uni<List<Run>> list(Long processId, Integer state, Optional<List<Long>> applications, int limit,
+                               int offset) {
         return rows(RUN + FILTER + " ORDER BY instance_exec_id DESC LIMIT :limit OFFSET :offset",
-                params("p", processId).and("s", state).and("limit", limit).and("offset", offset), RunRepository::run);
+                filter(processId, state, applications).and("limit", limit).and("offset", offset), RunRepository::run);
     }
 
-    public Uni<Long> count(Long processId, Integer state) {
-        return value("SELECT count(*) FROM instance_exec" + FILTER, Long.class, params("p", processId).and("s", state));
+    public Uni<Long> count(Long processId, Integer state, Optional<List<Long>> applications) {
+        return value("SELECT count(*) FROM instance_exec" + FILTER, Long.class,
+                filter(processId, state, applications));
+    }
+
+    private static Params filter(Long processId, Integer state, Optional<List<Long>> applications) {
+        return params("p", processId).and("s", state).and("apps", applications
+                .map(ids -> String.join(",", ids.stream().map(String::valueOf).toList())).orElse(null));
     }
 
     public Uni<List<Run>> stepRunsOf(long parentRunId) {

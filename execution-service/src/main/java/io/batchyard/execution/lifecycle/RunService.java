@@ -2,14 +2,21 @@ package io.batchyard.execution.lifecycle;
 
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.function.Supplier;
 
-/** Reads of runs (instance executions) and their transitions, each in one session. */
+/**
+ * Reads of runs (instance executions) and their transitions, each in one session. A run is seen by whoever may read
+ * its process's application (a step's run: its parent's); to anyone else it does not exist, and lists leave it out.
+ */
 @ApplicationScoped
 public class RunService {
 
@@ -18,28 +25,35 @@ public class RunService {
     }
 
     private final RunRepository runs;
+    private final ProcessPermission permission;
 
-    public RunService(RunRepository runs) {
+    public RunService(RunRepository runs, ProcessPermission permission) {
         this.runs = runs;
+        this.permission = permission;
+    }
+
+    /** The runs {@code caller} may read, filtered in the query so that the page and its total agree. */
+    @WithSession
+    public Uni<Page<Run>> list(Caller caller, Long processId, Integer state, PageRequest page) {
+        return permission.readable(caller).chain(applications -> runs.list(processId, state, applications,
+                        page.limit(), page.offset())
+                .chain(items -> runs.count(processId, state, applications).map(total -> Page.of(items, total, page))));
     }
 
     @WithSession
-    public Uni<Page<Run>> list(Long processId, Integer state, PageRequest page) {
-        return runs.list(processId, state, page.limit(), page.offset())
-                .chain(items -> runs.count(processId, state).map(total -> Page.of(items, total, page)));
+    public Uni<RunWithSteps> get(Caller caller, long id) {
+        return readable(caller, id).chain(run -> runs.stepRunsOf(id).map(steps -> new RunWithSteps(run, steps)));
     }
 
     @WithSession
-    public Uni<RunWithSteps> get(long id) {
-        return existing(id).chain(run -> runs.stepRunsOf(id).map(steps -> new RunWithSteps(run, steps)));
+    public Uni<List<RunRepository.Transition>> history(Caller caller, long id) {
+        return readable(caller, id).chain(() -> runs.history(id));
     }
 
-    @WithSession
-    public Uni<List<RunRepository.Transition>> history(long id) {
-        return existing(id).chain(() -> runs.history(id));
-    }
-
-    private Uni<Run> existing(long id) {
-        return runs.find(id).map(run -> run.orElseThrow(() -> NOT_FOUND.exception("run " + id + " does not exist")));
+    /** The run, if it exists and {@code caller} may read its process's application; else 404 (code 2) for both. */
+    private Uni<Run> readable(Caller caller, long id) {
+        Supplier<ApiException> unknown = () -> NOT_FOUND.exception("run " + id + " does not exist");
+        return runs.find(id).map(run -> run.orElseThrow(unknown))
+                .call(run -> permission.require(caller, run.processId(), Permission.READ, unknown));
     }
 }

@@ -1,10 +1,12 @@
 package io.batchyard.execution.processlog;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -13,6 +15,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The process log: a job records key/value execution statistics under its process (parent or step), e.g. the last
@@ -20,7 +23,8 @@ import java.util.List;
  *
  * <p>Any process of the read model may log, parent or step, since the jobs that log are often steps. Writing is a
  * job's act, so it needs what a lifecycle call needs: execute permission on the process's application, and a process
- * that is not deleted. Reading needs a known process only; a deleted process's entries stay readable.
+ * that is not deleted. Reading needs read permission on it; a deleted process's entries stay readable. To a caller
+ * without read the process is unknown (412), as it is to everyone when the registry never announced it.
  */
 @ApplicationScoped
 public class ProcessLogService {
@@ -31,10 +35,10 @@ public class ProcessLogService {
 
     private final ProcessLogRepository log;
     private final ProcessDefinitionRepository definitions;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
 
     public ProcessLogService(ProcessLogRepository log, ProcessDefinitionRepository definitions,
-                             ExecutePermission permission) {
+                             ProcessPermission permission) {
         this.log = log;
         this.definitions = definitions;
         this.permission = permission;
@@ -42,7 +46,7 @@ public class ProcessLogService {
 
     @WithTransaction
     public Uni<ProcessLogEntry> add(Caller caller, long processId, NewEntry e) {
-        return known(processId).call(() -> permission.requireKnown(caller, processId)).invoke(process -> {
+        return known(caller, processId, Permission.EXECUTE).invoke(process -> {
             if (process.deleted()) {
                 throw ExecutionError.DELETED_PROCESS.exception("process " + processId
                         + " is deleted: nothing more is logged for it");
@@ -51,33 +55,38 @@ public class ProcessLogService {
     }
 
     @WithSession
-    public Uni<ProcessLogEntry> get(long processId, long logId) {
-        return known(processId).chain(() -> log.find(processId, logId)).map(found -> found.orElseThrow(() ->
-                ExecutionError.NO_PROCESS_LOG_ENTRY.exception("process " + processId + " has no log entry " + logId)));
+    public Uni<ProcessLogEntry> get(Caller caller, long processId, long logId) {
+        return known(caller, processId, Permission.READ).chain(() -> log.find(processId, logId))
+                .map(found -> found.orElseThrow(() -> ExecutionError.NO_PROCESS_LOG_ENTRY.exception("process "
+                        + processId + " has no log entry " + logId)));
     }
 
     @WithSession
-    public Uni<Page<ProcessLogEntry>> list(ProcessLogRepository.Filter filter, PageRequest page) {
-        return known(filter.processId()).chain(() -> log.list(filter, page.limit(), page.offset()))
+    public Uni<Page<ProcessLogEntry>> list(Caller caller, ProcessLogRepository.Filter filter, PageRequest page) {
+        return known(caller, filter.processId(), Permission.READ)
+                .chain(() -> log.list(filter, page.limit(), page.offset()))
                 .chain(items -> log.count(filter).map(total -> Page.of(items, total, page)));
     }
 
     /** The newest entry of a message in a category: the last value an incremental import recorded. */
     @WithSession
-    public Uni<ProcessLogEntry> last(long processId, String messageId, String category) {
-        return known(processId).chain(() -> log.last(processId, messageId, category)).map(found -> found.orElseThrow(
-                () -> ExecutionError.NO_PROCESS_LOG_ENTRY.exception("process " + processId + " has no entry of message '"
-                        + messageId + "' in category '" + category + "'")));
+    public Uni<ProcessLogEntry> last(Caller caller, long processId, String messageId, String category) {
+        return known(caller, processId, Permission.READ).chain(() -> log.last(processId, messageId, category))
+                .map(found -> found.orElseThrow(() -> ExecutionError.NO_PROCESS_LOG_ENTRY.exception("process "
+                        + processId + " has no entry of message '" + messageId + "' in category '" + category + "'")));
     }
 
     /** The entries of a message with its highest instance_ref (empty when none has one). */
     @WithSession
-    public Uni<List<ProcessLogEntry>> lastInstance(long processId, String messageId) {
-        return known(processId).chain(() -> log.withLastInstanceRef(processId, messageId));
+    public Uni<List<ProcessLogEntry>> lastInstance(Caller caller, long processId, String messageId) {
+        return known(caller, processId, Permission.READ).chain(() -> log.withLastInstanceRef(processId, messageId));
     }
 
-    private Uni<ProcessDefinition> known(long processId) {
-        return definitions.find(processId).map(found -> found.orElseThrow(() ->
-                ExecutionError.UNKNOWN_PROCESS.exception("process " + processId + " is not known")));
+    /** The process, known here and with {@code needed} on its application for {@code caller}; 412 or 14 otherwise. */
+    private Uni<ProcessDefinition> known(Caller caller, long processId, Permission needed) {
+        Supplier<ApiException> unknown = () -> ExecutionError.UNKNOWN_PROCESS.exception("process " + processId
+                + " is not known");
+        return definitions.find(processId).map(found -> found.orElseThrow(unknown))
+                .call(() -> permission.require(caller, processId, needed, unknown));
     }
 }

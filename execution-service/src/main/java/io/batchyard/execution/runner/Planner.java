@@ -121,7 +121,7 @@ public class Planner {
     }
 
     /** Everything that stops the parent as a whole: unknown, not stand-alone, disabled, no steps. */
-    private static List<Reason> blockers(long pid, Optional<RunnerJob> job, Optional<ProcessDefinition> parent) {
+    static List<Reason> blockers(long pid, Optional<RunnerJob> job, Optional<ProcessDefinition> parent) {
         List<Reason> reasons = new ArrayList<>();
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
             reasons.add(new Reason("UNKNOWN_PROCESS", "process " + pid + " is not a live parent process in the registry"));

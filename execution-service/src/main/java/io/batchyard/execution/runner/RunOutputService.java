@@ -1,25 +1,35 @@
 package io.batchyard.execution.runner;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.execution.lifecycle.RunRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.function.Supplier;
 
-/** The runner's run output: batches of a command's lines written, and a run's lines read back. */
+/**
+ * The runner's run output: batches of a command's lines written, and a run's lines read back by whoever may read the
+ * run's process (what a job prints is its application's business; to anyone else the run does not exist).
+ */
 @ApplicationScoped
 public class RunOutputService {
 
     private final RunOutputRepository log;
     private final RunRepository runs;
+    private final ProcessPermission permission;
 
-    public RunOutputService(RunOutputRepository log, RunRepository runs) {
+    public RunOutputService(RunOutputRepository log, RunRepository runs, ProcessPermission permission) {
         this.log = log;
         this.runs = runs;
+        this.permission = permission;
     }
 
     /** A per-run writer that batches lines, so a chatty command costs one insert per batch, not per line. */
@@ -33,9 +43,12 @@ public class RunOutputService {
     }
 
     @WithSession
-    public Uni<Page<RunOutputRepository.Line>> lines(long instanceExecId, boolean withSteps, PageRequest page) {
-        return runs.find(instanceExecId).invoke(run -> run.orElseThrow(() ->
-                        ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id " + instanceExecId)))
+    public Uni<Page<RunOutputRepository.Line>> lines(Caller caller, long instanceExecId, boolean withSteps,
+                                                      PageRequest page) {
+        Supplier<ApiException> unknown = () -> ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id "
+                + instanceExecId);
+        return runs.find(instanceExecId).map(run -> run.orElseThrow(unknown))
+                .call(run -> permission.require(caller, run.processId(), Permission.READ, unknown))
                 .chain(() -> log.lines(instanceExecId, withSteps, page.limit(), page.offset()))
                 .chain(lines -> log.count(instanceExecId, withSteps).map(total -> Page.of(lines, total, page)));
     }

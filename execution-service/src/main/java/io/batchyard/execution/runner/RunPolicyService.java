@@ -1,14 +1,16 @@
 package io.batchyard.execution.runner;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
-import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -19,7 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Run policies of stand-alone parents, their bucket ledgers and the site's bucket keys: one transaction per call. */
+/**
+ * Run policies of stand-alone parents, their bucket ledgers and the site's bucket keys: one transaction per call.
+ * A policy and its ledger belong to the parent's application: reading them needs read there (to anyone else the
+ * parent has no policy, 405, or is no stand-alone parent, 408, as for a process this service does not know), changing
+ * them or launching needs execute (14).
+ */
 @ApplicationScoped
 public class RunPolicyService {
 
@@ -35,10 +42,10 @@ public class RunPolicyService {
     private final RunnerJobRepository jobs;
     private final BucketRepository ledger;
     private final BucketKeyRepository keys;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
 
     public RunPolicyService(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
-                            BucketKeyRepository keys, ExecutePermission permission) {
+                            BucketKeyRepository keys, ProcessPermission permission) {
         this.definitions = definitions;
         this.jobs = jobs;
         this.ledger = ledger;
@@ -56,50 +63,63 @@ public class RunPolicyService {
     @WithTransaction
     public Uni<RunnerJob> save(Caller caller, RunnerJob job) {
         long pid = job.processId();
-        return permission.require(caller, pid).chain(() -> definitions.find(pid))
+        return permission.require(caller, pid, Permission.EXECUTE, () -> notLiveParent(pid))
+                .chain(() -> definitions.find(pid))
                 .invoke(parent -> requireStandAloneParent(parent, pid))
                 .chain(() -> requireKnownBucket(job.bucket()))
                 .chain(() -> jobs.save(job))
                 .chain(() -> jobs.find(pid)).map(Optional::orElseThrow);
     }
 
-    /** 408 unless {@code pid} is a live parent of workflow type 2; {@link #save} checks it again in its transaction. */
+    /**
+     * 408 unless {@code pid} is a live parent of workflow type 2 that {@code caller} may read; {@link #save} checks
+     * it again in its transaction.
+     */
     @WithSession
-    public Uni<Void> requireStandAloneParent(long pid) {
-        return definitions.find(pid).invoke(parent -> requireStandAloneParent(parent, pid)).replaceWithVoid();
+    public Uni<Void> requireStandAloneParent(Caller caller, long pid) {
+        return definitions.find(pid).invoke(parent -> {
+            if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
+                throw notLiveParent(pid);
+            }
+        }).call(() -> permission.require(caller, pid, Permission.READ, () -> notLiveParent(pid)))
+                .invoke(parent -> requireStandAloneParent(parent, pid)).replaceWithVoid();
     }
 
     @WithSession
-    public Uni<RunnerJob> get(long pid) {
-        return policy(pid);
+    public Uni<RunnerJob> get(Caller caller, long pid) {
+        return permission.require(caller, pid, Permission.READ, () -> noPolicy(pid)).chain(() -> policy(pid));
     }
 
     /** The policy of a job the caller may run now: execute permission on its application. */
     @WithSession
     public Uni<RunnerJob> launchable(Caller caller, long pid) {
-        return permission.require(caller, pid).chain(() -> policy(pid));
+        return operable(caller, pid).chain(() -> policy(pid));
     }
 
     /** Deletes a policy; 405 when there was none. */
     @WithTransaction
     public Uni<Void> delete(Caller caller, long pid) {
-        return permission.require(caller, pid).chain(() -> jobs.delete(pid)).invoke(deleted -> {
-            if (!deleted) {
-                throw ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy");
-            }
-        }).replaceWithVoid();
+        ApiException none = ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy");
+        return permission.require(caller, pid, Permission.EXECUTE, () -> none).chain(() -> jobs.delete(pid))
+                .invoke(deleted -> {
+                    if (!deleted) {
+                        throw none;
+                    }
+                }).replaceWithVoid();
     }
 
     @WithSession
-    public Uni<Page<BucketStatus>> buckets(long pid, BucketStatus.State state, PageRequest page) {
-        return policy(pid).chain(() -> ledger.list(pid, state, page.limit(), page.offset()))
+    public Uni<Page<BucketStatus>> buckets(Caller caller, long pid, BucketStatus.State state, PageRequest page) {
+        return permission.require(caller, pid, Permission.READ, () -> noPolicy(pid)).chain(() -> policy(pid))
+                .chain(() -> ledger.list(pid, state, page.limit(), page.offset()))
                 .chain(items -> ledger.count(pid, state).map(total -> Page.of(items, total, page)));
     }
 
     /** Records a bucket as INIT unless it is known; it must be of the job's pattern when the job has one. */
     @WithTransaction
     public Uni<Recorded> addBucket(Caller caller, long pid, String bucket) {
-        return permission.require(caller, pid).chain(() -> policy(pid)).invoke(job -> BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
+        return operable(caller, pid).chain(() -> policy(pid))
+                .invoke(job -> BucketPattern.of(job.bucket()).filter(p -> !p.matches(bucket)).ifPresent(p -> {
                     throw ExecutionError.INVALID_BUCKET.exception("process " + pid + " has " + p.text()
                             + " buckets; '" + bucket + "' is not one");
                 }))
@@ -110,7 +130,7 @@ public class RunPolicyService {
     /** Every bucket of the range as INIT; completed (and other known) buckets are left alone. */
     @WithTransaction
     public Uni<BackfillResult> backfill(Caller caller, long pid, String from, String to) {
-        return permission.require(caller, pid).chain(() -> policy(pid)).chain(job -> {
+        return operable(caller, pid).chain(() -> policy(pid)).chain(job -> {
             BucketPattern pattern = BucketPattern.of(job.bucket()).orElseThrow(() -> ExecutionError.INVALID_BUCKET
                     .exception("backfill needs a date-pattern bucket (YYYYMMDD or YYYYMMDDHH); process " + pid
                             + " has " + (job.bucket() == null ? "none" : job.bucket())));
@@ -132,7 +152,7 @@ public class RunPolicyService {
     /** FAILED → INIT; 407 for a bucket in any other state. */
     @WithTransaction
     public Uni<BucketStatus> retry(Caller caller, long pid, String bucket) {
-        return permission.require(caller, pid).chain(() -> policy(pid))
+        return operable(caller, pid).chain(() -> policy(pid))
                 .chain(() -> ledger.move(pid, List.of(bucket), BucketStatus.State.FAILED, BucketStatus.State.INIT, null,
                         "retry requested"))
                 .chain(moved -> ledger.find(pid, bucket).map(row -> {
@@ -156,14 +176,27 @@ public class RunPolicyService {
     }
 
     private Uni<RunnerJob> policy(long pid) {
-        return jobs.find(pid).map(job -> job.orElseThrow(() -> ExecutionError.NO_RUN_POLICY.exception(
-                "process " + pid + " has no run policy; PUT /runner/processes/" + pid + " first")));
+        return jobs.find(pid).map(job -> job.orElseThrow(() -> noPolicy(pid)));
+    }
+
+    /** Execute on the parent's application: what operating its runs needs; without read, it has no policy. */
+    private Uni<Void> operable(Caller caller, long pid) {
+        return permission.require(caller, pid, Permission.EXECUTE, () -> noPolicy(pid));
+    }
+
+    private static ApiException noPolicy(long pid) {
+        return ExecutionError.NO_RUN_POLICY.exception("process " + pid + " has no run policy; PUT /runner/processes/"
+                + pid + " first");
+    }
+
+    private static ApiException notLiveParent(long pid) {
+        return ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid
+                + " is not a live parent process (known to execution-service from the registry's events)");
     }
 
     private static void requireStandAloneParent(Optional<ProcessDefinition> parent, long pid) {
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
-            throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid
-                    + " is not a live parent process (known to execution-service from the registry's events)");
+            throw notLiveParent(pid);
         }
         if (parent.get().workflowTypeId() != Planner.STAND_ALONE) {
             throw ExecutionError.NOT_A_STAND_ALONE_PARENT.exception("process " + pid + " has workflow type "

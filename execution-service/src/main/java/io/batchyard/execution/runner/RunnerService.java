@@ -1,10 +1,13 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.execution.lifecycle.RunRepository;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -35,10 +38,12 @@ public class RunnerService {
     private final RunRepository runs;
     private final LifecycleService lifecycle;
     private final RunnerConfig config;
+    private final ProcessPermission permission;
 
     public RunnerService(Planner planner, WhyNotRunning why, RunnerJobRepository jobs, BucketRepository ledger,
                          RunnerLeaseRepository leases, BucketKeyRepository keys, RunRepository runs,
-                         LifecycleService lifecycle, RunnerConfig config) {
+                         LifecycleService lifecycle, RunnerConfig config, ProcessPermission permission) {
+        this.permission = permission;
         this.planner = planner;
         this.why = why;
         this.jobs = jobs;
@@ -157,9 +162,13 @@ public class RunnerService {
         return jobs.enabledWithWork();
     }
 
-    /** Why a parent (or one of its buckets) is not running, from the launcher's own rules; changes nothing. */
+    /**
+     * Why a parent (or one of its buckets) is not running, from the launcher's own rules; changes nothing. To a
+     * caller who may not read the parent's application the answer is that of a process this service does not know.
+     */
     @WithSession
-    public Uni<WhyNotRunning.Explanation> explain(long processId, String bucket, LocalDateTime now) {
-        return why.explain(processId, bucket, now);
+    public Uni<WhyNotRunning.Explanation> explain(Caller caller, long processId, String bucket, LocalDateTime now) {
+        return permission.allows(caller, processId, Permission.READ).chain(readable -> readable
+                ? why.explain(processId, bucket, now) : why.unknown(processId, bucket));
     }
 }

@@ -61,6 +61,20 @@ public class WhyNotRunning {
     }
 
     /**
+     * The answer about a process this service has never heard of, whatever it knows of {@code processId}: what a
+     * caller who may not read the process is told, so that the answer says nothing of it.
+     */
+    public Uni<Explanation> unknown(long processId, String bucket) {
+        List<Planner.Reason> reasons = new ArrayList<>(Planner.blockers(processId, Optional.empty(),
+                Optional.empty()));
+        if (bucket == null) {
+            return Uni.createFrom().item(new Explanation(processId, null, false, List.of(), reasons));
+        }
+        return explain(processId, bucket, new Planner.Plan(processId, List.of(), null, reasons), Optional.empty(),
+                Optional.empty(), reasons);
+    }
+
+    /**
      * Why a FAILED bucket does not run: the policy does not retry, it ran out of attempts, or it waits out its back-off;
      * nothing when the retry is due.
      */

@@ -1,13 +1,15 @@
 package io.batchyard.execution.trigger;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.deployment.DeploymentRepository;
-import io.batchyard.execution.lifecycle.ExecutePermission;
+import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.execution.runner.MoreReasons;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerJob;
@@ -72,7 +74,7 @@ public class TriggerService implements MoreReasons {
 
     private final ProcessDefinitionRepository definitions;
     private final TriggerPolicyRepository policies;
-    private final ExecutePermission permission;
+    private final ProcessPermission permission;
     private final RunnerJobRepository jobs;
     private final RunnerLeaseRepository leases;
     private final BucketRepository buckets;
@@ -82,7 +84,7 @@ public class TriggerService implements MoreReasons {
     private final ExternalLauncher launcher;
 
     public TriggerService(ProcessDefinitionRepository definitions, TriggerPolicyRepository policies,
-                          ExecutePermission permission, RunnerJobRepository jobs, RunnerLeaseRepository leases,
+                          ProcessPermission permission, RunnerJobRepository jobs, RunnerLeaseRepository leases,
                           BucketRepository buckets, DeploymentRepository deployments, Planner planner,
                           ProcessedEventLedger ledger, ExternalLauncher launcher) {
         this.ledger = ledger;
@@ -103,23 +105,32 @@ public class TriggerService implements MoreReasons {
      */
     @WithTransaction
     public Uni<Policy> save(Caller caller, long pid, TriggerPolicy policy) {
-        return definitions.find(pid).invoke(parent -> requireLiveParent(parent, pid))
-                .chain(() -> permission.requireKnown(caller, pid))
+        return liveParent(caller, pid, Permission.EXECUTE)
                 .chain(() -> policies.save(pid, policy))
                 .map(saved -> new Policy(pid, policy.text()));
     }
 
     @WithSession
-    public Uni<Policy> get(long pid) {
-        return definitions.find(pid).invoke(parent -> requireLiveParent(parent, pid))
+    public Uni<Policy> get(Caller caller, long pid) {
+        return liveParent(caller, pid, Permission.READ)
                 .chain(() -> policies.find(pid)).map(policy -> new Policy(pid, policy.text()));
+    }
+
+    /** 427 unless a live parent whose application grants {@code caller} read (then 14 without {@code needed}). */
+    private Uni<Void> liveParent(Caller caller, long pid, Permission needed) {
+        return definitions.find(pid).invoke(parent -> requireLiveParent(parent, pid))
+                .chain(() -> permission.require(caller, pid, needed, () -> notTriggerable(pid)));
     }
 
     private static void requireLiveParent(Optional<ProcessDefinition> parent, long pid) {
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
-            throw ExecutionError.NOT_A_TRIGGERABLE_PROCESS.exception("process " + pid
-                    + " is not a live parent process (known to execution-service from the registry's events)");
+            throw notTriggerable(pid);
         }
+    }
+
+    private static ApiException notTriggerable(long pid) {
+        return ExecutionError.NOT_A_TRIGGERABLE_PROCESS.exception("process " + pid
+                + " is not a live parent process (known to execution-service from the registry's events)");
     }
 
     /**

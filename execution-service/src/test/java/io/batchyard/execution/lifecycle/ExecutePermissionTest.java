@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Lifecycle calls need execute permission on the process's application, as registry-service announces it: the owner
  * (7) may run the job, "others" with read (4) may not, over REST and over Kafka alike; an application whose
- * permissions were never announced is refused to everyone but administrators.
+ * permissions were never announced is for administrators only: to anyone else its job does not exist (102).
  */
 @ExecutionTest
 class ExecutePermissionTest {
@@ -91,7 +91,8 @@ class ExecutePermissionTest {
         try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
             f.register(ProcessTrees.parent(p).application(app).next(s1).step(s1, s -> s.next(p)));
             given().auth().oauth2(olga).contentType("application/json").body("{\"maxBatch\":1}")
-                    .post("/jobs/" + p + "/init").then().statusCode(403).body("code", equalTo(14));
+                    .post("/jobs/" + p + "/init").then().statusCode(422).body("code", equalTo(102))
+                    .body("detail", equalTo("Invalid parent-process. pid=" + p));
             given().contentType("application/json").body("{\"maxBatch\":1}").post("/jobs/" + p + "/init").then()
                     .statusCode(200);
         }

@@ -88,7 +88,7 @@ public class DeploymentResource {
     @GET
     @Path("deployments/{id}")
     public Uni<Deployment> get(@PathParam("id") long id) {
-        return deployments.get(id);
+        return deployments.get(caller(), id);
     }
 
     @GET
@@ -99,13 +99,13 @@ public class DeploymentResource {
         Deployment.Status state = status == null || status.isBlank() ? null : Deployment.Status.parse(status)
                 .orElseThrow(() -> CommonErrors.INVALID_REQUEST.exception("status must be one of "
                         + Arrays.toString(Deployment.Status.values()) + " or its number 1-5"));
-        return deployments.list(pid, state, page);
+        return deployments.list(caller(), pid, state, page);
     }
 
     @GET
     @Path("processes/{pid}/deployments/latest")
     @Operation(summary = "A process's newest deployment; a parent is triggered automatically only when it succeeded")
     public Uni<Deployment> latest(@PathParam("pid") long pid) {
-        return deployments.requireLatest(pid);
+        return deployments.requireLatest(caller(), pid);
     }
 }

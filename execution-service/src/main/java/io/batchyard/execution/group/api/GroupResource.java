@@ -51,7 +51,7 @@ public class GroupResource {
     @GET
     @Operation(summary = "The settings of a job of a group (a step of a stand-alone parent), own or inherited")
     public Uni<GroupService.JobView> get(@PathParam("pid") long pid, @PathParam("sid") long sid) {
-        return groups.view(pid, sid);
+        return groups.view(Caller.of(identity), pid, sid);
     }
 
     @RolesAllowed(Roles.OPERATOR)

@@ -3,10 +3,12 @@ package io.batchyard.execution.lifecycle.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.lifecycle.ExecState;
 import io.batchyard.execution.lifecycle.Run;
 import io.batchyard.execution.lifecycle.RunRepository;
 import io.batchyard.execution.lifecycle.RunService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -30,29 +32,31 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class RunResource {
 
     private final RunService runs;
+    private final SecurityIdentity identity;
 
-    public RunResource(RunService runs) {
+    public RunResource(RunService runs, SecurityIdentity identity) {
         this.runs = runs;
+        this.identity = identity;
     }
 
     @GET
     @Operation(summary = "Runs, newest first, optionally of one process and in one state (a name such as RUNNING, or"
-            + " its number 1-8)")
+            + " its number 1-8); only runs of applications the caller may read")
     public Uni<Page<Run>> list(@Valid @BeanParam PageRequest page, @QueryParam("processId") @Positive Long processId,
                                @QueryParam("state") String state) {
         Integer stateId = state == null || state.isBlank() ? null : ExecState.parse(state).id;
-        return runs.list(processId, stateId, page);
+        return runs.list(Caller.of(identity), processId, stateId, page);
     }
 
     @GET
     @Path("{id}")
     public Uni<RunService.RunWithSteps> get(@PathParam("id") long id) {
-        return runs.get(id);
+        return runs.get(Caller.of(identity), id);
     }
 
     @GET
     @Path("{id}/history")
     public Uni<List<RunRepository.Transition>> history(@PathParam("id") long id) {
-        return runs.history(id);
+        return runs.history(Caller.of(identity), id);
     }
 }

@@ -79,8 +79,8 @@ public class ProcessLogResource {
                                            @QueryParam("messageId") String messageId,
                                            @QueryParam("instanceRef") Long instanceRef,
                                            @Valid @BeanParam PageRequest page) {
-        return log.list(new ProcessLogRepository.Filter(pid, blankToNull(category), blankToNull(messageId),
-                instanceRef), page);
+        return log.list(Caller.of(identity), new ProcessLogRepository.Filter(pid, blankToNull(category),
+                blankToNull(messageId), instanceRef), page);
     }
 
     @GET
@@ -88,7 +88,7 @@ public class ProcessLogResource {
     @Operation(summary = "getLastValue: the newest entry of a message id in a category (404 when there is none)")
     public Uni<ProcessLogEntry> last(@PathParam("pid") long pid, @QueryParam("messageId") @NotBlank String messageId,
                                      @QueryParam("category") @NotBlank String category) {
-        return log.last(pid, messageId, category);
+        return log.last(Caller.of(identity), pid, messageId, category);
     }
 
     @GET
@@ -96,14 +96,14 @@ public class ProcessLogResource {
     @Operation(summary = "listLastInstanceRef: every entry of a message id with the highest instanceRef it has")
     public Uni<List<ProcessLogEntry>> lastInstance(@PathParam("pid") long pid,
                                                    @QueryParam("messageId") @NotBlank String messageId) {
-        return log.lastInstance(pid, messageId);
+        return log.lastInstance(Caller.of(identity), pid, messageId);
     }
 
     @GET
     @Path("{logId}")
     @Operation(summary = "One entry")
     public Uni<ProcessLogEntry> get(@PathParam("pid") long pid, @PathParam("logId") long logId) {
-        return log.get(pid, logId);
+        return log.get(Caller.of(identity), pid, logId);
     }
 
     private static String blankToNull(String s) {

@@ -3,8 +3,10 @@ package io.batchyard.execution.runner.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.execution.runner.RunOutputRepository;
 import io.batchyard.execution.runner.RunOutputService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -27,9 +29,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class RunOutputResource {
 
     private final RunOutputService log;
+    private final SecurityIdentity identity;
 
-    public RunOutputResource(RunOutputService log) {
+    public RunOutputResource(RunOutputService log, SecurityIdentity identity) {
         this.log = log;
+        this.identity = identity;
     }
 
     @GET
@@ -37,6 +41,6 @@ public class RunOutputResource {
     public Uni<Page<RunOutputRepository.Line>> lines(@PathParam("ie") long ie,
                                                       @QueryParam("steps") @DefaultValue("true") boolean steps,
                                                       @Valid @BeanParam PageRequest page) {
-        return log.lines(ie, steps, page);
+        return log.lines(Caller.of(identity), ie, steps, page);
     }
 }

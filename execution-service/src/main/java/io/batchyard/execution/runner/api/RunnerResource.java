@@ -112,14 +112,14 @@ public class RunnerResource {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON run policy is required");
         }
         // The parent is checked first, as it always was: a policy for a process the runner cannot run is a 408.
-        return policies.requireStandAloneParent(pid).map(parent -> toJob(pid, p))
+        return policies.requireStandAloneParent(caller(), pid).map(parent -> toJob(pid, p))
                 .chain(job -> policies.save(caller(), job));
     }
 
     @GET
     @Path("runner/processes/{pid}")
     public Uni<RunnerJob> getPolicy(@PathParam("pid") long pid) {
-        return policies.get(pid);
+        return policies.get(caller(), pid);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -134,7 +134,7 @@ public class RunnerResource {
     @Operation(summary = "The bucket ledger of a parent, newest first")
     public Uni<Page<BucketStatus>> buckets(@PathParam("pid") long pid, @QueryParam("status") String status,
                                            @Valid @BeanParam PageRequest page) {
-        return policies.buckets(pid, parseState(status), page);
+        return policies.buckets(caller(), pid, parseState(status), page);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -187,7 +187,8 @@ public class RunnerResource {
     @Path("why/{pid}")
     @Operation(summary = "Why a parent (or one of its buckets) is not running")
     public Uni<WhyNotRunning.Explanation> why(@PathParam("pid") long pid, @QueryParam("bucket") String bucket) {
-        return runner.explain(pid, bucket == null || bucket.isBlank() ? null : bucket.trim(), launcher.now());
+        return runner.explain(caller(), pid, bucket == null || bucket.isBlank() ? null : bucket.trim(),
+                launcher.now());
     }
 
     @RolesAllowed(Roles.DEVELOPER)

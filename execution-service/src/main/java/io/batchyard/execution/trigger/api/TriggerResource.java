@@ -53,6 +53,6 @@ public class TriggerResource {
     @GET
     @Operation(summary = "The trigger policy of a parent (none when it was never set)")
     public Uni<TriggerService.Policy> get(@PathParam("pid") long pid) {
-        return triggers.get(pid);
+        return triggers.get(Caller.of(identity), pid);
     }
 }
