@@ -5,7 +5,12 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -25,14 +30,17 @@ import org.jboss.logging.Logger;
  *
  * <p>Several replicas may prune at once: each statement skips the rows another one has locked ({@code FOR UPDATE SKIP
  * LOCKED}), so they share the rows instead of waiting for each other, and a delete is idempotent anyway.
+ *
+ * <p>Other modules' tables go the same way ({@link RetainedTable}: the audit trail, with a window of its own): each
+ * pass drains them after the outbox and the ledger, with the same batch size.
  */
 @ApplicationScoped
 public class Retention {
 
     private static final Logger LOG = Logger.getLogger(Retention.class);
 
-    /** How many rows one pass deleted from each table. */
-    public record Pruned(long outboxRows, long ledgerRows) {
+    /** How many rows one pass deleted from each table; {@code otherRows} by {@link RetainedTable#table()}. */
+    public record Pruned(long outboxRows, long ledgerRows, Map<String, Long> otherRows) {
     }
 
     private final Pool pool;
@@ -41,11 +49,18 @@ public class Retention {
     private final boolean enabled;
     private final Duration window;
     private final int batchSize;
+    private final List<RetainedTable> others;
 
-    public Retention(Pool pool, OutboxRepository outbox, ProcessedEventRepository ledger,
+    @Inject
+    public Retention(Pool pool, OutboxRepository outbox, ProcessedEventRepository ledger, Instance<RetainedTable> others,
                      @ConfigProperty(name = "batchyard.retention.enabled", defaultValue = "true") boolean enabled,
                      @ConfigProperty(name = "batchyard.retention.window", defaultValue = "P7D") Duration window,
                      @ConfigProperty(name = "batchyard.retention.batch-size", defaultValue = "1000") int batchSize) {
+        this(pool, outbox, ledger, enabled, window, batchSize, others.stream().toList());
+    }
+
+    public Retention(Pool pool, OutboxRepository outbox, ProcessedEventRepository ledger, boolean enabled,
+                     Duration window, int batchSize, List<RetainedTable> others) {
         if (window.isNegative() || window.isZero()) {
             throw new IllegalArgumentException("batchyard.retention.window must be positive, got " + window);
         }
@@ -58,6 +73,7 @@ public class Retention {
         this.enabled = enabled;
         this.window = window;
         this.batchSize = batchSize;
+        this.others = List.copyOf(others);
     }
 
     @Scheduled(every = "${batchyard.retention.interval:5m}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -71,6 +87,11 @@ public class Retention {
                         LOG.debugf("retention: deleted %d published outbox row(s) and %d ledger row(s) older than %s",
                                 pruned.outboxRows(), pruned.ledgerRows(), window);
                     }
+                    pruned.otherRows().forEach((table, rows) -> {
+                        if (rows > 0) {
+                            LOG.debugf("retention: deleted %d %s row(s)", rows, table);
+                        }
+                    });
                 })
                 // The next interval tries again; rows only wait a little longer.
                 .onFailure().invoke(e -> LOG.warnf("retention pass failed, the next one repeats it: %s", e.getMessage()))
@@ -78,11 +99,23 @@ public class Retention {
                 .replaceWithVoid();
     }
 
-    /** One pass over both tables: batch after batch until a batch comes back short. */
+    /** One pass over every table, one after the other: batch after batch until a batch comes back short. */
     public Uni<Pruned> prune() {
         return drain(() -> outbox.deletePublishedBefore(pool, window, batchSize))
                 .chain(outboxRows -> drain(() -> ledger.deleteProcessedBefore(pool, window, batchSize))
-                        .map(ledgerRows -> new Pruned(outboxRows, ledgerRows)));
+                        .chain(ledgerRows -> pruneOthers(0, new LinkedHashMap<>())
+                                .map(otherRows -> new Pruned(outboxRows, ledgerRows, Map.copyOf(otherRows)))));
+    }
+
+    private Uni<Map<String, Long>> pruneOthers(int next, Map<String, Long> done) {
+        if (next == others.size()) {
+            return Uni.createFrom().item(done);
+        }
+        RetainedTable table = others.get(next);
+        return drain(() -> table.deleteExpired(batchSize)).chain(rows -> {
+            done.merge(table.table(), rows, Long::sum);
+            return pruneOthers(next + 1, done);
+        });
     }
 
     /** Repeats {@code batch} while it deletes a full batch; the total deleted. */

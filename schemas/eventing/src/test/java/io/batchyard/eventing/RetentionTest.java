@@ -60,7 +60,7 @@ class RetentionTest {
     @Test
     void underSteadyLoadTheTablesStayBoundedRedeliveriesStayDroppedAndUnpublishedRowsStay() throws Exception {
         // Small batches, so that a pass needs several statements.
-        Retention retention = new Retention(pool, outboxRows, ledgerRows, true, WINDOW, 25);
+        Retention retention = new Retention(pool, outboxRows, ledgerRows, true, WINDOW, 25, List.of());
         String topic = EventingFixture.freshTopic(bootstrap, "retention");
         OutboxRelay relay = EventingFixture.running(pool, bootstrap, Duration.ofMillis(100));
         List<ProcessDeleted> applied = new ArrayList<>();
