@@ -64,7 +64,8 @@ public class BatchyardTestStack implements QuarkusTestResourceLifecycleManager {
         var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
         return new Infrastructure.Database(config.getValue("quarkus.datasource.jdbc.url", String.class),
                 config.getValue("quarkus.datasource.username", String.class),
-                config.getValue("quarkus.datasource.password", String.class));
+                // a database without passwords has an empty one, which the configuration reads as absent
+                config.getOptionalValue("quarkus.datasource.password", String.class).orElse(""));
     }
 
     @Override

@@ -6,12 +6,16 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.hibernate.reactive.mutiny.Mutiny;
 
-/** The audit trail's table; every method joins the caller's session but {@link #insertAll}, which uses the pool. */
+/**
+ * The audit trail's table; every method joins the caller's session but {@link #insertAll} and {@link #deleteOlderThan},
+ * which use the pool.
+ */
 @ApplicationScoped
 public class AuditRepository {
 
@@ -76,6 +80,20 @@ public class AuditRepository {
                           $6::text[], $7::int[], $8::text[])""")
                 .execute(Tuple.from(List.<Object>of(at, subject, channel, action, processId, outcome, code, correlation)))
                 .replaceWithVoid();
+    }
+
+    /**
+     * Deletes at most {@code limit} entries older than {@code window}, in one statement on the pool (its own
+     * transaction), skipping rows another replica's pruner holds; the count. {@code audit_entry_time} finds them.
+     */
+    Uni<Integer> deleteOlderThan(Duration window, int limit) {
+        return pool.preparedQuery("""
+                        DELETE FROM audit_entry WHERE audit_id IN (
+                            SELECT audit_id FROM audit_entry
+                            WHERE occurred_at < now() - make_interval(secs => $1)
+                            LIMIT $2 FOR UPDATE SKIP LOCKED)""")
+                .execute(Tuple.of(window.toMillis() / 1000.0, limit))
+                .map(rows -> rows.rowCount());
     }
 
     /** Newest first. */

@@ -1,32 +1,61 @@
 package io.batchyard.audit;
 
 import io.batchyard.api.Page;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /** Writes and reads the audit trail. */
 @ApplicationScoped
 public class AuditService {
 
+    /** Calls that were refused before anyone was identified, counted instead of recorded, by HTTP status. */
+    public static final String ANONYMOUS_REFUSALS = "batchyard.audit.anonymous.refusals";
+    /** Entries of answered calls that found the queue full and were never recorded. */
+    public static final String DROPPED = "batchyard.audit.dropped";
+
     private static final Logger LOG = Logger.getLogger(AuditService.class);
 
     /** At most this many entries per statement. */
     private static final int MAX_GROUP = 500;
+    /** Under a flood of drops, one warning per this interval says how many went since the last one. */
+    private static final Duration DROP_LOG_INTERVAL = Duration.ofMinutes(1);
 
     private final AuditRepository repository;
-    private final Queue<AuditEntry> pending = new ConcurrentLinkedQueue<>();
+    private final MeterRegistry meters;
+    private final int capacity;
+    private final BlockingQueue<AuditEntry> pending;
     private final AtomicBoolean writing = new AtomicBoolean();
+    private final Counter dropped;
+    private final AtomicLong droppedSinceLog = new AtomicLong();
+    private final AtomicLong lastDropLog = new AtomicLong();
 
-    public AuditService(AuditRepository repository) {
+    public AuditService(AuditRepository repository, MeterRegistry meters,
+                        @ConfigProperty(name = "batchyard.audit.queue-size", defaultValue = "10000") int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("batchyard.audit.queue-size must be positive, got " + capacity);
+        }
         this.repository = repository;
+        this.meters = meters;
+        this.capacity = capacity;
+        this.pending = new LinkedBlockingQueue<>(capacity);
+        this.dropped = Counter.builder(DROPPED)
+                .description("Audit entries of answered calls not recorded because the write queue was full")
+                .register(meters);
+        // The common case exists from the start, at 0.
+        anonymousRefusals("401");
     }
 
     /**
@@ -43,22 +72,50 @@ public class AuditService {
      * waits for the write in flight and goes with everything that queued meanwhile, in one statement (one
      * transaction). An idle service writes each entry alone and at once; a busy one writes one statement per group
      * instead of one transaction per call.
+     *
+     * <p>A call nobody was identified for is a refusal (no operation answers an anonymous caller otherwise) and changed
+     * nothing: it is counted by status instead of written, so that a flood of calls without a valid token costs
+     * neither rows nor memory. What waits for the database is bounded ({@code batchyard.audit.queue-size}): when the
+     * database falls that far behind, further entries are dropped and counted rather than held.
      */
     public void recordAfterAnswer(AuditEntry entry) {
-        pending.add(entry.occurredAt() != null ? entry : new AuditEntry(entry.id(), Instant.now(), entry.subject(),
-                entry.channel(), entry.action(), entry.processId(), entry.outcome(), entry.problemCode(),
-                entry.correlationId()));
+        if (AuditEntry.ANONYMOUS.equals(entry.subject())) {
+            anonymousRefusals(entry.outcome()).increment();
+            return;
+        }
+        AuditEntry stamped = entry.occurredAt() != null ? entry : new AuditEntry(entry.id(), Instant.now(),
+                entry.subject(), entry.channel(), entry.action(), entry.processId(), entry.outcome(),
+                entry.problemCode(), entry.correlationId());
+        if (!pending.offer(stamped)) {
+            drop(stamped);
+        }
         flush();
+    }
+
+    private Counter anonymousRefusals(String status) {
+        return Counter.builder(ANONYMOUS_REFUSALS).tag("status", status)
+                .description("State-changing calls refused before a caller was identified, counted instead of audited")
+                .register(meters);
+    }
+
+    private void drop(AuditEntry entry) {
+        dropped.increment();
+        long since = droppedSinceLog.incrementAndGet();
+        long now = System.currentTimeMillis();
+        long last = lastDropLog.get();
+        if (now - last >= DROP_LOG_INTERVAL.toMillis() && lastDropLog.compareAndSet(last, now)) {
+            droppedSinceLog.addAndGet(-since);
+            LOG.warnf("audit queue full (%d entries waiting for the database): %d entr%s not recorded since the last "
+                    + "warning, the latest %s %s by %s -> %s", capacity, since, since == 1 ? "y" : "ies",
+                    entry.channel(), entry.action(), entry.subject(), entry.outcome());
+        }
     }
 
     /** Starts a write of what is pending unless one is in flight; the one in flight starts the next when it ends. */
     private void flush() {
         while (!pending.isEmpty() && writing.compareAndSet(false, true)) {
             List<AuditEntry> group = new ArrayList<>();
-            AuditEntry next;
-            while (group.size() < MAX_GROUP && (next = pending.poll()) != null) {
-                group.add(next);
-            }
+            pending.drainTo(group, MAX_GROUP);
             if (group.isEmpty()) {
                 writing.set(false);
                 continue;
