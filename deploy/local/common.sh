@@ -25,6 +25,11 @@ SCHEMA_REGISTRY_URL=http://$HOST:$SCHEMA_REGISTRY_PORT
 SCHEMA_REGISTRY_MANAGEMENT_PORT=${BATCHYARD_SCHEMA_REGISTRY_MANAGEMENT_PORT:-9085}
 COMPACTION_ROOT=${BATCHYARD_COMPACTION_STORE_ROOT:-$WORK/compaction}
 SERVICES=(registry-service queue-service execution-service lineage-service)
+# How long the broker keeps lifecycle commands, which carry their producer's bearer token (1 h).
+COMMANDS_RETENTION_MS=${BATCHYARD_COMMANDS_RETENTION_MS:-3600000}
+# The audience every service requires in a token (api-support's quarkus.oidc.token.audience): token.sh puts it in the
+# tokens it signs, and Keycloak's realm (deploy/local/keycloak) in the tokens of every client.
+TOKEN_AUDIENCE=${QUARKUS_OIDC_TOKEN_AUDIENCE:-batchyard}
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
         batchyard.execution.rejections batchyard.execution.deployments batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
         batchyard.lineage.parsed batchyard.queue.objects batchyard.queue.compaction)

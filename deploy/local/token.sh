@@ -6,7 +6,8 @@
 # administrator), then signs in with a password grant on the public client batchyard-cli; the token expires after the
 # realm's access token lifespan (1 h); the user's password is new each time, or BATCHYARD_USER_PASSWORD when set (so a
 # person can also sign in with it in the browser, as run.sh arranges for the dashboard). With a local signing key, the
-# token is signed here and lasts BATCHYARD_TOKEN_HOURS (default 12).
+# token is signed here and lasts BATCHYARD_TOKEN_HOURS (default 12). Either way the token's audience ("aud") is
+# batchyard, which every service requires (the realm's audience mapper puts it there; here it is signed in).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 [ $# -ge 2 ] || die "usage: token.sh USER ROLE[,ROLE...] [GROUP[,GROUP...]]"
@@ -103,11 +104,12 @@ key)
   # RS256 over base64url(header).base64url(claims) with the stack's private key.
   b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
   header=$(printf '{"alg":"RS256","typ":"JWT","kid":"batchyard-local"}' | b64url)
-  claims=$(python3 - "$USER_NAME" "$ROLES" "$GROUPS_" "$TOKEN_ISSUER" "${BATCHYARD_TOKEN_HOURS:-12}" <<'PY' | b64url
+  claims=$(python3 - "$USER_NAME" "$ROLES" "$GROUPS_" "$TOKEN_ISSUER" "${BATCHYARD_TOKEN_HOURS:-12}" "$TOKEN_AUDIENCE" <<'PY' | b64url
 import json, sys, time
-user, roles, groups, issuer, hours = sys.argv[1:6]
+user, roles, groups, issuer, hours, audience = sys.argv[1:7]
 now = int(time.time())
-print(json.dumps({"iss": issuer, "sub": user, "preferred_username": user, "roles": [r for r in roles.split(",") if r],
+print(json.dumps({"iss": issuer, "aud": audience, "sub": user, "preferred_username": user,
+                  "roles": [r for r in roles.split(",") if r],
                   "groups": [g for g in groups.split(",") if g], "iat": now, "exp": now + int(float(hours) * 3600)},
                  separators=(",", ":")), end="")
 PY

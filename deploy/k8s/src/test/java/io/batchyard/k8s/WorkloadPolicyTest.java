@@ -3,13 +3,18 @@ package io.batchyard.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.io.IOException;
+import java.io.Reader;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -243,7 +248,8 @@ class WorkloadPolicyTest {
                         .forEachRemaining(names::add);
             }
             assertThat(names).as(app).contains("KAFKA_BOOTSTRAP_SERVERS", "KAFKA_SASL_JAAS_CONFIG",
-                    "BATCHYARD_SCHEMA_REGISTRY_URL", "QUARKUS_OIDC_AUTH_SERVER_URL", "QUARKUS_HTTP_PORT");
+                    "BATCHYARD_SCHEMA_REGISTRY_URL", "QUARKUS_OIDC_AUTH_SERVER_URL", "QUARKUS_OIDC_TOKEN_AUDIENCE",
+                    "QUARKUS_HTTP_PORT");
             assertThat(names).as(app).containsAll(required.get(app));
             if (!app.equals("dashboard")) {
                 assertThat(names).as(app).contains("QUARKUS_DATASOURCE_JDBC_URL", "QUARKUS_DATASOURCE_REACTIVE_URL",
@@ -256,6 +262,27 @@ class WorkloadPolicyTest {
                     assertThat(e.at("/valueFrom/secretKeyRef/name").isMissingNode()).as(app + " " + n).isFalse();
                 }
             }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("trees")
+    void everyDeployableRequiresTheAudienceTheServicesAndTheRealmUse(String tree) throws IOException {
+        Properties defaults = new Properties();
+        try (Reader in = Files.newBufferedReader(SourceFacts.REPO.resolve(
+                "schemas/api-support/src/main/resources/META-INF/microprofile-config.properties"))) {
+            defaults.load(in);
+        }
+        String audience = defaults.getProperty("quarkus.oidc.token.audience");
+        assertThat(audience).isNotBlank();
+        JsonNode config = Manifests.of(tree).get("ConfigMap", "batchyard-config").path("data");
+        assertThat(config.path("QUARKUS_OIDC_TOKEN_AUDIENCE").asText()).isEqualTo(audience);
+        // The realm the local overlay's Keycloak imports puts that audience into the tokens of every client.
+        JsonNode realm = new ObjectMapper().readTree(
+                SourceFacts.REPO.resolve("deploy/local/keycloak/batchyard-realm.json").toFile());
+        for (JsonNode client : realm.path("clients")) {
+            assertThat(client.path("protocolMappers").findValuesAsText("included.custom.audience"))
+                    .as(client.path("clientId").asText()).containsExactly(audience);
         }
     }
 

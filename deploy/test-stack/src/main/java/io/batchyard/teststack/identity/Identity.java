@@ -13,6 +13,12 @@ public abstract class Identity {
     /** The user test calls act as unless a test says otherwise. */
     public static final String ADMIN_USER = "test-admin";
 
+    /**
+     * The audience every Batchyard service requires in a token ({@code quarkus.oidc.token.audience}, api-support's
+     * default); every token this issuer hands out carries it.
+     */
+    public static final String AUDIENCE = "batchyard";
+
     private static volatile Identity instance;
 
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
@@ -57,6 +63,14 @@ public abstract class Identity {
      */
     public String expiringToken(String user, java.time.Duration validFor, String... roles) {
         throw new UnsupportedOperationException(description() + " cannot issue a token with a lifetime of its own");
+    }
+
+    /**
+     * A new, validly signed bearer token for {@code user} with these roles whose {@code aud} is {@code audience}, or
+     * that has no {@code aud} at all when it is null: what another application of the same issuer would present.
+     */
+    public String tokenForAudience(String audience, String user, String... roles) {
+        throw new UnsupportedOperationException(description() + " cannot issue a token for another audience");
     }
 
     public String token(String user, String... roles) {

@@ -34,8 +34,9 @@ import java.util.regex.Pattern;
 /**
  * Checks a running service against its rows of the access policy ({@link AccessPolicy}, the one table of who may do
  * what): every operation of the service's live OpenAPI document has a rule and every rule an operation; then, for
- * every operation, a call without a token answers 401, a call with a role below the rule 403, and a call with the
- * lowest allowed role neither. The service's README documents the same table, and must say the same: it sits between
+ * every operation, a call without a token answers 401, and so does one with a validly signed administrator's token
+ * issued for another audience or for none (the service takes only tokens meant for Batchyard), a call with a role
+ * below the rule 403, and a call with the lowest allowed role neither. The service's README documents the same table, and must say the same: it sits between
  * {@code <!-- role-matrix:begin -->} and {@code <!-- role-matrix:end -->}, one row per operation:
  * {@code | `GET /processes/{id}` | viewer | read |}.
  */
@@ -109,10 +110,15 @@ public final class RoleMatrix {
         assertTrue(stale.isEmpty(), "access policy rules for operations " + service + " does not have: " + stale);
 
         List<String> failures = new ArrayList<>();
+        Map<String, String> elsewhere = Map.of(
+                "an admin token for audience 'elsewhere'",
+                Identity.get().tokenForAudience("elsewhere", "matrix-elsewhere", "admin"),
+                "an admin token for no audience", Identity.get().tokenForAudience(null, "matrix-no-audience", "admin"));
         for (OpenApiOperations.Operation op : operations) {
             String rule = rules.get(op.id());
             Response anonymous = call(given().noFilters(), op);
             expect(failures, op, "no token", anonymous, 401, 12);
+            elsewhere.forEach((who, token) -> expect(failures, op, who, call(given().auth().oauth2(token), op), 401, 12));
             for (String below : below(rule)) {
                 Response refused = call(given().auth().oauth2(tokenWith(below)), op);
                 expect(failures, op, below.isEmpty() ? "no role" : "role " + below, refused, 403, 13);

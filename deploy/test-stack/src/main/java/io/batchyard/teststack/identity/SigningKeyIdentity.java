@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * A signing key generated for this JVM: the services trust its public key ({@code quarkus.oidc.public-key}) and tests
  * sign tokens with the private one. The tokens have the claims an OpenID Connect provider configured for Batchyard
- * issues: {@code iss}, {@code sub}, {@code preferred_username}, {@code roles}, {@code groups}.
+ * issues: {@code iss}, {@code aud} ({@link #AUDIENCE}), {@code sub}, {@code preferred_username}, {@code roles},
+ * {@code groups}.
  */
 final class SigningKeyIdentity extends Identity {
 
@@ -69,19 +70,27 @@ final class SigningKeyIdentity extends Identity {
 
     @Override
     protected String issue(String user, Set<String> roles, Set<String> groups) {
-        return sign(user, roles, groups, Duration.ofHours(12));
+        return sign(AUDIENCE, user, roles, groups, Duration.ofHours(12));
     }
 
     @Override
     public String expiringToken(String user, Duration validFor, String... roles) {
-        return sign(user, Set.of(roles), Set.of(), validFor);
+        return sign(AUDIENCE, user, Set.of(roles), Set.of(), validFor);
     }
 
-    private String sign(String user, Set<String> roles, Set<String> groups, Duration validFor) {
+    @Override
+    public String tokenForAudience(String audience, String user, String... roles) {
+        return sign(audience, user, Set.of(roles), Set.of(), Duration.ofHours(12));
+    }
+
+    private String sign(String audience, String user, Set<String> roles, Set<String> groups, Duration validFor) {
         Instant now = Instant.now();
-        return Jwt.issuer(ISSUER).subject(user).claim("preferred_username", user)
+        var claims = Jwt.issuer(ISSUER).subject(user).claim("preferred_username", user)
                 .claim("roles", new java.util.ArrayList<>(roles)).groups(new java.util.HashSet<>(groups))
-                .issuedAt(now).expiresAt(now.plus(validFor))
-                .jws().keyId("batchyard-test").sign(keys.getPrivate());
+                .issuedAt(now).expiresAt(now.plus(validFor));
+        if (audience != null) {
+            claims.audience(audience);
+        }
+        return claims.jws().keyId("batchyard-test").sign(keys.getPrivate());
     }
 }
