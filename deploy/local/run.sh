@@ -75,7 +75,15 @@ PROPS
     step kafka-topics "creating topic $t" java -cp "$dir/libs/*" org.apache.kafka.tools.TopicCommand \
       --bootstrap-server "$HOST:$KAFKA_PORT" --create --if-not-exists --topic "$t" --partitions 3 --replication-factor 1
   done
-  say "Kafka ready; topics: ${TOPICS[*]}"
+  # Commands carry their producer's bearer token in a header: the broker keeps them for an hour only. Set on every
+  # start, so that a topic an earlier run created gets it too. (Kafka's config tool is a Java class in
+  # org.apache.kafka.tools in newer releases, the Scala kafka.admin.ConfigCommand before.)
+  local configs=org.apache.kafka.tools.ConfigCommand
+  java -cp "$dir/libs/*" "$configs" --help >/dev/null 2>&1 || configs=kafka.admin.ConfigCommand
+  step kafka-topics "setting the retention of batchyard.execution.commands" java -cp "$dir/libs/*" "$configs" \
+    --bootstrap-server "$HOST:$KAFKA_PORT" --alter --entity-type topics --entity-name batchyard.execution.commands \
+    --add-config "retention.ms=$COMMANDS_RETENTION_MS"
+  say "Kafka ready; topics: ${TOPICS[*]} (commands kept $((COMMANDS_RETENTION_MS / 60000)) min)"
 }
 
 # ---------- PostgreSQL ----------

@@ -37,6 +37,19 @@ class KafkaContractTest {
                 assertThat(t.at("/metadata/labels/strimzi.io~1cluster").asText()).isEqualTo("batchyard"));
     }
 
+    @ParameterizedTest
+    @MethodSource("trees")
+    void commandsAreKeptAnHourForTheTokensTheyCarry(String tree) {
+        Manifests.of(tree).kind("KafkaTopic").forEach(t -> {
+            long retention = t.at("/spec/config/retention.ms").asLong();
+            if (topicName(t).equals("batchyard.execution.commands")) {
+                assertThat(retention).as(topicName(t)).isEqualTo(3_600_000L);
+            } else {
+                assertThat(retention).as(topicName(t)).isGreaterThanOrEqualTo(604_800_000L);
+            }
+        });
+    }
+
     @Test
     void productionKeepsThreeCopiesAndNeedsTwoForAWrite() {
         Manifests prod = Manifests.of("production");

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -17,7 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -38,6 +43,16 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * Every source is a real server: nothing here mocks the database or the broker.
  */
 public final class Infrastructure {
+
+    /**
+     * How long the broker keeps commands: they carry their producer's bearer token in a header, so the topic keeps them
+     * for an hour, as the local stack and the Kubernetes manifests do.
+     */
+    public static final Duration COMMANDS_RETENTION = Duration.ofHours(1);
+
+    /** Topic settings that differ from the broker's defaults, by topic. */
+    private static final Map<String, Map<String, String>> TOPIC_CONFIGS = Map.of(Topics.EXECUTION_COMMANDS,
+            Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(COMMANDS_RETENTION.toMillis())));
 
     public record Database(String jdbcUrl, String user, String password) {
 
@@ -265,12 +280,16 @@ public final class Infrastructure {
         }
     }
 
-    /** Creates the topics (3 partitions, replication 1) that do not exist yet. */
+    /**
+     * Creates the topics (3 partitions, replication 1) that do not exist yet, with their settings
+     * ({@link #COMMANDS_RETENTION}); a topic that exists already (a broker given in the environment) gets the settings.
+     */
     public static void createTopics(String bootstrap, List<String> names) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(props)) {
-            List<NewTopic> topics = names.stream().map(t -> new NewTopic(t, 3, (short) 1)).toList();
+            List<NewTopic> topics = names.stream()
+                    .map(t -> new NewTopic(t, 3, (short) 1).configs(TOPIC_CONFIGS.getOrDefault(t, Map.of()))).toList();
             admin.createTopics(topics).values().forEach((name, future) -> {
                 try {
                     future.get();
@@ -278,11 +297,29 @@ public final class Infrastructure {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + name, e.getCause());
                     }
+                    configure(admin, name);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException(e);
                 }
             });
+        }
+    }
+
+    private static void configure(Admin admin, String topic) {
+        Map<String, String> settings = TOPIC_CONFIGS.getOrDefault(topic, Map.of());
+        if (settings.isEmpty()) {
+            return;
+        }
+        List<AlterConfigOp> ops = settings.entrySet().stream().map(e -> new AlterConfigOp(
+                new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET)).toList();
+        try {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot configure topic " + topic, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
