@@ -1,5 +1,6 @@
 package io.batchyard.lineage.graph;
 
+import io.batchyard.lineage.access.Readable;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,10 +30,10 @@ public class ColumnGraphReader {
      * Breadth-first from {@code start}. Depth counts hops between columns: passing through a function, constant or
      * table node costs nothing, so {@code depth=1} reaches the columns one transformation away. Indirect relations
      * end at a table: upstream of a column includes those into its table, and downstream of a table continues from
-     * its columns.
+     * its columns. Only relations of queries of processes {@code reader} may read are followed.
      */
-    public Uni<ColumnGraph> walk(Collection<Long> start, Direction direction, int depth) {
-        Walk walk = new Walk(start, direction, depth);
+    public Uni<ColumnGraph> walk(Collection<Long> start, Direction direction, int depth, Readable reader) {
+        Walk walk = new Walk(start, direction, depth, reader);
         // One node per round, each round after the previous one's statements: the stream keeps the stack flat.
         return Multi.createBy().repeating().uni(walk::next).until(more -> !more)
                 .collect().last()
@@ -58,9 +59,11 @@ public class ColumnGraphReader {
         final Deque<long[]> queue = new ArrayDeque<>();
         final List<Direction> directions;
         final int depth;
+        final Readable reader;
 
-        Walk(Collection<Long> start, Direction direction, int depth) {
+        Walk(Collection<Long> start, Direction direction, int depth, Readable reader) {
             this.depth = depth;
+            this.reader = reader;
             this.directions = direction == Direction.BOTH
                     ? List.of(Direction.UPSTREAM, Direction.DOWNSTREAM) : List.of(direction);
             for (long s : start) {
@@ -81,7 +84,8 @@ public class ColumnGraphReader {
             long[] at = current;
             Uni<Void> expanded = Uni.createFrom().voidItem();
             for (Direction d : directions) {
-                expanded = expanded.chain(() -> graph.hops(at[0], d).invoke(hops -> follow(at, d, hops)).replaceWithVoid());
+                expanded = expanded.chain(() -> graph.hops(at[0], d, reader).invoke(hops -> follow(at, d, hops))
+                        .replaceWithVoid());
             }
             return expanded.replaceWith(Boolean.TRUE);
         }

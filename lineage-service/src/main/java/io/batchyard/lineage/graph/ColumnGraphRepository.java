@@ -1,12 +1,15 @@
 package io.batchyard.lineage.graph;
 
 import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.lineage.access.AccessRepository;
+import io.batchyard.lineage.access.Readable;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /** LINEAGE_NODE and LINEAGE_RELATION: the column graph's rows. */
@@ -43,18 +46,48 @@ public class ColumnGraphRepository {
                 .map(rows -> rows.stream().map(ColumnGraphRepository::node).toList()));
     }
 
-    /** Relations into (upstream) or out of (downstream) a node, counting a table and its columns as one. */
-    public Uni<List<Hop>> hops(long node, Direction direction) {
+    /**
+     * Relations into (upstream) or out of (downstream) a node, counting a table and its columns as one: those of the
+     * queries of processes {@code reader} may read.
+     */
+    public Uni<List<Hop>> hops(long node, Direction direction, Readable reader) {
         String where = direction == Direction.UPSTREAM
-                ? " WHERE r.target_node_id = :n OR r.target_node_id = (SELECT container_node_id FROM lineage_node"
-                        + " WHERE node_id = :n)"
-                : " WHERE r.src_node_id = :n OR r.src_node_id IN (SELECT node_id FROM lineage_node"
-                        + " WHERE container_node_id = :n)";
-        return Panache.getSession().chain(s -> s.createNativeQuery(HOP + where + " ORDER BY r.created_at, r.relation_id",
-                        Object[].class)
+                ? " WHERE (r.target_node_id = :n OR r.target_node_id = (SELECT container_node_id FROM lineage_node"
+                        + " WHERE node_id = :n))"
+                : " WHERE (r.src_node_id = :n OR r.src_node_id IN (SELECT node_id FROM lineage_node"
+                        + " WHERE container_node_id = :n))";
+        return Panache.getSession().chain(s -> AccessRepository.bind(s.createNativeQuery(HOP + where + " AND "
+                        + AccessRepository.readable("q.process_id") + " ORDER BY r.created_at, r.relation_id",
+                        Object[].class), reader)
                 .setParameter("n", node)
                 .getResultList()
                 .map(rows -> rows.stream().map(ColumnGraphRepository::hop).toList()));
+    }
+
+    /**
+     * Those of {@code ids} that come only from queries {@code reader} may not read: nodes with relations, none of
+     * them of a query of a readable process. A table counts the relations of its columns too. A node no relation
+     * touches (a column known from a table's schema only) is not among them.
+     */
+    public Uni<Set<Long>> hiddenFrom(Readable reader, Collection<Long> ids) {
+        if (reader.everything() || ids.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return Panache.getSession().chain(s -> AccessRepository.bind(s.createNativeQuery("""
+                        WITH asked AS (
+                          SELECT n.node_id, m.node_id AS member
+                            FROM lineage_node n JOIN lineage_node m
+                              ON m.node_id = n.node_id OR m.container_node_id = n.node_id
+                           WHERE n.node_id IN (:ids)),
+                        related AS (
+                          SELECT a.node_id, %s AS readable
+                            FROM asked a JOIN lineage_relation r ON a.member IN (r.src_node_id, r.target_node_id)
+                            JOIN lineage_query q ON q.query_id = r.query_id)
+                        SELECT node_id FROM related GROUP BY node_id HAVING NOT bool_or(readable)"""
+                        .formatted(AccessRepository.readable("q.process_id")), Long.class), reader)
+                .setParameter("ids", ids)
+                .getResultList())
+                .map(Set::copyOf);
     }
 
     /** The tables that hold any of these nodes. */

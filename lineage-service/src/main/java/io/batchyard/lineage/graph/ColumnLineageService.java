@@ -3,19 +3,29 @@ package io.batchyard.lineage.graph;
 import static io.batchyard.lineage.LineageError.UNKNOWN_COLUMN;
 import static io.batchyard.lineage.LineageError.UNKNOWN_TABLE;
 
+import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.lineage.access.ProcessAccess;
+import io.batchyard.lineage.access.Readable;
 import io.batchyard.lineage.schema.TableName;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-/** Column lineage reads: up/downstream of a column, a table with its neighbours, and the impact of changing a table. */
+/**
+ * Column lineage reads: up/downstream of a column, a table with its neighbours, and the impact of changing a table.
+ * Each shows what the queries of processes the caller may read contributed: the walk follows only their relations,
+ * and a column or table that only other processes' queries name is not known to the caller.
+ */
 @ApplicationScoped
 public class ColumnLineageService {
 
@@ -24,32 +34,41 @@ public class ColumnLineageService {
 
     private final ColumnGraphRepository graph;
     private final ColumnGraphReader reader;
+    private final ProcessAccess access;
 
-    public ColumnLineageService(ColumnGraphRepository graph, ColumnGraphReader reader) {
+    public ColumnLineageService(ColumnGraphRepository graph, ColumnGraphReader reader, ProcessAccess access) {
         this.graph = graph;
         this.reader = reader;
+        this.access = access;
     }
 
     /** The graph around {@code table.column}. */
     @WithSession
-    public Uni<ColumnGraph> column(TableName table, String column, Direction direction, int depth) {
+    public Uni<ColumnGraph> column(Caller caller, TableName table, String column, Direction direction, int depth) {
         String key = table.qualified() + "." + column;
-        return graph.byKey(key)
-                .map(start -> start.orElseThrow(() -> UNKNOWN_COLUMN.exception("no lineage is known for column " + key)))
-                .chain(start -> reader.walk(List.of(start.id()), direction, depth));
+        Supplier<ApiException> unknown = () -> UNKNOWN_COLUMN.exception("no lineage is known for column " + key);
+        return access.readable(caller).chain(readable -> graph.byKey(key)
+                .map(start -> start.orElseThrow(unknown))
+                .call(start -> graph.hiddenFrom(readable, List.of(start.id())).invoke(hidden -> {
+                    if (!hidden.isEmpty()) {
+                        throw unknown.get();
+                    }
+                }))
+                .chain(start -> reader.walk(List.of(start.id()), direction, depth, readable)));
     }
 
     /** The table with all its columns (idle ones too) and what lies up/downstream of them. */
     @WithSession
-    public Uni<ColumnGraph> table(TableName table, Direction direction, int depth) {
-        return tableColumns(table).chain(columns -> reader.walk(columns, direction, depth));
+    public Uni<ColumnGraph> table(Caller caller, TableName table, Direction direction, int depth) {
+        return access.readable(caller).chain(readable -> tableColumns(table, readable)
+                .chain(columns -> reader.walk(columns, direction, depth, readable)));
     }
 
     @WithSession
-    public Uni<Impact> impact(TableName name) {
-        return tableColumns(name)
-                .chain(columns -> reader.walk(columns, Direction.DOWNSTREAM, IMPACT_DEPTH))
-                .map(g -> impact(name, g));
+    public Uni<Impact> impact(Caller caller, TableName name) {
+        return access.readable(caller).chain(readable -> tableColumns(name, readable)
+                .chain(columns -> reader.walk(columns, Direction.DOWNSTREAM, IMPACT_DEPTH, readable))
+                .map(g -> impact(name, g)));
     }
 
     private static Impact impact(TableName name, ColumnGraph graph) {
@@ -72,11 +91,25 @@ public class ColumnLineageService {
                 graph);
     }
 
-    private Uni<List<Long>> tableColumns(TableName name) {
+    /**
+     * The table's columns a walk starts from (the table itself when none is known), without those that only queries
+     * the reader may not read name; a table that only such queries name is unknown.
+     */
+    private Uni<List<Long>> tableColumns(TableName name, Readable readable) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_TABLE.exception("no lineage is known for table " + name);
         return graph.byKey(name.qualified())
-                .map(node -> node.orElseThrow(() -> UNKNOWN_TABLE.exception("no lineage is known for table " + name)))
-                .chain(node -> graph.columnsOf(node.id())
-                        .map(columns -> columns.isEmpty() ? List.of(node.id())
-                                : columns.stream().map(ColumnGraph.Node::id).toList()));
+                .map(node -> node.orElseThrow(unknown))
+                .chain(node -> graph.columnsOf(node.id()).chain(columns -> {
+                    List<Long> ids = columns.stream().map(ColumnGraph.Node::id).toList();
+                    List<Long> asked = new ArrayList<>(ids);
+                    asked.add(node.id());
+                    return graph.hiddenFrom(readable, asked).map(hidden -> {
+                        if (hidden.contains(node.id())) {
+                            throw unknown.get();
+                        }
+                        List<Long> shown = ids.stream().filter(id -> !hidden.contains(id)).toList();
+                        return shown.isEmpty() ? List.of(node.id()) : shown;
+                    });
+                }));
     }
 }

@@ -4,7 +4,11 @@ import static io.batchyard.lineage.LineageError.UNKNOWN_RUN;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.lineage.InOrder;
+import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.openlineage.OpenLineageRepository.StatementRow;
 import io.batchyard.lineage.openlineage.RunEventBuilder.Relation;
 import io.batchyard.lineage.process.ProcessLineage;
@@ -23,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * OpenLineage RunEvents of runs and step runs: built on request ({@link #runEvent}) and, when a transport is
@@ -37,11 +42,13 @@ public class OpenLineageService implements RunTransitions {
     private final OpenLineageSettings settings;
     private final RegistryRepository registry;
     private final ObjectMapper json;
+    private final ProcessAccess access;
 
     public OpenLineageService(ProcessLineageRepository runs, OpenLineageRepository openLineage,
                               TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json,
-                              RegistryRepository registry) {
+                              RegistryRepository registry, ProcessAccess access) {
         this.registry = registry;
+        this.access = access;
         this.runs = runs;
         this.openLineage = openLineage;
         this.schemas = schemas;
@@ -53,11 +60,32 @@ public class OpenLineageService implements RunTransitions {
     private record Moment(String eventType, OffsetDateTime at) {
     }
 
-    /** The run's event as its recorded state says; a write because a run's id is made the first time it is asked. */
+    /**
+     * The run's event as its recorded state says, for a caller who may read the application of the run's process; to
+     * others the run is unknown. A write because a run's id is made the first time it is asked.
+     */
     @WithTransaction
-    public Uni<Map<String, Object>> runEvent(long instanceExecId) {
-        return event(instanceExecId, null).map(found -> found.orElseThrow(() -> UNKNOWN_RUN.exception(
-                "no run event and no query names instance exec id " + instanceExecId)));
+    public Uni<Map<String, Object>> runEvent(Caller caller, long instanceExecId) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_RUN.exception(
+                "no run event and no query names instance exec id " + instanceExecId);
+        return processOf(instanceExecId)
+                .chain(process -> process.isEmpty() ? Uni.createFrom().<Void>failure(unknown.get())
+                        : access.require(caller, process.get(), Permission.READ, "run " + instanceExecId, unknown))
+                .chain(() -> event(instanceExecId, null))
+                .map(found -> found.orElseThrow(unknown));
+    }
+
+    /**
+     * The process whose application a run belongs to: a job run's process, a step run's parent (a step belongs to its
+     * parent's application), else the process of the run's first registered query.
+     */
+    private Uni<Optional<Long>> processOf(long instanceExecId) {
+        return runs.run(instanceExecId).chain(run -> run.isPresent()
+                ? Uni.createFrom().item(run.map(ProcessLineage.Run::processId))
+                : runs.stepRun(instanceExecId).chain(step -> step.isPresent()
+                        ? Uni.createFrom().item(step.map(ProcessLineage.StepRun::parentProcessId))
+                        : openLineage.statements(instanceExecId, false)
+                                .map(statements -> statements.stream().findFirst().map(StatementRow::processId))));
     }
 
     /** Joins the caller's transaction: the queued events commit with the lifecycle state they describe. */

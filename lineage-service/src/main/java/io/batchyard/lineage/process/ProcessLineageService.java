@@ -3,6 +3,9 @@ package io.batchyard.lineage.process;
 import static io.batchyard.lineage.LineageError.UNKNOWN_BATCH;
 import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;
 
+import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.eventing.RecordBatch;
 import io.batchyard.events.execution.JobFailed;
@@ -14,6 +17,9 @@ import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.lineage.InOrder;
+import io.batchyard.lineage.access.ProcessAccess;
+import io.batchyard.lineage.process.ProcessLineage.Enqueue;
+import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.schemas.Events;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -21,13 +27,20 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Process lineage: the projection from run and batch events, and its reads. Which run produced a batch
  * (JobStarted/JobHalted target batch), where the batch was offered (BatchEnqueued), and which run consumed it
  * (BatchesArchived). Each event is applied once through the ledger; every write is an upsert, because the two topics
- * interleave in any order.
+ * interleave in any order. The reads answer a caller who may read the application of the process they are about
+ * (a batch's: the process that produced it), and show of other processes only those the caller may read too.
  */
 @ApplicationScoped
 public class ProcessLineageService {
@@ -38,12 +51,14 @@ public class ProcessLineageService {
     private final ProcessLineageRepository lineage;
     private final ProcessedEventLedger ledger;
     private final RunTransitions transitions;
+    private final ProcessAccess access;
 
     public ProcessLineageService(ProcessLineageRepository lineage, ProcessedEventLedger ledger,
-                                 RunTransitions transitions) {
+                                 RunTransitions transitions, ProcessAccess access) {
         this.lineage = lineage;
         this.ledger = ledger;
         this.transitions = transitions;
+        this.access = access;
     }
 
     /** Applies one event once, with its ledger row, in one transaction; other events say nothing about lineage. */
@@ -112,32 +127,76 @@ public class ProcessLineageService {
         return transitions.changed(new RunTransitions.Transition(run, step, state, at, error));
     }
 
-    /** Lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId". */
+    /**
+     * Lineage by batch; a batch that no run, queue or archive names is "Invalid Target BatchId", and so is one whose
+     * producing process (its run's, else the one its queue offers name) the caller may not read. Runs and offers of
+     * other processes the caller may not read are left out.
+     */
     @WithSession
-    public Uni<BatchLineage> batch(long batchId) {
+    public Uni<BatchLineage> batch(Caller caller, long batchId) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_BATCH.exception(
+                "Invalid Target BatchId: no run, queue or archive names batch " + batchId);
         return lineage.producerOf(batchId).chain(producer -> lineage.sourcesOf(batchId)
                 .chain(sources -> InOrder.map(sources, s -> lineage.producerOf(s)
                         .map(p -> new BatchLineage.SourceBatch(s, p.orElse(null)))))
                 .chain(sources -> lineage.enqueues(batchId).chain(enqueues -> lineage.consumersOf(batchId)
                         .map(consumers -> {
                             if (producer.isEmpty() && sources.isEmpty() && enqueues.isEmpty() && consumers.isEmpty()) {
-                                throw UNKNOWN_BATCH.exception("Invalid Target BatchId: no run, queue or archive names batch "
-                                        + batchId);
+                                throw unknown.get();
                             }
                             return new BatchLineage(batchId, producer.orElse(null), sources, enqueues, consumers);
-                        }))));
+                        }))))
+                .chain(found -> readableBatch(caller, found, unknown));
     }
 
-    /** The process's latest runs and its hand-overs; a process no event has named is unknown. */
+    private Uni<BatchLineage> readableBatch(Caller caller, BatchLineage b, Supplier<ApiException> unknown) {
+        Long owner = b.producedBy() != null ? b.producedBy().processId() : b.enqueuedTo().stream()
+                .map(Enqueue::sourceProcessId).filter(Objects::nonNull).findFirst().orElse(null);
+        if (owner == null && !caller.admin()) {
+            // No process is known to have produced it: like a process of an unknown application, admins only.
+            return Uni.createFrom().failure(unknown.get());
+        }
+        Uni<Void> check = owner == null ? Uni.createFrom().voidItem()
+                : access.require(caller, owner, Permission.READ, "batch " + b.batchId(), unknown);
+        Set<Long> others = new HashSet<>();
+        b.sources().stream().filter(s -> s.producedBy() != null).forEach(s -> others.add(s.producedBy().processId()));
+        b.enqueuedTo().forEach(e -> others.add(e.consumerProcessId()));
+        b.consumedBy().forEach(r -> others.add(r.processId()));
+        return check.chain(() -> access.readableAmong(caller, others)).map(shown -> new BatchLineage(b.batchId(),
+                b.producedBy(),
+                b.sources().stream().map(s -> s.producedBy() == null || shown.test(s.producedBy().processId()) ? s
+                        : new BatchLineage.SourceBatch(s.sourceBatchId(), null)).toList(),
+                b.enqueuedTo().stream().filter(e -> shown.test(e.consumerProcessId())).toList(),
+                b.consumedBy().stream().filter(r -> shown.test(r.processId())).toList()));
+    }
+
+    /**
+     * The process's latest runs and its hand-overs; a process no event has named, or whose application the caller
+     * may not read, is unknown. Hand-overs from or to processes the caller may not read are left out.
+     */
     @WithSession
-    public Uni<ProcessLineage> process(long processId, int runs) {
+    public Uni<ProcessLineage> process(Caller caller, long processId, int runs) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_PROCESS.exception(
+                "no run or batch event has named process " + processId);
         return lineage.knows(processId).chain(known -> {
             if (!known) {
-                throw UNKNOWN_PROCESS.exception("no run or batch event has named process " + processId);
+                throw unknown.get();
             }
-            return lineage.runsOf(processId, runs).chain(r -> lineage.edges(processId, true)
-                    .chain(upstream -> lineage.edges(processId, false)
-                            .map(downstream -> new ProcessLineage(processId, r, upstream, downstream))));
-        });
+            return access.require(caller, processId, Permission.READ, "process " + processId, unknown);
+        }).chain(() -> lineage.runsOf(processId, runs).chain(r -> lineage.edges(processId, true)
+                .chain(upstream -> lineage.edges(processId, false)
+                        .chain(downstream -> readableEdges(caller, upstream, downstream)
+                                .map(shown -> new ProcessLineage(processId, r,
+                                        upstream.stream().filter(e -> e.fromProcessId() == null
+                                                || shown.test(e.fromProcessId())).toList(),
+                                        downstream.stream().filter(e -> shown.test(e.toProcessId())).toList()))))));
+    }
+
+    private Uni<Predicate<Long>> readableEdges(Caller caller, List<ProcessEdge> upstream,
+                                               List<ProcessEdge> downstream) {
+        Set<Long> others = new HashSet<>();
+        upstream.stream().map(ProcessEdge::fromProcessId).filter(Objects::nonNull).forEach(others::add);
+        downstream.forEach(e -> others.add(e.toProcessId()));
+        return access.readableAmong(caller, others);
     }
 }

@@ -1,6 +1,8 @@
 package io.batchyard.lineage.query;
 
 import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.lineage.access.AccessRepository;
+import io.batchyard.lineage.access.Readable;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +27,8 @@ public class QueryRepository {
     private static final String WHERE = """
             (CAST(:process AS BIGINT) IS NULL OR q.process_id = :process)
             AND (CAST(:run AS BIGINT) IS NULL OR q.instance_exec_id = :run)
-            AND (CAST(:status AS TEXT) IS NULL OR q.parse_status = :status)""";
+            AND (CAST(:status AS TEXT) IS NULL OR q.parse_status = :status)
+            AND """ + AccessRepository.readable("q.process_id");
 
     public Uni<Void> insert(UUID id, NewQuery q, String database, StoredQuery.ParseStatus status, String error,
                             List<String> warnings, String via) {
@@ -88,18 +91,20 @@ public class QueryRepository {
                 .map(rows -> rows.stream().findFirst().map(QueryRepository::row)));
     }
 
-    public Uni<List<StoredQuery>> list(QueryFilter f, int limit, int offset) {
+    /** The page of stored queries that match {@code f}, of the processes {@code reader} may read. */
+    public Uni<List<StoredQuery>> list(QueryFilter f, Readable reader, int limit, int offset) {
         return Panache.getSession().chain(s -> bind(s.createNativeQuery("SELECT " + COLUMNS
                         + " FROM lineage_query q WHERE " + WHERE
-                        + " ORDER BY q.registered_at, q.query_id LIMIT :limit OFFSET :offset", Object[].class), f)
+                        + " ORDER BY q.registered_at, q.query_id LIMIT :limit OFFSET :offset", Object[].class),
+                        f, reader)
                 .setParameter("limit", limit).setParameter("offset", offset)
                 .getResultList()
                 .map(rows -> rows.stream().map(QueryRepository::row).toList()));
     }
 
-    public Uni<Long> count(QueryFilter f) {
+    public Uni<Long> count(QueryFilter f, Readable reader) {
         return Panache.getSession().chain(s -> bind(s.createNativeQuery(
-                        "SELECT count(*) FROM lineage_query q WHERE " + WHERE, Long.class), f)
+                        "SELECT count(*) FROM lineage_query q WHERE " + WHERE, Long.class), f, reader)
                 .getSingleResult());
     }
 
@@ -116,8 +121,9 @@ public class QueryRepository {
                 .map(rows -> rows.stream().map(QueryRepository::row).toList()));
     }
 
-    private static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, QueryFilter f) {
-        return q.setParameter("process", f.processId()).setParameter("run", f.instanceExecId())
+    private static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, QueryFilter f, Readable reader) {
+        return AccessRepository.bind(q, reader).setParameter("process", f.processId())
+                .setParameter("run", f.instanceExecId())
                 .setParameter("status", f.status() == null ? null : f.status().name());
     }
 

@@ -2,15 +2,21 @@ package io.batchyard.lineage.query;
 
 import io.batchyard.eventing.persistence.Blocking;
 
+import static io.batchyard.api.CommonErrors.CONFLICT;
+import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;
 import static io.batchyard.lineage.LineageError.UNKNOWN_QUERY;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.lineage.InOrder;
+import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.column.ColumnLineageExtractor;
 import io.batchyard.lineage.column.QueryLineage;
 import io.batchyard.lineage.column.StatementLineage;
@@ -36,6 +42,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.jboss.logging.Logger;
 
@@ -65,12 +72,14 @@ public class QueryService {
     private final ColumnGraphWriter graph;
     private final Outbox outbox;
     private final ProcessedEventLedger ledger;
+    private final ProcessAccess access;
     private final ColumnLineageExtractor extractor = new ColumnLineageExtractor();
     private final Map<StoredQuery.ParseStatus, Counter> parses = new EnumMap<>(StoredQuery.ParseStatus.class);
 
     public QueryService(QueryRepository queries, TableSchemaRepository schemas, ColumnGraphWriter graph, Outbox outbox,
-                        ProcessedEventLedger ledger, MeterRegistry meters) {
+                        ProcessedEventLedger ledger, ProcessAccess access, MeterRegistry meters) {
         this.queries = queries;
+        this.access = access;
         this.schemas = schemas;
         this.graph = graph;
         this.outbox = outbox;
@@ -81,10 +90,23 @@ public class QueryService {
         }
     }
 
-    /** A registration over REST; callers retry it with {@link TransientRetry} when it loses a race. */
+    /**
+     * A registration over REST: {@code caller} needs write permission on the application of the query's process (a
+     * process it cannot read, or one the registry has not announced here, is an unknown process). A {@code queryId}
+     * registered before for a process the caller cannot read is a conflict that names nothing of that process.
+     * Callers retry it with {@link TransientRetry} when it loses a race.
+     */
     @WithTransaction
-    public Uni<StoredQuery> register(NewQuery query) {
-        return store(query, "api", null);
+    public Uni<StoredQuery> register(Caller caller, NewQuery query) {
+        long processId = query.processId();
+        return access.require(caller, processId, Permission.WRITE, "process " + processId,
+                        () -> UNKNOWN_PROCESS.exception("process " + processId + " is not known to lineage-service"))
+                .chain(() -> query.queryId() == null ? Uni.createFrom().voidItem() : queries.find(query.queryId())
+                        .chain(existing -> existing.filter(e -> e.processId() != processId)
+                                .map(e -> access.require(caller, e.processId(), Permission.READ, "query " + e.id(),
+                                        () -> CONFLICT.exception("query id " + e.id() + " is already registered")))
+                                .orElseGet(() -> Uni.createFrom().voidItem())))
+                .chain(() -> store(query, "api", null));
     }
 
     /**
@@ -101,20 +123,24 @@ public class QueryService {
                 .replaceWithVoid();
     }
 
+    /** A stored query, for a caller who may read its process's application; to others it is not registered. */
     @WithSession
-    public Uni<StoredQuery> find(UUID id) {
+    public Uni<StoredQuery> find(Caller caller, UUID id) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_QUERY.exception("query " + id + " is not registered");
         return queries.find(id)
-                .map(found -> found.orElseThrow(() -> UNKNOWN_QUERY.exception("query " + id + " is not registered")))
+                .map(found -> found.orElseThrow(unknown))
+                .call(q -> access.require(caller, q.processId(), Permission.READ, "query " + id, unknown))
                 .chain(this::withStatements);
     }
 
+    /** The stored queries of the processes {@code caller} may read. */
     @WithSession
-    public Uni<Page<StoredQuery>> list(QueryFilter filter, PageRequest page) {
-        return queries.list(filter, page.limit(), page.offset())
+    public Uni<Page<StoredQuery>> list(Caller caller, QueryFilter filter, PageRequest page) {
+        return access.readable(caller).chain(reader -> queries.list(filter, reader, page.limit(), page.offset())
                 .chain(items -> queries.statements(items.stream().map(StoredQuery::id).toList())
                         .map(statements -> items.stream()
                                 .map(q -> q.withStatements(statements.getOrDefault(q.id(), List.of()))).toList()))
-                .chain(items -> queries.count(filter).map(total -> Page.of(items, total, page)));
+                .chain(items -> queries.count(filter, reader).map(total -> Page.of(items, total, page))));
     }
 
     /**

@@ -2,12 +2,14 @@ package io.batchyard.lineage.graph.api;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.lineage.graph.ColumnDotWriter;
 import io.batchyard.lineage.graph.ColumnLineageService;
 import io.batchyard.lineage.graph.Direction;
 import io.batchyard.lineage.render.GraphFormat;
 import io.batchyard.lineage.render.Graphviz;
 import io.batchyard.lineage.schema.TableName;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Max;
@@ -32,10 +34,12 @@ public class ColumnLineageResource {
 
     private final ColumnLineageService lineage;
     private final Graphviz graphviz;
+    private final SecurityIdentity identity;
 
-    public ColumnLineageResource(ColumnLineageService lineage, Graphviz graphviz) {
+    public ColumnLineageResource(ColumnLineageService lineage, Graphviz graphviz, SecurityIdentity identity) {
         this.lineage = lineage;
         this.graphviz = graphviz;
+        this.identity = identity;
     }
 
     @GET
@@ -49,7 +53,8 @@ public class ColumnLineageResource {
         TableName name = TableName.parse(table);
         String columnName = TableName.column(column);
         Direction d = direction(direction);
-        return f.respond(lineage.column(name, columnName, d, depth), ColumnDotWriter::write, graphviz);
+        return f.respond(lineage.column(Caller.of(identity), name, columnName, d, depth), ColumnDotWriter::write,
+                graphviz);
     }
 
     @GET
@@ -62,7 +67,7 @@ public class ColumnLineageResource {
         GraphFormat f = GraphFormat.parse(format);
         TableName name = TableName.parse(table);
         Direction d = direction(direction);
-        return f.respond(lineage.table(name, d, depth), ColumnDotWriter::write, graphviz);
+        return f.respond(lineage.table(Caller.of(identity), name, d, depth), ColumnDotWriter::write, graphviz);
     }
 
     @GET
@@ -71,7 +76,8 @@ public class ColumnLineageResource {
     public Uni<Response> impact(@PathParam("table") String table, @QueryParam("format") String format) {
         GraphFormat f = GraphFormat.parse(format);
         TableName name = TableName.parse(table);
-        return f.respond(lineage.impact(name), impact -> ColumnDotWriter.write(impact.graph()), graphviz);
+        return f.respond(lineage.impact(Caller.of(identity), name), impact -> ColumnDotWriter.write(impact.graph()),
+                graphviz);
     }
 
     private static Direction direction(String value) {

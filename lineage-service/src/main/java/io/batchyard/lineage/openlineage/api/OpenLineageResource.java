@@ -1,7 +1,9 @@
 package io.batchyard.lineage.openlineage.api;
 
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.lineage.openlineage.OpenLineageService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Min;
@@ -22,15 +24,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class OpenLineageResource {
 
     private final OpenLineageService openLineage;
+    private final SecurityIdentity identity;
 
-    public OpenLineageResource(OpenLineageService openLineage) {
+    public OpenLineageResource(OpenLineageService openLineage, SecurityIdentity identity) {
         this.openLineage = openLineage;
+        this.identity = identity;
     }
 
     @GET
     @Path("{instanceExecId}")
     @Operation(summary = "OpenLineage RunEvent (with the columnLineage dataset facet) of a run")
     public Uni<Map<String, Object>> run(@PathParam("instanceExecId") @Min(1) long instanceExecId) {
-        return openLineage.runEvent(instanceExecId);
+        return openLineage.runEvent(Caller.of(identity), instanceExecId);
     }
 }

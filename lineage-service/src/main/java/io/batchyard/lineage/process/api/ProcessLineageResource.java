@@ -1,10 +1,12 @@
 package io.batchyard.lineage.process.api;
 
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.lineage.process.ProcessDotWriter;
 import io.batchyard.lineage.process.ProcessLineageService;
 import io.batchyard.lineage.render.GraphFormat;
 import io.batchyard.lineage.render.Graphviz;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Max;
@@ -28,10 +30,12 @@ public class ProcessLineageResource {
 
     private final ProcessLineageService lineage;
     private final Graphviz graphviz;
+    private final SecurityIdentity identity;
 
-    public ProcessLineageResource(ProcessLineageService lineage, Graphviz graphviz) {
+    public ProcessLineageResource(ProcessLineageService lineage, Graphviz graphviz, SecurityIdentity identity) {
         this.lineage = lineage;
         this.graphviz = graphviz;
+        this.identity = identity;
     }
 
     @GET
@@ -39,7 +43,7 @@ public class ProcessLineageResource {
     @Operation(summary = "Lineage of one batch: its producing run, the source batches it consumed, its consumers")
     public Uni<Response> batch(@PathParam("batchId") @Min(1) long batchId, @QueryParam("format") String format) {
         GraphFormat f = GraphFormat.parse(format);
-        return f.respond(lineage.batch(batchId), ProcessDotWriter::write, graphviz);
+        return f.respond(lineage.batch(Caller.of(identity), batchId), ProcessDotWriter::write, graphviz);
     }
 
     @GET
@@ -49,6 +53,6 @@ public class ProcessLineageResource {
                                  @QueryParam("runs") @DefaultValue("20") @Min(1) @Max(500) int runs,
                                  @QueryParam("format") String format) {
         GraphFormat f = GraphFormat.parse(format);
-        return f.respond(lineage.process(processId, runs), ProcessDotWriter::write, graphviz);
+        return f.respond(lineage.process(Caller.of(identity), processId, runs), ProcessDotWriter::write, graphviz);
     }
 }

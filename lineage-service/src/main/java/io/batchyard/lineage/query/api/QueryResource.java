@@ -3,12 +3,14 @@ package io.batchyard.lineage.query.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.lineage.query.NewQuery;
 import io.batchyard.lineage.query.QueryFilter;
 import io.batchyard.lineage.query.QueryService;
 import io.batchyard.lineage.query.QueryType;
 import io.batchyard.lineage.query.StoredQuery;
 import io.batchyard.lineage.query.TransientRetry;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -57,9 +59,11 @@ public class QueryResource {
     static final String VARIABLE_NAME = "((hiveconf|hivevar|env|system):)?[A-Za-z0-9_.\\-]{1,256}";
 
     private final QueryService queries;
+    private final SecurityIdentity identity;
 
-    public QueryResource(QueryService queries) {
+    public QueryResource(QueryService queries, SecurityIdentity identity) {
         this.queries = queries;
+        this.identity = identity;
     }
 
     @RolesAllowed(Roles.DEVELOPER)
@@ -68,14 +72,15 @@ public class QueryResource {
     public Uni<Response> register(@Valid @NotNull RegisterQuery r) {
         NewQuery query = new NewQuery(r.queryId(), r.queryType(), r.queryText(), r.processId(), r.instanceExecId(),
                 r.defaultDatabase(), r.variables());
-        return TransientRetry.run(() -> queries.register(query))
+        Caller caller = Caller.of(identity);
+        return TransientRetry.run(() -> queries.register(caller, query))
                 .map(stored -> Response.created(URI.create("/queries/" + stored.id())).entity(stored).build());
     }
 
     @GET
     @Path("{id}")
     public Uni<StoredQuery> get(@PathParam("id") UUID id) {
-        return queries.find(id);
+        return queries.find(Caller.of(identity), id);
     }
 
     @GET
@@ -83,6 +88,6 @@ public class QueryResource {
                                        @QueryParam("instanceExecId") @Positive Long instanceExecId,
                                        @QueryParam("status") StoredQuery.ParseStatus status,
                                        @Valid @BeanParam PageRequest page) {
-        return queries.list(new QueryFilter(processId, instanceExecId, status), page);
+        return queries.list(Caller.of(identity), new QueryFilter(processId, instanceExecId, status), page);
     }
 }

@@ -240,6 +240,8 @@ public final class AccessPolicy {
                 rule("GET /lineage/tables/{table}", VIEWER, FILTERED),
                 rule("GET /lineage/tables/{table}/impact", VIEWER, FILTERED),
                 rule("GET /openlineage/runs/{instanceExecId}", VIEWER, READ),
+                rule("GET /process-definitions/{id}", VIEWER, READ),
+                rule("GET /process-definitions/{id}/tree", VIEWER, READ),
                 rule("GET /queries", VIEWER, FILTERED),
                 rule("POST /queries", DEVELOPER, WRITE),
                 rule("GET /queries/{id}", VIEWER, READ),
