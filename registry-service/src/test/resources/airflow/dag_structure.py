@@ -1,5 +1,5 @@
 """Prints the structure of a generated Airflow DAG file as JSON, read from its AST (no Airflow needed):
-the DAG's settings, each task (id, operator class, trigger rule, retries, full bash command, env keys) and the
+the DAG's settings, each task (id, operator class, trigger rule, retries, full bash command, doc, env keys) and the
 dependency edges between task ids."""
 import ast
 import json
@@ -58,7 +58,7 @@ for node in ast.walk(tree):
             and getattr(node.value.func, "id", "").endswith("Operator"):
         kw = {k.arg: k.value for k in node.value.keywords}
         task = {"var": node.targets[0].id, "operator": node.value.func.id}
-        for name in ("task_id", "trigger_rule", "retries", "bash_command", "trigger_dag_id"):
+        for name in ("task_id", "trigger_rule", "retries", "bash_command", "trigger_dag_id", "doc"):
             if name in kw:
                 task[name] = value(kw[name])
         if "env" in kw:

@@ -109,8 +109,9 @@ public final class ActionFactory {
         String previous = "init-step-" + s.processId();
         for (NodeBuilder b : builders) {
             Action action = b.build(s, previous);
-            Node node = new Node(action.prefix() + "-" + s.processId() + "-" + s.name().replace(' ', '_'),
-                    Node.Kind.ACTION, List.of(s.processId()));
+            // Named after the step as registered; Node keeps that as the label and makes the name an identifier.
+            Node node = new Node(action.prefix() + "-" + s.processId() + "-" + s.name(), Node.Kind.ACTION,
+                    List.of(s.processId()));
             node.action = action;
             node.step = s;
             nodes.add(node);

@@ -127,6 +127,7 @@ public final class AirflowDagWriter {
             bash(v + "_init", "init_step_" + id, recovered + "by_call /steps/" + id + "/init\n", s, keys,
                     entryRule);
             py.append("    ").append(v).append(" = TriggerDagRunOperator(task_id=").append(py(taskId))
+                    .append(", doc=").append(py(doc(s)))
                     .append(", trigger_dag_id=").append(py(DAG_ID_PREFIX + sub.processId()))
                     .append(", wait_for_completion=True, poke_interval=30, allowed_states=[\"success\"],")
                     .append(" failed_states=[\"failed\"]").append(retries).append(")\n");
@@ -149,9 +150,19 @@ public final class AirflowDagWriter {
             nodeFiles.put(n.name, file);
         }
         work.append("}\nby_step ").append(id).append("\n");
-        bash("t_" + id, taskId, work.toString(), s, keys, retries + entryRule);
+        bash("t_" + id, taskId, work.toString(), s, keys, ", doc=" + py(doc(s)) + retries + entryRule);
         stepTasks.add("t_" + id);
         return new String[] {"t_" + id, "t_" + id};
+    }
+
+    /**
+     * The text of a step's task in Airflow's task details: its name and description as registered. Task ids allow
+     * only letters, digits and {@code _}, so this is where the step's own name is shown; {@code doc} is shown as
+     * plain text, never read as markup.
+     */
+    private static String doc(StepSpec s) {
+        return "step " + s.processId() + ": " + s.name()
+                + (s.description() == null || s.description().isEmpty() ? "" : "\n\n" + s.description());
     }
 
     /** One BashOperator with the lifecycle functions before {@code script} and the step's environment. */

@@ -1,6 +1,10 @@
 package io.batchyard.registry.workflow;
 
-/** Renders a {@link WorkflowGraph} as Graphviz DOT: ok-transitions only, recovery jumps dashed. */
+/**
+ * Renders a {@link WorkflowGraph} as Graphviz DOT: ok-transitions only, recovery jumps dashed. Every id and label is
+ * a quoted DOT string ({@link #quoted}): a node's label shows the text it was made from (a step's name as registered)
+ * exactly, whatever characters it holds.
+ */
 public final class DotWriter {
 
     private DotWriter() {
@@ -13,7 +17,7 @@ public final class DotWriter {
                 .append(g.parent.processId()).append("\"];\n");
         dot.append("node [fontname=\"verdana\", fontsize=7];\nedge [fontname=\"verdana\", fontsize=7];\n");
         for (Node n : g.nodes) {
-            dot.append(id(n)).append(" [label=\"").append(n.name).append("\"").append(style(n)).append("];\n");
+            dot.append(id(n)).append(" [label=").append(quoted(n.label)).append(style(n)).append("];\n");
         }
         for (Node n : g.nodes) {
             if (n.kind == Node.Kind.FORK) {
@@ -34,7 +38,29 @@ public final class DotWriter {
     }
 
     private static String id(Node n) {
-        return "\"" + n.name.replace('-', '_').replace("\"", "") + "\"";
+        return quoted(n.name.replace('-', '_'));
+    }
+
+    /**
+     * {@code text} as a DOT double-quoted string that Graphviz shows as written. Inside one, {@code \"} is a quote and
+     * a backslash starts an escape ({@code \N}, {@code \l}, ...), so both are escaped; Graphviz also reads HTML
+     * entities in labels ({@code &lt;}), so {@code &} is written as {@code &amp;}. Line ends become DOT's centred line
+     * break; other control characters and lone surrogates are shown as U+FFFD.
+     */
+    static String quoted(String text) {
+        StringBuilder b = new StringBuilder(text.length() + 2).append('"');
+        // Graphviz copies label text into the SVG, an XML document, so it may hold only what XML can carry.
+        String shown = OozieWorkflowWriter.xmlCharacters(text.replace("\r\n", "\n").replace('\r', '\n'));
+        shown.codePoints().forEach(cp -> {
+            switch (cp) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '&' -> b.append("&amp;");
+                case '\n' -> b.append("\\n");
+                default -> b.appendCodePoint(cp);
+            }
+        });
+        return b.append('"').toString();
     }
 
     private static String style(Node n) {

@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Generated Airflow DAG files compile with python3 and have the expected tasks, operators and dependencies, read
@@ -226,6 +228,34 @@ class AirflowDagWriterTest {
         String words = AirflowDagWriter.sh(nasty) + " " + AirflowDagWriter.sh("shell/x'; rm -rf / #{{ y }}.sh");
         assertThat(run(List.of("bash", "-c", "printf '%s|' " + words), null))
                 .isEqualTo(nasty + "|shell/x'; rm -rf / #{{ y }}.sh|");
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.batchyard.registry.workflow.WorkflowGraphTest#hostileNames")
+    void hostileNamesAreStringLiteralsOfTheDag(String name) throws Exception {
+        StepSpec parent = new StepSpec(10, name, PARENT, true, List.of(11L), List.of(), name, Map.of());
+        StepSpec shell = new StepSpec(11, name, SHELL, true, List.of(12L), List.of(), name,
+                Map.of("param", List.of(entry("p", name))));
+        StepSpec sub = new StepSpec(12, name, ActionFactory.SUB_WORKFLOW, true, List.of(10L), List.of(), "",
+                Map.of("ppid", List.of(entry("ppid", "99"))));
+        // compiles, and its AST gives the names back as they were registered
+        JsonNode dag = dag(graph(parent, shell, sub));
+        assertThat(dag.at("/dag/description").asText()).isEqualTo(name);
+        assertThat(dag.at("/dag/doc_md").asText()).isEqualTo(name);
+        JsonNode task = null;
+        JsonNode trigger = null;
+        for (JsonNode t : dag.get("tasks")) {
+            assertThat(t.get("task_id").asText()).matches("[A-Za-z0-9_]+");
+            if (t.at("/env/BATCHYARD_PROCESS_ID").asText().equals("11")) {
+                task = t;
+            } else if (t.get("operator").asText().equals("TriggerDagRunOperator")) {
+                trigger = t;
+            }
+        }
+        assertThat(task.get("doc").asText()).isEqualTo("step 11: " + name + "\n\n" + name);
+        assertThat(trigger.get("doc").asText()).isEqualTo("step 12: " + name);
+        assertThat(task.get("bash_command").asText()).contains(AirflowDagWriter.sh(name));
+        bashSyntaxOk(dag);
     }
 
     // ---- helpers ----

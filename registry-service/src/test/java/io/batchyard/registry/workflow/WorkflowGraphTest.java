@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.teststack.Graphviz;
 import java.io.ByteArrayInputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -281,6 +282,74 @@ class WorkflowGraphTest {
                 props("file", entry("path", "/p"), "file", entry("file-size", "1 KB")));
         assertThatThrownBy(() -> graph(parent(10, 11), noSize)).isInstanceOfSatisfying(ApiException.class,
                 e -> assertThat(e.code()).isEqualTo(223)).hasMessageContaining("file-size '1 KB' is not a size in bytes");
+    }
+
+    /**
+     * Registered text that would end an XML attribute, a DOT string or a Python literal, open markup, or start a
+     * DOT escape or an HTML entity.
+     */
+    static Stream<String> hostileNames() {
+        return Stream.of("x\" onclick=\"y", "a\"];evil[label=\"b", "'''); import os #", "</action><x>",
+                "back\\slash \\N &lt; & -- end-");
+    }
+
+    @ParameterizedTest
+    @MethodSource("hostileNames")
+    void hostileNamesStayTextInTheOozieXmlAndTheDotPicture(String name) throws Exception {
+        StepSpec parent = new StepSpec(10, name, PARENT, true, List.of(11L), List.of(), name, Map.of());
+        StepSpec shell = new StepSpec(11, name, SHELL, true, List.of(12L), List.of(), name,
+                props("script", entry("s", "shell/" + name + ".sh"), "param", entry("p", name)));
+        StepSpec hive = new StepSpec(12, name, HIVE, true, List.of(10L), List.of(), name,
+                props("param", entry("k", name)));
+        WorkflowGraph g = graph(parent, shell, hive);
+
+        // well-formed and valid against Oozie's schemas: node names are identifiers, values are text
+        Document xml = validXml(g);
+        assertThat(list(xml, "//@name | //@to | //@start")).allMatch(n -> n.matches("[A-Za-z_][-_A-Za-z0-9]*"));
+        assertThat(names(xml)).contains(("shell-11-" + name).replaceAll("[^-_A-Za-z0-9]", "_"));
+        assertThat(text(xml, "//*[local-name()='exec']")).isEqualTo(name + ".sh");
+        assertThat(list(xml, "//*[local-name()='shell']/*[local-name()='argument']")).containsExactly(name);
+        assertThat(list(xml, "//*[local-name()='hive']/*[local-name()='param']")).contains("k=" + name);
+        assertThat(list(xml, "//comment()")).hasSize(2).allMatch(c -> c.contains(", " + name.replace("--", "- -")
+                + ", enqueuing process ids"));
+
+        // Graphviz draws the DOT without complaint and labels each action with the step's name exactly
+        Graphviz.Rendering svg = Graphviz.render(DotWriter.write(g));
+        assertThat(svg.exitCode()).as(svg.warnings()).isZero();
+        assertThat(svg.warnings()).isEmpty();
+        assertThat(list(parseSvg(svg.svg()), "//*[local-name()='text']"))
+                .contains("shell-11-" + name, "hive-12-" + name, "init-step-11");
+    }
+
+    @Test
+    void aCharacterXmlCannotCarryIsRefusedForOozieAndShownAsReplacedInThePicture() throws Exception {
+        String name = "bell\u0007step";
+        StepSpec shell = new StepSpec(11, name, SHELL, true, List.of(12L), List.of(), "", Map.of());
+        WorkflowGraph g = graph(parent(10, 11), shell, step(12, SHELL, 10));
+        // only the name: it is in the comment, which informs, so it is shown replaced there
+        assertThat(list(validXml(g), "//comment()").get(0)).contains("bell\ufffdstep");
+        assertThat(list(parseSvg(Graphviz.render(DotWriter.write(g)).svg()), "//*[local-name()='text']"))
+                .contains("shell-11-bell\ufffdstep");
+        // a value a job receives is not changed silently: that workflow is refused, naming the step and character
+        StepSpec withParam = new StepSpec(11, "s11", SHELL, true, List.of(12L), List.of(), "",
+                props("param", entry("p", "a\u0001b")));
+        assertThatThrownBy(() -> OozieWorkflowWriter.write(graph(parent(10, 11), withParam, step(12, SHELL, 10))))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(215))
+                .hasMessageContaining("step 11").hasMessageContaining("U+0001");
+        // a carriage return survives parsing (written as a character reference)
+        StepSpec withReturn = new StepSpec(11, "s11", SHELL, true, List.of(12L), List.of(), "",
+                props("param", entry("p", "a\r\nb")));
+        Document returned = validXml(graph(parent(10, 11), withReturn, step(12, SHELL, 10)));
+        assertThat(list(returned, "//*[local-name()='action'][@name='shell-11-s11']//*[local-name()='argument']"))
+                .containsExactly("a\r\nb");
+    }
+
+    /** An SVG as a DOM, without fetching the DTD Graphviz names. */
+    private static Document parseSvg(String svg) throws Exception {
+        DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+        dbf.setNamespaceAware(true);
+        dbf.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        return dbf.newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The file group of a stand-alone file registration step, keyed by RegisterFile's option names. */
