@@ -11,22 +11,17 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 
 /**
  * Generates a parent process's workflow from the registry's metadata. The metadata is read in one session; the
- * writers are pure; rendering SVG starts Graphviz and waits for it, so it runs on a worker thread once the data is
- * loaded, never on the event loop.
+ * writers are pure; rendering SVG starts Graphviz and waits for it (at most {@link DotRenderer}'s deadline), so it
+ * runs on a worker thread once the data is loaded, never on the event loop.
  */
 @ApplicationScoped
 public class WorkflowService {
@@ -36,18 +31,14 @@ public class WorkflowService {
     private final ProcessRepository processes;
     private final PropertyRepository properties;
     private final AccessGuard access;
-    private final String dotCommand;
-    private final Duration dotTimeout;
+    private final DotRenderer graphviz;
 
     public WorkflowService(ProcessRepository processes, PropertyRepository properties, AccessGuard access,
-                           @ConfigProperty(name = "batchyard.graphviz.dot", defaultValue = "dot") String dotCommand,
-                           @ConfigProperty(name = "batchyard.graphviz.timeout", defaultValue = "PT20S")
-                           Duration dotTimeout) {
+                           DotRenderer graphviz) {
         this.processes = processes;
         this.properties = properties;
         this.access = access;
-        this.dotCommand = dotCommand;
-        this.dotTimeout = dotTimeout;
+        this.graphviz = graphviz;
     }
 
     public Uni<String> generate(long processId, Format format) {
@@ -56,7 +47,7 @@ public class WorkflowService {
             case OOZIE -> graph.map(OozieWorkflowWriter::write);
             case DOT -> graph.map(DotWriter::write);
             case AIRFLOW -> graph.map(AirflowDagWriter::write);
-            case SVG -> graph.map(DotWriter::write).emitOn(Infrastructure.getDefaultWorkerPool()).map(this::svg);
+            case SVG -> graph.map(DotWriter::write).emitOn(Infrastructure.getDefaultWorkerPool()).map(graphviz::svg);
         };
     }
 
@@ -106,30 +97,5 @@ public class WorkflowService {
         }
         return new StepSpec(r.processId(), r.name(), r.processTypeId(), r.canRecover(), r.nextProcessIds(),
                 r.enqueuingProcessIds(), r.description(), groups, r.serverId() != null ? r.serverId() : inherited);
-    }
-
-    /** Renders DOT to SVG with Graphviz's {@code dot}; its absence is a 503, not a 500. */
-    String svg(String dot) {
-        try {
-            Process p = new ProcessBuilder(dotCommand, "-Tsvg").redirectErrorStream(false).start();
-            p.getOutputStream().write(dot.getBytes(StandardCharsets.UTF_8));
-            p.getOutputStream().close();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(dotTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw RegistryError.WORKFLOW_RENDERER.exception("Graphviz dot did not finish within " + dotTimeout);
-            }
-            if (p.exitValue() != 0) {
-                String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-                throw RegistryError.WORKFLOW_RENDERER.exception("Graphviz dot failed: " + err.lines().findFirst().orElse(""));
-            }
-            return new String(out, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw RegistryError.WORKFLOW_RENDERER.exception("Graphviz 'dot' is not installed or not runnable ("
-                    + dotCommand + "); install the graphviz package or ask for format=dot");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw RegistryError.WORKFLOW_RENDERER.exception("interrupted while rendering");
-        }
     }
 }
