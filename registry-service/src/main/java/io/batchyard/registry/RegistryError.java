@@ -39,7 +39,9 @@ public enum RegistryError implements ErrorCode {
     /** A stand-alone file registration step (type 15) whose property group "file" does not name the file. */
     FILE_REGISTRATION_WITHOUT_FILE(223, 422, "File registration step names no file"),
     /** A process names a server that is not registered. */
-    UNKNOWN_SERVER(224, 422, "Unknown server");
+    UNKNOWN_SERVER(224, 422, "Unknown server"),
+    /** A stored credential sealed under a key id that is not configured, or that the key of its id does not open. */
+    SECRET_UNREADABLE(226, 409, "Stored secret cannot be decrypted");
 
     private final Spec spec;
 

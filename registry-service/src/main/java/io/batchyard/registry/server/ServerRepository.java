@@ -5,10 +5,14 @@ import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
-/** SQL over {@code server}; reads never select the ciphertexts. Statements join the caller's session. */
+/**
+ * SQL over {@code server}; reads never select the ciphertexts, except those of {@link ServerSecrets}, which only
+ * re-encryption uses. Statements join the caller's session.
+ */
 @ApplicationScoped
 public class ServerRepository extends NativeSqlRepository {
 
@@ -59,6 +63,35 @@ public class ServerRepository extends NativeSqlRepository {
                           secrets_key_id = :keyId
                         WHERE server_id = :id""",
                 "id", id, "ct", ciphertext, "fp", fingerprint, "keyId", keyId)
+                .replaceWithVoid();
+    }
+
+    /** A server's ciphertexts and the id of the key that sealed them (null when it holds none). */
+    public Uni<Optional<ServerSecrets>> secrets(long id) {
+        return row("SELECT " + SECRETS + " FROM server WHERE server_id = :id", "id", id)
+                .map(r -> r.map(ServerRepository::secrets));
+    }
+
+    /**
+     * The servers with a ciphertext sealed under another key than {@code keyId}, locked against other changes of
+     * them until the caller's transaction ends (not against new links to them).
+     */
+    public Uni<List<ServerSecrets>> lockSecretsNotUnder(String keyId) {
+        return rows("SELECT " + SECRETS + """
+                         FROM server
+                        WHERE (login_password_ct IS NOT NULL OR ssh_private_key_ct IS NOT NULL)
+                          AND secrets_key_id <> :keyId
+                        ORDER BY server_id FOR NO KEY UPDATE""", "keyId", keyId)
+                .map(list -> list.stream().map(ServerRepository::secrets).toList());
+    }
+
+    /** Replaces both ciphertexts of a server, sealed under key {@code keyId}. */
+    public Uni<Void> setSecrets(long id, byte[] password, byte[] sshKey, String keyId) {
+        return update("""
+                        UPDATE server SET login_password_ct = CAST(:pw AS bytea),
+                          ssh_private_key_ct = CAST(:key AS bytea), secrets_key_id = :keyId
+                        WHERE server_id = :id""",
+                "id", id, "pw", password, "key", sshKey, "keyId", keyId)
                 .replaceWithVoid();
     }
 
@@ -121,6 +154,18 @@ public class ServerRepository extends NativeSqlRepository {
 
     public Uni<Boolean> delete(long id) {
         return update("DELETE FROM server WHERE server_id = :id", "id", id).map(n -> n == 1);
+    }
+
+    /** Ciphertexts as hex text: what the driver hands back for bytea is then no concern of this code. */
+    private static final String SECRETS = """
+            server_id, encode(login_password_ct, 'hex'), encode(ssh_private_key_ct, 'hex'), secrets_key_id""";
+
+    private static ServerSecrets secrets(Object[] r) {
+        return new ServerSecrets(Columns.toLong(r[0]), bytes(r[1]), bytes(r[2]), Columns.string(r[3]));
+    }
+
+    static byte[] bytes(Object hex) {
+        return hex == null ? null : HexFormat.of().parseHex(Columns.string(hex));
     }
 
     private static ServerRow map(Object[] r) {

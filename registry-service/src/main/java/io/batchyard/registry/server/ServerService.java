@@ -29,11 +29,14 @@ public class ServerService {
     private final ServerRepository servers;
     private final SecretCipher cipher;
     private final ServerUsers users;
+    private final SecretRotationService rotation;
 
-    public ServerService(ServerRepository servers, SecretCipher cipher, ServerUsers users) {
+    public ServerService(ServerRepository servers, SecretCipher cipher, ServerUsers users,
+                         SecretRotationService rotation) {
         this.servers = servers;
         this.cipher = cipher;
         this.users = users;
+        this.rotation = rotation;
     }
 
     @WithTransaction
@@ -49,7 +52,9 @@ public class ServerService {
 
     /**
      * Changes a server. When what registry events carry of it (name, type, host, port) changes, the trees of the live
-     * processes naming it are announced again in the same transaction, so consumers never keep an old address.
+     * processes naming it are announced again in the same transaction, so consumers never keep an old address. A new
+     * secret is sealed under the current key, and the one it does not replace is sealed again under it when it was
+     * under the previous key (one key id per row).
      */
     @WithTransaction
     public Uni<ServerRow> update(long id, ServerRequest request) {
@@ -58,6 +63,9 @@ public class ServerService {
                 .chain(() -> servers.lockForChange(id))
                 .map(before -> before.orElseThrow(() -> notFound(id)))
                 .call(() -> servers.update(id, request))
+                .call(() -> request.loginPassword() == null && request.sshPrivateKey() == null
+                        ? Uni.createFrom().voidItem()
+                        : rotation.resealServer(id, request.loginPassword() == null, request.sshPrivateKey() == null))
                 .call(() -> storeSecrets(id, request))
                 .chain(before -> servers.find(id).map(Optional::orElseThrow)
                         .call(after -> announced(before).equals(announced(after)) ? Uni.createFrom().voidItem()
@@ -116,7 +124,7 @@ public class ServerService {
         Uni<Void> password = Uni.createFrom().voidItem();
         if (request.loginPassword() != null) {
             byte[] ct = request.loginPassword().isEmpty() ? null
-                    : cipher.encrypt(request.loginPassword(), SecretCipher.associatedData(id, "login_password"));
+                    : cipher.encrypt(request.loginPassword(), SecretCipher.associatedData(id, SecretCipher.PASSWORD));
             password = servers.setPassword(id, ct, cipher.keyId());
         }
         if (request.sshPrivateKey() == null) {
@@ -124,7 +132,7 @@ public class ServerService {
         }
         boolean clear = request.sshPrivateKey().isEmpty();
         byte[] ct = clear ? null
-                : cipher.encrypt(request.sshPrivateKey(), SecretCipher.associatedData(id, "ssh_private_key"));
+                : cipher.encrypt(request.sshPrivateKey(), SecretCipher.associatedData(id, SecretCipher.SSH_KEY));
         return password.chain(() -> servers.setSshKey(id, ct, clear ? null : fingerprint(request.sshPrivateKey()),
                 cipher.keyId()));
     }

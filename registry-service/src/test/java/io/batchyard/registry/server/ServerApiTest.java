@@ -54,8 +54,10 @@ class ServerApiTest {
         }
         assertThat(new String(stored[0], StandardCharsets.ISO_8859_1)).doesNotContain(PASSWORD);
         assertThat(new String(stored[1], StandardCharsets.ISO_8859_1)).doesNotContain("canary-key");
-        assertThat(cipher.decrypt(stored[0], SecretCipher.associatedData(id, "login_password"))).isEqualTo(PASSWORD);
-        assertThat(cipher.decrypt(stored[1], SecretCipher.associatedData(id, "ssh_private_key"))).isEqualTo(SSH_KEY);
+        assertThat(cipher.decrypt(stored[0], cipher.keyId(), SecretCipher.associatedData(id, "login_password"), "pw"))
+                .isEqualTo(PASSWORD);
+        assertThat(cipher.decrypt(stored[1], cipher.keyId(), SecretCipher.associatedData(id, "ssh_private_key"), "key"))
+                .isEqualTo(SSH_KEY);
         long plaintextCopies;
         try (Connection c = connect(); PreparedStatement st = c.prepareStatement("""
                 SELECT count(*) FROM server WHERE server_metainfo LIKE ? OR login_user LIKE ?
@@ -103,12 +105,13 @@ class ServerApiTest {
         given().delete("/servers/99999999").then().statusCode(404);
     }
 
-    private static Connection connect() throws SQLException {
+    static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
         return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
     }
 
-    private static Map<String, Object> server(String name) {
+    /** A server's body with no secret; names are cut to the column's 45 characters. */
+    static Map<String, Object> server(String name) {
         Map<String, Object> body = new HashMap<>();
         body.put("serverType", "sftp");
         body.put("serverName", name.substring(0, Math.min(45, name.length())));

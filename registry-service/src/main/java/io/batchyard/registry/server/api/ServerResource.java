@@ -5,6 +5,7 @@ import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
 import io.batchyard.registry.server.ServerRequest;
 import io.batchyard.registry.server.ServerRow;
+import io.batchyard.registry.server.SecretRotationService;
 import io.batchyard.registry.server.ServerService;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -24,6 +25,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -38,15 +40,29 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ServerResource {
 
     private final ServerService servers;
+    private final SecretRotationService rotation;
 
-    public ServerResource(ServerService servers) {
+    public ServerResource(ServerService servers, SecretRotationService rotation) {
         this.servers = servers;
+        this.rotation = rotation;
     }
 
     @POST
     public Uni<Response> create(@Valid @NotNull ServerRequest request) {
         return servers.create(request)
                 .map(created -> Response.created(URI.create("/servers/" + created.id())).entity(created).build());
+    }
+
+    /**
+     * Seals every stored credential (server secrets, secret properties) that is under another key again under the
+     * current key; answers how many rows it rewrote. Run it after rotating the key, before dropping the previous one.
+     */
+    @POST
+    @Path("re-encrypt")
+    @Consumes(MediaType.WILDCARD) // no body: a bare POST must not be a 415
+    @Operation(summary = "Re-encrypt every stored credential under the current secrets key (idempotent)")
+    public Uni<SecretRotationService.ReEncryption> reEncrypt() {
+        return rotation.reEncrypt();
     }
 
     @PUT

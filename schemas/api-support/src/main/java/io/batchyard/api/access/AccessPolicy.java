@@ -132,6 +132,7 @@ public final class AccessPolicy {
                 rule("GET /processes/{id}/workflow", VIEWER, READ),
                 rule("GET /servers", ADMIN, NONE),
                 rule("POST /servers", ADMIN, NONE),
+                rule("POST /servers/re-encrypt", ADMIN, NONE),
                 rule("GET /servers/{id}", ADMIN, NONE),
                 rule("PUT /servers/{id}", ADMIN, NONE),
                 rule("DELETE /servers/{id}", ADMIN, NONE),

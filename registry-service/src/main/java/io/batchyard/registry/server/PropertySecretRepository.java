@@ -1,0 +1,41 @@
+package io.batchyard.registry.server;
+
+import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.registry.NativeSqlRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/**
+ * The ciphertexts of secret properties (config groups {@code credential} and {@code security}), for re-encryption
+ * only. They are sealed with this feature's cipher and key, so moving them to a new key belongs with the key; every
+ * other read and write of properties is the process feature's. Statements join the caller's session.
+ */
+@ApplicationScoped
+public class PropertySecretRepository extends NativeSqlRepository {
+
+    /** A secret property's ciphertext and the id of the key that sealed it. */
+    public record Sealed(long processId, String key, byte[] ciphertext, String keyId) {
+    }
+
+    /**
+     * The secret properties sealed under another key than {@code keyId}, locked against other changes until the
+     * caller's transaction ends.
+     */
+    public Uni<List<Sealed>> lockNotUnder(String keyId) {
+        return rows("""
+                        SELECT process_id, prop_key, encode(prop_value_ct, 'hex'), secrets_key_id FROM property
+                        WHERE prop_value_ct IS NOT NULL AND secrets_key_id <> :keyId
+                        ORDER BY process_id, prop_key FOR NO KEY UPDATE""", "keyId", keyId)
+                .map(list -> list.stream().map(r -> new Sealed(Columns.toLong(r[0]), Columns.string(r[1]),
+                        ServerRepository.bytes(r[2]), Columns.string(r[3]))).toList());
+    }
+
+    public Uni<Void> reseal(long processId, String key, byte[] ciphertext, String keyId) {
+        return update("""
+                        UPDATE property SET prop_value_ct = CAST(:ct AS bytea), secrets_key_id = :keyId
+                        WHERE process_id = :processId AND prop_key = :key""",
+                "processId", processId, "key", key, "ct", ciphertext, "keyId", keyId)
+                .replaceWithVoid();
+    }
+}
