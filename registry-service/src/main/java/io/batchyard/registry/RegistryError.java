@@ -40,6 +40,8 @@ public enum RegistryError implements ErrorCode {
     FILE_REGISTRATION_WITHOUT_FILE(223, 422, "File registration step names no file"),
     /** A process names a server that is not registered. */
     UNKNOWN_SERVER(224, 422, "Unknown server"),
+    /** A step (or step template) belongs to its parent's application; it cannot name or move to another. */
+    STEP_APPLICATION(225, 422, "A step belongs to its parent's application"),
     /** A stored credential sealed under a key id that is not configured, or that the key of its id does not open. */
     SECRET_UNREADABLE(226, 409, "Stored secret cannot be decrypted");
 

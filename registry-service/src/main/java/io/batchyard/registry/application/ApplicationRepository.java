@@ -1,9 +1,13 @@
 package io.batchyard.registry.application;
 
+import io.batchyard.api.access.Caller;
 import io.batchyard.eventing.persistence.Columns;
 import io.batchyard.registry.NativeSqlRepository;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -55,7 +59,7 @@ public class ApplicationRepository extends NativeSqlRepository {
                 "id", id).map(n -> n > 0);
     }
 
-    /** The application of a process (or template), if the process exists. */
+    /** The application of a process, if the process exists. */
     public Uni<Optional<ApplicationRow>> ofProcess(long processId) {
         return row("SELECT " + QUALIFIED_COLUMNS + """
                          FROM application a JOIN process p ON p.application_id = a.application_id
@@ -88,24 +92,78 @@ public class ApplicationRepository extends NativeSqlRepository {
                 .map(n -> n > 0);
     }
 
-    public Uni<Long> processCount(long id) {
-        return scalar("SELECT count(*) FROM process WHERE application_id = :id", Long.class, "id", id);
+    /** What still belongs to the application: processes (deleted ones included), templates and Hive tables. */
+    public Uni<String> dependents(long id) {
+        return row("""
+                        SELECT (SELECT count(*) FROM process WHERE application_id = :id),
+                               (SELECT count(*) FROM process_template WHERE application_id = :id),
+                               (SELECT count(*) FROM hive_table WHERE application_id = :id)""", "id", id)
+                .map(found -> {
+                    Object[] r = found.orElseThrow();
+                    List<String> parts = new ArrayList<>();
+                    String[] names = {"process(es)", "template(s)", "Hive table(s)"};
+                    for (int i = 0; i < names.length; i++) {
+                        long n = Columns.toLong(r[i]);
+                        if (n > 0) {
+                            parts.add(n + " " + names[i]);
+                        }
+                    }
+                    return String.join(", ", parts);
+                });
     }
 
-    public Uni<List<ApplicationRow>> list(String nameContains, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + """
-                         FROM application
-                        WHERE (CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')
-                        ORDER BY application_id LIMIT :limit OFFSET :offset""",
-                "name", nameContains, "limit", limit, "offset", offset)
+    /** The applications among {@code ids} that exist. */
+    public Uni<List<ApplicationRow>> findAll(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return rows("SELECT " + COLUMNS + " FROM application WHERE application_id IN (:ids)", "ids", ids)
                 .map(list -> list.stream().map(ApplicationRepository::map).toList());
     }
 
-    public Uni<Long> count(String nameContains) {
-        return scalar("""
-                        SELECT count(*) FROM application
-                        WHERE (CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')""",
-                Long.class, "name", nameContains);
+    /** A page of the applications matching {@code nameContains} that {@code reader} may read. */
+    public Uni<List<ApplicationRow>> list(String nameContains, Caller reader, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM application WHERE " + NAME_MATCHES + " AND "
+                        + readableBy("application.application_id")
+                        + " ORDER BY application_id LIMIT :limit OFFSET :offset",
+                with(readerParams(reader), "name", nameContains, "limit", limit, "offset", offset))
+                .map(list -> list.stream().map(ApplicationRepository::map).toList());
+    }
+
+    public Uni<Long> count(String nameContains, Caller reader) {
+        return scalar("SELECT count(*) FROM application WHERE " + NAME_MATCHES + " AND "
+                        + readableBy("application.application_id"), Long.class,
+                with(readerParams(reader), "name", nameContains));
+    }
+
+    private static final String NAME_MATCHES =
+            "(CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')";
+
+    /**
+     * A condition that keeps only rows of applications {@code reader} holds read permission on, for the lists of
+     * every feature, decided in the query so that totals and pages agree. {@code applicationIdColumn} names the
+     * row's application; the parameters come from {@link #readerParams}. The permission type is the one
+     * {@link io.batchyard.api.access.ApplicationAccess#typeFor} gives: the owner's if the reader owns the application,
+     * else the group's if the reader is in the owner group, else the others'; read is its bit 4. Administrators read
+     * everything.
+     */
+    public static String readableBy(String applicationIdColumn) {
+        return """
+                (CAST(:readerAdmin AS boolean) OR EXISTS (
+                  SELECT 1 FROM application readable WHERE readable.application_id = %s
+                     AND ((CASE WHEN readable.owner_user = CAST(:reader AS text) THEN readable.owner_permission
+                                WHEN readable.owner_group IN (SELECT jsonb_array_elements_text(
+                                                           CAST(CAST(:readerGroups AS text) AS jsonb)))
+                                     THEN readable.group_permission
+                                ELSE readable.others_permission END) & 4) <> 0))""".formatted(applicationIdColumn);
+    }
+
+    /** The parameters of {@link #readableBy}. */
+    public static Object[] readerParams(Caller reader) {
+        // Group names are free text: a JSON array carries any of them intact (cast to text first in the query: the
+        // reactive driver would send a string bound straight to jsonb as a JSON string).
+        return new Object[] {"readerAdmin", reader.admin(), "reader", reader.name(),
+                "readerGroups", new JsonArray(List.copyOf(reader.groups())).encode()};
     }
 
     private static ApplicationRow map(Object[] r) {

@@ -1,12 +1,11 @@
 package io.batchyard.registry.application;
 
-import static io.batchyard.api.CommonErrors.NOT_FOUND;
-import static io.batchyard.api.CommonErrors.APPLICATION_PERMISSION;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
 import static io.batchyard.registry.RegistryError.INVALID_PERMISSION;
 import static io.batchyard.registry.RegistryError.MASTER_DATA;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 
+import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.registry.Listing;
 import io.batchyard.registry.Unis;
@@ -16,7 +15,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
-/** Applications (BDRE business domains); names are unique. */
+/**
+ * Applications (BDRE business domains); names are unique. A caller sees the applications it may read, and their
+ * owner and permissions only where it owns them or is an administrator.
+ */
 @ApplicationScoped
 public class ApplicationService {
 
@@ -53,14 +55,15 @@ public class ApplicationService {
     public Uni<ApplicationRow> update(long id, String name, String description, String owner) {
         return access.onApplication(id, Permission.WRITE).chain(() -> requireFreeName(name, id))
                 .chain(() -> applications.update(id, name, description, owner))
-                .map(updated -> updated.orElseThrow(() -> notFound(id)))
-                .call(updated -> events.changed(updated, false));
+                .map(updated -> updated.orElseThrow(() -> AccessGuard.noApplication(id)))
+                .call(updated -> events.changed(updated, false))
+                .map(updated -> updated.shownTo(access.caller()));
     }
 
     /** Who owns the application and what each class of caller may do; the owner and administrators only. */
     @WithSession
     public Uni<ApplicationRow.Permissions> permissions(long id) {
-        return administered(id).map(ApplicationRow::permissions);
+        return access.ownerOf(id).map(ApplicationRow::permissions);
     }
 
     @WithTransaction
@@ -71,8 +74,8 @@ public class ApplicationService {
                         + " (read, write, execute); got " + type);
             }
         }
-        return administered(id).chain(() -> applications.setPermissions(id, permissions))
-                .map(updated -> updated.orElseThrow(() -> notFound(id)))
+        return access.ownerOf(id).chain(() -> applications.setPermissions(id, permissions))
+                .map(updated -> updated.orElseThrow(() -> AccessGuard.noApplication(id)))
                 .call(updated -> events.changed(updated, false))
                 .map(ApplicationRow::permissions);
     }
@@ -84,40 +87,32 @@ public class ApplicationService {
                     if (seeded) {
                         throw MASTER_DATA.exception("application " + id + " is master data seeded by the installation");
                     }
-                }).chain(() -> applications.processCount(id))
-                .invoke(processes -> {
-                    if (processes > 0) {
-                        throw STILL_REFERENCED.exception("application " + id + " still has " + processes
-                                + " process(es)");
+                }).chain(() -> applications.dependents(id))
+                .invoke(dependents -> {
+                    if (!dependents.isEmpty()) {
+                        throw STILL_REFERENCED.exception("application " + id + " still has " + dependents);
                     }
                 })
                 .chain(() -> applications.find(id))
-                .map(found -> found.orElseThrow(() -> notFound(id)))
+                .map(found -> found.orElseThrow(() -> AccessGuard.noApplication(id)))
                 .call(app -> applications.delete(id))
                 .call(app -> events.changed(app, true))
                 .replaceWithVoid();
     }
 
+    /** Without read permission on it, an application does not exist for the caller. */
     @WithSession
     public Uni<ApplicationRow> get(long id) {
-        return applications.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
+        return access.onApplication(id, Permission.READ).map(app -> app.shownTo(access.caller()));
     }
 
+    /** The applications the caller may read, listed and counted. */
     @WithSession
     public Uni<Listing<ApplicationRow>> list(String nameContains, int limit, int offset) {
-        return applications.list(nameContains, limit, offset)
-                .chain(items -> applications.count(nameContains).map(total -> new Listing<>(items, total)));
-    }
-
-    private Uni<ApplicationRow> administered(long id) {
-        return applications.find(id).map(found -> {
-            ApplicationRow app = found.orElseThrow(() -> notFound(id));
-            if (!app.access().administeredBy(access.caller())) {
-                throw APPLICATION_PERMISSION.exception("only the owner of application " + id
-                        + " or an administrator may read or change its permissions");
-            }
-            return app;
-        });
+        Caller reader = access.caller();
+        return applications.list(nameContains, reader, limit, offset)
+                .chain(items -> applications.count(nameContains, reader).map(total -> new Listing<>(
+                        items.stream().map(app -> app.shownTo(reader)).toList(), total)));
     }
 
     private Uni<Void> requireFreeName(String name, Long exceptId) {
@@ -126,9 +121,5 @@ public class ApplicationService {
                 throw DUPLICATE.exception("an application named '" + name + "' already exists");
             }
         }).replaceWithVoid();
-    }
-
-    private static RuntimeException notFound(long id) {
-        return NOT_FOUND.exception("application " + id + " does not exist");
     }
 }

@@ -1,5 +1,6 @@
 package io.batchyard.registry.hive;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Permission;
 import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.process.ProcessRepository;
@@ -7,6 +8,7 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Supplier;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.registry.RegistryError.INVALID_PARENT;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
@@ -52,7 +54,8 @@ public class EtlDriverService {
 
     @WithSession
     public Uni<EtlDriver> get(long processId) {
-        return access.onProcess(processId, Permission.READ).chain(() -> drivers.find(processId)).map(found -> found.orElseThrow(() -> noDriver(processId)));
+        return access.onProcess(processId, Permission.READ).chain(() -> drivers.find(processId))
+                .map(found -> found.orElseThrow(() -> noDriver(processId)));
     }
 
     @WithTransaction
@@ -64,15 +67,18 @@ public class EtlDriverService {
         }).replaceWithVoid();
     }
 
+    /** A table the driver names: one of an application the caller may not read is refused as unknown. */
     private Uni<Void> requireTable(long tableId, String type) {
-        return tables.find(tableId).invoke(found -> {
-            HiveTable table = found.orElseThrow(() -> UNKNOWN_REFERENCE.exception("hive table " + tableId
-                    + " does not exist"));
-            if (!table.type().equals(type)) {
-                throw UNKNOWN_REFERENCE.exception("hive table " + tableId + " is a " + table.type() + ", expected a "
-                        + type);
-            }
-        }).replaceWithVoid();
+        Supplier<ApiException> unknown = () -> UNKNOWN_REFERENCE.exception("hive table " + tableId + " does not exist");
+        return tables.find(tableId).map(found -> found.orElseThrow(unknown))
+                .call(table -> access.onObjectOf(table.applicationId(), Permission.READ, "hive table " + tableId,
+                        unknown))
+                .invoke(table -> {
+                    if (!table.type().equals(type)) {
+                        throw UNKNOWN_REFERENCE.exception("hive table " + tableId + " is a " + table.type()
+                                + ", expected a " + type);
+                    }
+                }).replaceWithVoid();
     }
 
     private static RuntimeException noDriver(long processId) {

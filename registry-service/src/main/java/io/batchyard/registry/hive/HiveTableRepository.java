@@ -1,6 +1,8 @@
 package io.batchyard.registry.hive;
 
+import io.batchyard.api.access.Caller;
 import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.registry.application.ApplicationRepository;
 import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,21 +14,23 @@ import java.util.Optional;
 public class HiveTableRepository extends NativeSqlRepository {
 
     private static final String COLUMNS = """
-            table_id, comments, location_type, db_name, batch_id_partition_col, table_name, table_type, ddl,
-            created_at, updated_at""";
+            table_id, application_id, comments, location_type, db_name, batch_id_partition_col, table_name, table_type,
+            ddl, created_at, updated_at""";
 
     public Uni<HiveTable> insert(HiveTableRequest r) {
         return rows("""
-                        INSERT INTO hive_table (comments, location_type, db_name, batch_id_partition_col, table_name,
-                          table_type, ddl) VALUES (CAST(:comments AS text), :locationType, :dbName,
-                          CAST(:batchIdPartitionCol AS text), :tableName, :type, :ddl) RETURNING\s""" + COLUMNS,
+                        INSERT INTO hive_table (application_id, comments, location_type, db_name,
+                          batch_id_partition_col, table_name, table_type, ddl) VALUES (:applicationId,
+                          CAST(:comments AS text), :locationType, :dbName, CAST(:batchIdPartitionCol AS text),
+                          :tableName, :type, :ddl) RETURNING\s""" + COLUMNS,
                 requestParams(r))
                 .map(list -> map(list.get(0)));
     }
 
     public Uni<Optional<HiveTable>> update(long id, HiveTableRequest r) {
         return row("""
-                        UPDATE hive_table SET comments = CAST(:comments AS text), location_type = :locationType,
+                        UPDATE hive_table SET application_id = :applicationId,
+                          comments = CAST(:comments AS text), location_type = :locationType,
                           db_name = :dbName, batch_id_partition_col = CAST(:batchIdPartitionCol AS text),
                           table_name = :tableName, table_type = :type, ddl = :ddl, updated_at = now()
                         WHERE table_id = :id RETURNING\s""" + COLUMNS, with(requestParams(r), "id", id))
@@ -38,18 +42,21 @@ public class HiveTableRepository extends NativeSqlRepository {
                 .map(r -> r.map(HiveTableRepository::map));
     }
 
-    public Uni<List<HiveTable>> list(String dbName, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + """
-                         FROM hive_table WHERE (CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text))
-                        ORDER BY table_id LIMIT :limit OFFSET :offset""",
-                "db", dbName, "limit", limit, "offset", offset)
+    /** A page of the tables in {@code dbName} (all when null) that {@code reader} may read. */
+    public Uni<List<HiveTable>> list(String dbName, Caller reader, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM hive_table WHERE " + MATCHES + " ORDER BY table_id"
+                        + " LIMIT :limit OFFSET :offset",
+                with(ApplicationRepository.readerParams(reader), "db", dbName, "limit", limit, "offset", offset))
                 .map(list -> list.stream().map(HiveTableRepository::map).toList());
     }
 
-    public Uni<Long> count(String dbName) {
-        return scalar("SELECT count(*) FROM hive_table WHERE (CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text))",
-                Long.class, "db", dbName);
+    public Uni<Long> count(String dbName, Caller reader) {
+        return scalar("SELECT count(*) FROM hive_table WHERE " + MATCHES, Long.class,
+                with(ApplicationRepository.readerParams(reader), "db", dbName));
     }
+
+    private static final String MATCHES = "(CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text)) AND "
+            + ApplicationRepository.readableBy("hive_table.application_id");
 
     public Uni<Boolean> nameTaken(String dbName, String tableName, Long exceptId) {
         return scalar("""
@@ -71,14 +78,15 @@ public class HiveTableRepository extends NativeSqlRepository {
     }
 
     private static Object[] requestParams(HiveTableRequest r) {
-        return new Object[] {"comments", r.comments(), "locationType", r.locationType(), "dbName", r.dbName(),
+        return new Object[] {"applicationId", r.applicationId(), "comments", r.comments(),
+                "locationType", r.locationType(), "dbName", r.dbName(),
                 "batchIdPartitionCol", r.batchIdPartitionCol(), "tableName", r.tableName(), "type", r.type(),
                 "ddl", r.ddl()};
     }
 
     private static HiveTable map(Object[] r) {
-        return new HiveTable(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
-                Columns.string(r[4]), Columns.string(r[5]), Columns.string(r[6]), Columns.string(r[7]), Columns.time(r[8]),
-                Columns.time(r[9]));
+        return new HiveTable(Columns.toLong(r[0]), Columns.toLong(r[1]), Columns.string(r[2]), Columns.string(r[3]),
+                Columns.string(r[4]), Columns.string(r[5]), Columns.string(r[6]), Columns.string(r[7]),
+                Columns.string(r[8]), Columns.time(r[9]), Columns.time(r[10]));
     }
 }

@@ -3,8 +3,8 @@ package io.batchyard.registry.process;
 import io.batchyard.registry.NativeSqlRepository;
 import io.batchyard.eventing.persistence.Columns;
 import io.batchyard.api.access.Caller;
+import io.batchyard.registry.application.ApplicationRepository;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.HashSet;
@@ -69,6 +69,14 @@ public class ProcessRepository extends NativeSqlRepository {
                 "next", Columns.arrayLiteral(d.nextProcessIds()), "workflowTypeId", d.workflowTypeId(),
                 "serverId", d.serverId(), "id", processId, "version", expectedVersion)
                 .map(n -> n == 1);
+    }
+
+    /** Moves a parent's steps, deleted ones included, to the parent's new application. */
+    public Uni<Void> moveSteps(long parentId, long applicationId) {
+        return update("""
+                        UPDATE process SET application_id = :app, version = version + 1, updated_at = now()
+                        WHERE parent_process_id = :id AND application_id <> :app""",
+                "id", parentId, "app", applicationId).replaceWithVoid();
     }
 
     public Uni<Void> touch(long processId) {
@@ -144,12 +152,13 @@ public class ProcessRepository extends NativeSqlRepository {
     public Uni<List<ProcessRow>> list(ProcessFilter f, Caller reader, int limit, int offset) {
         return processes("SELECT " + COLUMNS + " FROM process WHERE " + WHERE + READABLE
                         + " ORDER BY process_id LIMIT :limit OFFSET :offset",
-                with(with(filterParams(f), readerParams(reader)), "limit", limit, "offset", offset));
+                with(with(filterParams(f), ApplicationRepository.readerParams(reader)), "limit", limit,
+                        "offset", offset));
     }
 
     public Uni<Long> count(ProcessFilter f, Caller reader) {
         return scalar("SELECT count(*) FROM process WHERE " + WHERE + READABLE, Long.class,
-                with(filterParams(f), readerParams(reader)));
+                with(filterParams(f), ApplicationRepository.readerParams(reader)));
     }
 
     /** Fixed clause; the values are always bound, never concatenated. */
@@ -161,28 +170,8 @@ public class ProcessRepository extends NativeSqlRepository {
             AND (CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')
             AND (CAST(:includeDeleted AS boolean) OR NOT deleted)""";
 
-    /**
-     * Only processes of applications the reader holds read permission on, decided in the query so that totals and
-     * pages agree. The permission type is the one {@link io.batchyard.api.access.ApplicationAccess#typeFor} gives:
-     * the owner's if the reader owns the application, else the group's if the reader is in the owner group, else
-     * the others'; read is its bit 4. Administrators read everything.
-     */
-    private static final String READABLE = """
-
-            AND (CAST(:readerAdmin AS boolean) OR EXISTS (
-                  SELECT 1 FROM application a WHERE a.application_id = process.application_id
-                     AND ((CASE WHEN a.owner_user = CAST(:reader AS text) THEN a.owner_permission
-                                WHEN a.owner_group IN (SELECT jsonb_array_elements_text(
-                                                           CAST(CAST(:readerGroups AS text) AS jsonb)))
-                                     THEN a.group_permission
-                                ELSE a.others_permission END) & 4) <> 0))""";
-
-    private static Object[] readerParams(Caller reader) {
-        // Group names are free text: a JSON array carries any of them intact (cast to text first in the query: the
-        // reactive driver would send a string bound straight to jsonb as a JSON string).
-        return new Object[] {"readerAdmin", reader.admin(), "reader", reader.name(),
-                "readerGroups", new JsonArray(List.copyOf(reader.groups())).encode()};
-    }
+    /** Only processes of applications the reader may read; a step's application is its parent's. */
+    private static final String READABLE = " AND " + ApplicationRepository.readableBy("process.application_id");
 
     private static Object[] filterParams(ProcessFilter f) {
         String name = f.nameContains() == null ? null

@@ -10,6 +10,7 @@ import static io.batchyard.registry.RegistryError.TYPE_NOT_FOR_PARENT;
 import static io.batchyard.registry.RegistryError.TYPE_NOT_FOR_STEP;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.registry.catalog.ProcessType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -80,8 +81,7 @@ public final class ProcessRules {
     private static void validateStep(ProcessDraft draft, ProcessType type, String pid, Context ctx) {
         ProcessRow parent = ctx.parent()
                 .filter(p -> !p.deleted() && p.isParent())
-                .orElseThrow(() -> INVALID_PARENT.exception("parent process " + draft.parentProcessId()
-                        + " does not exist, is deleted, or is itself a sub-process"));
+                .orElseThrow(() -> invalidParent(draft.parentProcessId()));
         if (type.forParents()) {
             throw TYPE_NOT_FOR_STEP.exception(type.name() + " process type is not applicable for sub processes. " + pid
                     + " seems to be a subprocess with parent " + parent.processId());
@@ -110,6 +110,15 @@ public final class ProcessRules {
                         + "enqueuing process " + enqueuer);
             }
         }
+    }
+
+    /**
+     * The refusal of a step whose parent is not a live parent process; also what a caller who may not read the parent's
+     * application is told, so it cannot tell such a parent from one that does not exist.
+     */
+    public static ApiException invalidParent(Long parentId) {
+        return INVALID_PARENT.exception("parent process " + parentId
+                + " does not exist, is deleted, or is itself a sub-process");
     }
 
     private static void validateNext(ProcessDraft draft, Context ctx) {

@@ -1,5 +1,6 @@
 package io.batchyard.registry.process;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.ChosenIds;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
@@ -29,6 +30,7 @@ import static io.batchyard.registry.RegistryError.DELETED;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
 import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
 import static io.batchyard.registry.RegistryError.STALE_VERSION;
+import static io.batchyard.registry.RegistryError.STEP_APPLICATION;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 import static io.batchyard.registry.RegistryError.UNKNOWN_REFERENCE;
 import static io.batchyard.registry.RegistryError.UNKNOWN_SERVER;
@@ -65,27 +67,45 @@ public class ProcessService {
     }
 
     /**
-     * Inserts one process in the caller's transaction without announcing it (whole trees are announced once). The
-     * caller needs write permission on the process's application.
+     * Inserts one process in the caller's transaction without announcing it (whole trees are announced once). A
+     * parent needs write permission on its application. A step runs in its parent's job with its parent's batches, so
+     * it needs write permission on its parent's application and belongs to it: a step naming another application is
+     * refused (225) rather than moved there, so that nobody is surprised where it went.
      */
     public Uni<ProcessRow> insert(ProcessDraft draft) {
-        return requireApplication(draft.applicationId(), Permission.WRITE).chain(() -> requireChoosableId(draft))
-                .chain(() -> draft.isParent() ? Uni.createFrom().item(Optional.<ProcessRow>empty())
-                        : processes.lock(draft.parentProcessId()))
+        return (draft.isParent() ? access.intoApplication(draft.applicationId(), Permission.WRITE)
+                        .replaceWith(Optional.<ProcessRow>empty())
+                        : lockParentToWrite(draft))
+                .call(parent -> requireChoosableId(draft))
                 .call(parent -> checkReferences(draft))
                 .call(parent -> (draft.isParent() ? Uni.createFrom().item(List.<ProcessRow>of())
                         : stepsOf(draft.parentProcessId()))
-                        .chain(steps -> validate(draft, parent, steps)))
+                        .chain(steps -> validate(draft, parent, steps, List.of())))
                 .chain(parent -> processes.insert(draft))
                 .chain(processes::find)
                 .map(Optional::orElseThrow);
     }
 
+    /**
+     * Locks a new step's parent and requires write permission on the parent's application: a parent the caller may
+     * not read is refused as one that does not exist. The step must name the parent's application.
+     */
+    private Uni<Optional<ProcessRow>> lockParentToWrite(ProcessDraft step) {
+        long parentId = step.parentProcessId();
+        return processes.lock(parentId).call(parent -> parent.isEmpty() ? Uni.createFrom().voidItem()
+                : access.intoParent(parent.get().applicationId(), step.applicationId(), "process " + parentId,
+                        () -> ProcessRules.invalidParent(parentId)));
+    }
+
+    /**
+     * Needs write permission on the process's application (its parent's, for a step); moving a parent to another
+     * application also needs write permission there, and takes its steps along.
+     */
     @WithTransaction
     public Uni<ProcessRow> update(long processId, ProcessApi.PatchProcess patch) {
         return access.onProcess(processId, Permission.WRITE)
                 .chain(() -> patch.applicationId == null ? Uni.createFrom().voidItem()
-                        : requireApplication(patch.applicationId, Permission.WRITE))
+                        : access.intoApplication(patch.applicationId, Permission.WRITE))
                 .chain(() -> apply(processId, patch))
                 .call(updated -> events.changed(updated.treeId(), List.of(processId)));
     }
@@ -101,17 +121,25 @@ public class ProcessService {
                         + ", not " + patch.version);
             }
             ProcessDraft draft = ProcessMapping.draft(patch, current);
+            if (!current.isParent() && draft.applicationId() != current.applicationId()) {
+                throw STEP_APPLICATION.exception("a step belongs to its parent's application: move parent process "
+                        + current.parentProcessId() + " instead");
+            }
             Uni<Optional<ProcessRow>> parent = current.isParent() ? Uni.createFrom().item(Optional.empty())
                     : processes.find(current.parentProcessId());
+            List<Long> alreadyNamed = Stream.concat(current.enqueuingProcessIds().stream(),
+                    current.nextProcessIds().stream()).toList();
             return checkReferences(draft)
                     .chain(() -> parent)
-                    .call(p -> stepsOf(current.treeId()).chain(steps -> validate(draft, p, steps)))
+                    .call(p -> stepsOf(current.treeId()).chain(steps -> validate(draft, p, steps, alreadyNamed)))
                     .chain(p -> processes.update(processId, current.version(), draft))
                     .invoke(applied -> {
                         if (!applied) {
                             throw STALE_VERSION.exception("process " + processId + " changed concurrently; retry");
                         }
                     })
+                    .call(applied -> current.isParent() && draft.applicationId() != current.applicationId()
+                            ? processes.moveSteps(processId, draft.applicationId()) : Uni.createFrom().voidItem())
                     .chain(applied -> processes.find(processId))
                     .map(Optional::orElseThrow);
         });
@@ -130,15 +158,18 @@ public class ProcessService {
             Uni<List<ProcessRow>> tree = current.isParent() ? processes.tree(processId)
                     : Uni.createFrom().item(List.of(current));
             return tree.map(rows -> rows.stream().map(ProcessRow::processId).toList())
-                    .call(ids -> processes.referencing(processId).invoke(referrers -> {
-                        List<String> blockers = referrers.stream()
+                    .call(ids -> processes.referencing(processId).chain(referrers -> {
+                        List<ProcessRow> blockers = referrers.stream()
                                 .filter(referrer -> !ids.contains(referrer.processId()))
-                                .map(referrer -> String.valueOf(referrer.processId()))
                                 .toList();
-                        if (!blockers.isEmpty()) {
-                            throw STILL_REFERENCED.exception("process " + processId + " is still named as next or"
-                                    + " enqueuing process by process(es) " + String.join(", ", blockers));
+                        if (blockers.isEmpty()) {
+                            return Uni.createFrom().voidItem();
                         }
+                        return access.readable(blockers.stream().map(ProcessRow::applicationId).toList())
+                                .invoke(readable -> {
+                                    throw STILL_REFERENCED.exception("process " + processId + " is still named as"
+                                            + " next or enqueuing process by " + referrersShown(blockers, readable));
+                                }).replaceWithVoid();
                     }))
                     .chain(processes::markDeleted)
                     .chain(deleted -> events.deleted(current.treeId(), deleted));
@@ -152,14 +183,25 @@ public class ProcessService {
                 .chain(current -> events.changed(current.treeId(), List.of(processId)));
     }
 
+    /** Without read permission on its application, a process does not exist for the caller. */
     @WithSession
     public Uni<ProcessRow> get(long processId) {
         return processes.find(processId).map(found -> found.orElseThrow(() -> notFound(processId)))
-                .call(row -> requireApplication(row.applicationId(), Permission.READ));
+                .call(row -> access.onObjectOf(row.applicationId(), Permission.READ, "process " + processId,
+                        () -> notFound(processId)));
     }
 
-    private Uni<Void> requireApplication(long applicationId, Permission permission) {
-        return access.onApplicationIfExists(applicationId, permission);
+    /**
+     * The referrers a refusal may name: those of applications the caller may read, by id; the others only counted,
+     * so that a refusal never names another team's process.
+     */
+    private static String referrersShown(List<ProcessRow> referrers, Set<Long> readableApplications) {
+        List<String> shown = referrers.stream().filter(r -> readableApplications.contains(r.applicationId()))
+                .map(r -> String.valueOf(r.processId())).toList();
+        long hidden = referrers.size() - shown.size();
+        String named = shown.isEmpty() ? "" : "process(es) " + String.join(", ", shown);
+        String others = hidden == 0 ? "" : hidden + " process(es) of applications you may not read";
+        return named.isEmpty() ? others : others.isEmpty() ? named : named + " and " + others;
     }
 
     /** The tree of {@code processId}: its parent first, then the steps by id. */
@@ -231,14 +273,20 @@ public class ProcessService {
 
     /**
      * Runs the tree rules. They are free of I/O, so everything they may look at is read first, in this transaction:
-     * the processes the draft names and, for each enqueuing process, the parents upstream of it.
+     * the processes the draft names and, for each enqueuing process, the parents upstream of it. A process the draft
+     * newly names (subscribing to another job's output, above all) in an application the caller may not read is left
+     * out, so the rules refuse it as one that does not exist; those in {@code alreadyNamed} (the stored row's) stay.
      */
-    private Uni<Void> validate(ProcessDraft draft, Optional<ProcessRow> parent, List<ProcessRow> steps) {
+    private Uni<Void> validate(ProcessDraft draft, Optional<ProcessRow> parent, List<ProcessRow> steps,
+                               List<Long> alreadyNamed) {
         Set<Long> named = Stream.concat(draft.enqueuingProcessIds().stream(), draft.nextProcessIds().stream())
                 .filter(Objects::nonNull).collect(Collectors.toCollection(LinkedHashSet::new));
         Set<Long> enqueuers = draft.enqueuingProcessIds().stream().filter(Objects::nonNull)
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         return processes.findAll(named)
+                .chain(found -> access.readable(found.stream().map(ProcessRow::applicationId).toList())
+                        .map(readable -> found.stream().filter(row -> alreadyNamed.contains(row.processId())
+                                || readable.contains(row.applicationId())).toList()))
                 .map(found -> found.stream().collect(Collectors.toMap(ProcessRow::processId, Function.identity())))
                 .chain(found -> Unis.sequentially(enqueuers, processes::upstreamParents)
                         .map(upstream -> {
@@ -256,7 +304,7 @@ public class ProcessService {
                 .replaceWithVoid();
     }
 
-    private static RuntimeException notFound(long processId) {
+    private static ApiException notFound(long processId) {
         return NOT_FOUND.exception("process " + processId + " does not exist");
     }
 }

@@ -1,6 +1,8 @@
 package io.batchyard.registry.template;
 
+import io.batchyard.api.access.Caller;
 import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.registry.application.ApplicationRepository;
 import io.batchyard.eventing.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -74,20 +76,22 @@ public class TemplateRepository extends NativeSqlRepository {
                         ORDER BY (parent_template_id IS NOT NULL), process_template_id""", "id", parentId);
     }
 
-    public Uni<List<TemplateRow>> list(boolean parentsOnly, int limit, int offset) {
-        return templates("SELECT " + COLUMNS + """
-                         FROM process_template
-                        WHERE NOT deleted AND (NOT CAST(:parentsOnly AS boolean) OR parent_template_id IS NULL)
-                        ORDER BY process_template_id LIMIT :limit OFFSET :offset""",
-                "parentsOnly", parentsOnly, "limit", limit, "offset", offset);
+    /** A page of the live templates (parents only, if asked) that {@code reader} may read. */
+    public Uni<List<TemplateRow>> list(boolean parentsOnly, Caller reader, int limit, int offset) {
+        return templates("SELECT " + COLUMNS + " FROM process_template WHERE " + MATCHES
+                        + " ORDER BY process_template_id LIMIT :limit OFFSET :offset",
+                with(ApplicationRepository.readerParams(reader), "parentsOnly", parentsOnly, "limit", limit,
+                        "offset", offset));
     }
 
-    public Uni<Long> count(boolean parentsOnly) {
-        return scalar("""
-                        SELECT count(*) FROM process_template WHERE NOT deleted
-                          AND (NOT CAST(:parentsOnly AS boolean) OR parent_template_id IS NULL)""",
-                Long.class, "parentsOnly", parentsOnly);
+    public Uni<Long> count(boolean parentsOnly, Caller reader) {
+        return scalar("SELECT count(*) FROM process_template WHERE " + MATCHES, Long.class,
+                with(ApplicationRepository.readerParams(reader), "parentsOnly", parentsOnly));
     }
+
+    private static final String MATCHES = """
+            NOT deleted AND (NOT CAST(:parentsOnly AS boolean) OR parent_template_id IS NULL) AND\s"""
+            + ApplicationRepository.readableBy("process_template.application_id");
 
     public Uni<List<Long>> markDeleted(long id) {
         return scalars("""

@@ -5,8 +5,12 @@ import static io.batchyard.registry.RegistryError.DELETED;
 import static io.batchyard.registry.RegistryError.INVALID_TEMPLATE;
 import static io.batchyard.registry.RegistryError.SECRET_IN_TEMPLATE;
 
+import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.registry.Listing;
 import io.batchyard.registry.Unis;
+import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.catalog.CatalogService;
 import io.batchyard.registry.process.ProcessApi;
 import io.batchyard.registry.process.ProcessDraft;
@@ -27,9 +31,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-/** Templates of process trees, and instantiation of a template tree into new processes. */
+/**
+ * Templates of process trees, and instantiation of a template tree into new processes. A template belongs to an
+ * application as a process does, and a step template to its parent template's: reading one needs read permission
+ * there (without it the template does not exist for the caller), creating, changing or deleting one write permission.
+ */
 @ApplicationScoped
 public class TemplateService {
 
@@ -38,14 +47,16 @@ public class TemplateService {
     private final ProcessService processes;
     private final PropertyService propertyService;
     private final ProcessEvents events;
+    private final AccessGuard access;
 
     public TemplateService(TemplateRepository templates, CatalogService catalog, ProcessService processes,
-                           PropertyService propertyService, ProcessEvents events) {
+                           PropertyService propertyService, ProcessEvents events, AccessGuard access) {
         this.templates = templates;
         this.catalog = catalog;
         this.processes = processes;
         this.propertyService = propertyService;
         this.events = events;
+        this.access = access;
     }
 
     @WithTransaction
@@ -54,8 +65,9 @@ public class TemplateService {
                 r.processTypeId(), r.parentTemplateId(), r.canRecover() == null || r.canRecover(),
                 normalise(r.batchCutPattern()), r.nextTemplateIds() == null ? List.of() : r.nextTemplateIds(),
                 r.workflowTypeId() != null ? r.workflowTypeId() : r.parentTemplateId() == null ? 1 : 0);
-        Uni<?> lockParent = fields.parentTemplateId() == null ? Uni.createFrom().voidItem()
-                : templates.lock(fields.parentTemplateId());
+        Uni<?> lockParent = fields.parentTemplateId() == null
+                ? access.intoApplication(fields.applicationId(), Permission.WRITE)
+                : lockParentToWrite(fields);
         return lockParent
                 .chain(() -> validate(null, fields))
                 .chain(() -> templates.insert(fields))
@@ -63,9 +75,20 @@ public class TemplateService {
                 .map(Optional::orElseThrow);
     }
 
+    /**
+     * Locks a new step template's parent and requires write permission on its application, where the step template
+     * must be too (225); a parent the caller may not read is refused as one that does not exist.
+     */
+    private Uni<Optional<TemplateRow>> lockParentToWrite(TemplateFields step) {
+        long parentId = step.parentTemplateId();
+        return templates.lock(parentId).call(parent -> parent.isEmpty() ? Uni.createFrom().voidItem()
+                : access.intoParent(parent.get().applicationId(), step.applicationId(), "template " + parentId,
+                        () -> ProcessRules.invalidParent(parentId)));
+    }
+
     @WithTransaction
     public Uni<TemplateRow> update(long id, TemplateApi.PatchTemplate p) {
-        return requireTemplate(id)
+        return require(id, Permission.WRITE)
                 .call(current -> templates.lock(current.isParent() ? id : current.parentTemplateId()))
                 .chain(current -> {
                     if (current.deleted()) {
@@ -89,29 +112,37 @@ public class TemplateService {
     /**
      * Clones a parent template and its step templates into a new process tree in one transaction: next ids are
      * remapped to the new processes, property templates become properties, and one ProcessRegistered is published.
+     * Needs read permission on the template's application and write permission on the one the tree goes to (the
+     * template's, unless the request names another), where every process of the new tree belongs.
      */
     @WithTransaction
     public Uni<List<ProcessRow>> instantiate(long templateId, TemplateApi.Instantiate request) {
         String prefix = request == null || request.namePrefix() == null ? "" : request.namePrefix();
-        Long applicationId = request == null ? null : request.applicationId();
+        Long requested = request == null ? null : request.applicationId();
         Map<Long, Long> newIds = new LinkedHashMap<>();
+        Supplier<ApiException> notFound = () -> NOT_FOUND.exception("template " + templateId
+                + " does not exist or is deleted");
         return templates.tree(templateId)
                 .map(all -> {
                     List<TemplateRow> tree = all.stream().filter(t -> !t.deleted()).toList();
                     if (tree.isEmpty() || tree.get(0).templateId() != templateId) {
-                        throw NOT_FOUND.exception("template " + templateId + " does not exist or is deleted");
+                        throw notFound.get();
                     }
+                    return tree;
+                })
+                .call(tree -> access.onObjectOf(tree.get(0).applicationId(), Permission.READ,
+                        "template " + templateId, notFound))
+                .invoke(tree -> {
                     if (!tree.get(0).isParent()) {
                         throw INVALID_TEMPLATE.exception("template " + templateId + " is a step template;"
                                 + " instantiate its parent " + tree.get(0).parentTemplateId());
                     }
-                    return tree;
                 })
                 .call(tree -> Unis.sequentially(tree, t -> {
                     Long parentId = t.isParent() ? null : newIds.get(t.parentTemplateId());
                     String name = (prefix + t.name()).substring(0, Math.min(45, (prefix + t.name()).length()));
                     return processes.insert(new ProcessDraft(null, name, t.description(),
-                                    applicationId != null ? applicationId : t.applicationId(), t.processTypeId(),
+                                    requested != null ? requested : tree.get(0).applicationId(), t.processTypeId(),
                                     parentId, t.canRecover(), List.of(), t.batchCutPattern(), List.of(),
                                     t.workflowTypeId(), t.templateId()))
                             .invoke(created -> newIds.put(t.templateId(), created.processId()))
@@ -140,29 +171,32 @@ public class TemplateService {
 
     @WithTransaction
     public Uni<Void> delete(long id) {
-        return requireTemplate(id).chain(template -> templates.markDeleted(id)).replaceWithVoid();
+        return require(id, Permission.WRITE).chain(template -> templates.markDeleted(id)).replaceWithVoid();
     }
 
     @WithSession
     public Uni<TemplateRow> get(long id) {
-        return requireTemplate(id);
+        return require(id, Permission.READ);
     }
 
     /** The tree of template {@code id}: its parent template first, then the step templates by id. */
     @WithSession
     public Uni<List<TemplateRow>> tree(long id) {
-        return requireTemplate(id).chain(row -> templates.tree(row.isParent() ? id : row.parentTemplateId()));
+        return require(id, Permission.READ)
+                .chain(row -> templates.tree(row.isParent() ? id : row.parentTemplateId()));
     }
 
+    /** The templates of applications the caller may read. */
     @WithSession
     public Uni<Listing<TemplateRow>> list(boolean parentsOnly, int limit, int offset) {
-        return templates.list(parentsOnly, limit, offset)
-                .chain(items -> templates.count(parentsOnly).map(total -> new Listing<>(items, total)));
+        Caller reader = access.caller();
+        return templates.list(parentsOnly, reader, limit, offset)
+                .chain(items -> templates.count(parentsOnly, reader).map(total -> new Listing<>(items, total)));
     }
 
     @WithSession
     public Uni<List<PropertyTemplate>> properties(long id) {
-        return requireTemplate(id).chain(template -> templates.properties(id));
+        return require(id, Permission.READ).chain(template -> templates.properties(id));
     }
 
     @WithTransaction
@@ -173,14 +207,14 @@ public class TemplateService {
         }
         PropertyService.requireScriptName(new PropertyRow(property.templateId(), property.configGroup(), property.key(),
                 property.value(), property.description()));
-        return requireTemplate(property.templateId())
+        return require(property.templateId(), Permission.WRITE)
                 .chain(template -> templates.upsertProperty(property))
                 .replaceWith(property);
     }
 
     @WithTransaction
     public Uni<Void> deleteProperty(long id, String key) {
-        return templates.deleteProperty(id, key).invoke(deleted -> {
+        return require(id, Permission.WRITE).chain(() -> templates.deleteProperty(id, key)).invoke(deleted -> {
             if (!deleted) {
                 throw NOT_FOUND.exception("template " + id + " has no property '" + key + "'");
             }
@@ -192,9 +226,15 @@ public class TemplateService {
                 new PropertyRow(processId, p.configGroup(), p.key(), p.value(), p.description()))));
     }
 
-    private Uni<TemplateRow> requireTemplate(long id) {
-        return templates.find(id)
-                .map(found -> found.orElseThrow(() -> NOT_FOUND.exception("template " + id + " does not exist")));
+    /**
+     * The template, when the caller holds {@code permission} on its application; without read permission there it
+     * does not exist for the caller.
+     */
+    private Uni<TemplateRow> require(long id, Permission permission) {
+        Supplier<ApiException> notFound = () -> NOT_FOUND.exception("template " + id + " does not exist");
+        return templates.find(id).map(found -> found.orElseThrow(notFound))
+                .call(template -> access.onObjectOf(template.applicationId(), permission, "template " + id,
+                        notFound));
     }
 
     /** Templates obey the tree rules of processes; what the rules look at is read first, in this transaction. */

@@ -1,6 +1,7 @@
 package io.batchyard.registry.application;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -52,17 +53,18 @@ class ApplicationPermissionTest {
         setPermissions(alice, app, "alice", "team-a", 7, 6, 0).then().statusCode(200)
                 .body("ownerGroup", equalTo("team-a")).body("others", equalTo(0));
         rename(carol, process).then().statusCode(200);
-        as(bob).get("/processes/" + process).then().statusCode(403).body("code", equalTo(14));
-        as(bob).get("/processes/" + process + "/workflow").then().statusCode(403).body("code", equalTo(14));
-        setPermissions(bob, app, "bob", null, 7, 7, 7).then().statusCode(403).body("code", equalTo(14));
+        // bob may no longer read: to him the process and the application do not exist
+        as(bob).get("/processes/" + process).then().statusCode(404).body("code", equalTo(2));
+        as(bob).get("/processes/" + process + "/workflow").then().statusCode(404).body("code", equalTo(2));
+        setPermissions(bob, app, "bob", null, 7, 7, 7).then().statusCode(404).body("code", equalTo(2));
         setPermissions(alice, app, "alice", null, 7, 5, 0).then().statusCode(400).body("code", equalTo(221));
 
         // an administrator passes every check and may hand the application over
         rename(Identity.get().adminToken(), process).then().statusCode(200);
         setPermissions(Identity.get().adminToken(), app, "bob", null, 7, 0, 0).then().statusCode(200);
         rename(bob, process).then().statusCode(200);
-        rename(alice, process).then().statusCode(403).body("code", equalTo(14));
-        as(alice).get("/applications/" + app + "/permissions").then().statusCode(403);
+        rename(alice, process).then().statusCode(404).body("code", equalTo(2));
+        as(alice).get("/applications/" + app + "/permissions").then().statusCode(404);
         as(bob).get("/applications/" + app + "/permissions").then().statusCode(200).body("ownerUser", equalTo("bob"));
     }
 
@@ -91,6 +93,48 @@ class ApplicationPermissionTest {
                 .body("total", equalTo(1));
         // the seeded application gives others read: everyone sees its processes
         as(bob).queryParam("applicationId", 1).get("/processes").then().statusCode(200);
+    }
+
+    @Test
+    void onlyTheOwnerAndAdministratorsSeeWhoMayDoWhat() {
+        Teams.Member owner = Teams.developer("olga", "team-o");
+        Teams.Member member = Teams.developer("greg", "team-o");
+        Teams.Member other = Teams.developer("otto", "team-x");
+        Teams.App app = Teams.application(owner);
+        Teams.share(owner, app, "team-o", 6, 4);
+
+        for (String reader : new String[] {owner.token(), Identity.get().adminToken()}) {
+            as(reader).queryParam("name", app.name()).get("/applications").then().statusCode(200)
+                    .body("total", equalTo(1)).body("items[0].permissions.ownerUser", equalTo(owner.name()))
+                    .body("items[0].permissions.ownerGroup", equalTo("team-o"))
+                    .body("items[0].permissions.group", equalTo(6)).body("items[0].owner", equalTo(owner.name()));
+            as(reader).get("/applications/" + app.id()).then().statusCode(200)
+                    .body("permissions.others", equalTo(4));
+        }
+        // a member of the owner group and everyone else who may read it see what it is, not who may do what
+        for (Teams.Member reader : new Teams.Member[] {member, other}) {
+            reader.as().queryParam("name", app.name()).get("/applications").then().statusCode(200)
+                    .body("total", equalTo(1))
+                    .body("items[0].keySet()", containsInAnyOrder("id", "name", "description"));
+            reader.as().get("/applications/" + app.id()).then().statusCode(200)
+                    .body("keySet()", containsInAnyOrder("id", "name", "description"));
+        }
+        // the group may change the description, and is answered without the permission bits too
+        member.json(Map.of("name", app.name(), "description", "renamed", "owner", "team o"))
+                .put("/applications/" + app.id()).then().statusCode(200)
+                .body("keySet()", containsInAnyOrder("id", "name", "description"));
+
+        // an application the caller may not read is neither listed nor counted, and does not exist for it
+        Teams.share(owner, app, "team-o", 6, 0);
+        other.as().queryParam("name", app.name()).get("/applications").then().statusCode(200)
+                .body("total", equalTo(0)).body("items", org.hamcrest.Matchers.empty());
+        Teams.refused(other.as().get("/applications/" + app.id()), 404, 2, app);
+        Teams.refused(other.json(Map.of("name", app.name(), "description", "x", "owner", "x"))
+                .put("/applications/" + app.id()), 404, 2, app);
+        Teams.refused(other.as().get("/applications/" + app.id() + "/permissions"), 404, 2, app);
+        Teams.refused(member.as().get("/applications/" + app.id() + "/permissions"), 403, 14, app);
+        as(Identity.get().token("vic", "viewer")).queryParam("name", app.name()).get("/applications").then()
+                .statusCode(200).body("total", equalTo(0));
     }
 
     @Test

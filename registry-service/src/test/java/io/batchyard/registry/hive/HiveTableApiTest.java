@@ -21,14 +21,14 @@ class HiveTableApiTest {
     @Test
     void registersDdlsAndLinksThemToADataLoadProcess() {
         String db = "db_" + Fixtures.unique("x").replace("-", "_");
-        long raw = table(db, "sales_raw", "TABLE");
-        long view = table(db, "sales_raw_v", "VIEW");
-        long base = table(db, "sales", "TABLE");
-        given().contentType(ContentType.JSON).body(hive(db, "sales", "TABLE")).post("/hive-tables").then()
+        long app = application();
+        long raw = table(app, db, "sales_raw", "TABLE");
+        long view = table(app, db, "sales_raw_v", "VIEW");
+        long base = table(app, db, "sales", "TABLE");
+        given().contentType(ContentType.JSON).body(hive(app, db, "sales", "TABLE")).post("/hive-tables").then()
                 .statusCode(409).body("code", equalTo(210));
         given().queryParam("dbName", db).get("/hive-tables").then().body("total", equalTo(3));
 
-        long app = application();
         long job = parent(app, INGESTION);
         Map<String, Object> driver = Map.of("rawTableId", raw, "rawViewId", view, "baseTableId", base, "dropRaw", true);
         given().contentType(ContentType.JSON).body(driver).put("/processes/" + job + "/etl-driver").then()
@@ -47,17 +47,18 @@ class HiveTableApiTest {
         given().delete("/processes/" + job + "/etl-driver").then().statusCode(204);
         given().delete("/hive-tables/" + raw).then().statusCode(204);
         given().get("/hive-tables/" + raw).then().statusCode(404);
-        given().contentType(ContentType.JSON).body(hive(db, "bad name", "TABLE")).post("/hive-tables").then()
+        given().contentType(ContentType.JSON).body(hive(app, db, "bad name", "TABLE")).post("/hive-tables").then()
                 .statusCode(400).body("errors.field", equalTo(java.util.List.of("tableName")));
     }
 
-    private static long table(String db, String name, String type) {
-        return given().contentType(ContentType.JSON).body(hive(db, name, type)).post("/hive-tables").then()
+    static long table(long app, String db, String name, String type) {
+        return given().contentType(ContentType.JSON).body(hive(app, db, name, type)).post("/hive-tables").then()
                 .statusCode(201).extract().jsonPath().getLong("id");
     }
 
-    private static Map<String, Object> hive(String db, String name, String type) {
+    static Map<String, Object> hive(long app, String db, String name, String type) {
         Map<String, Object> body = new HashMap<>();
+        body.put("applicationId", app);
         body.put("locationType", "external");
         body.put("dbName", db);
         body.put("tableName", name);

@@ -66,7 +66,8 @@ class PropertyApiTest {
 
     @Test
     void aKeyWithSpacesRoundTripsPercentEncoded() {
-        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        long app = application();
+        long s1 = step(app, parent(app, INGESTION), SFTP);
         String url = "/processes/" + s1 + "/properties/";
         given().urlEncodingEnabled(false).contentType(ContentType.JSON)
                 .body(Map.of("configGroup", "param", "value", "v 1")).put(url + "my%20key").then().statusCode(200)
@@ -84,7 +85,8 @@ class PropertyApiTest {
 
     @Test
     void anyTextOfUpTo128CharactersIsAKey() {
-        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        long app = application();
+        long s1 = step(app, parent(app, INGESTION), SFTP);
         String url = "/processes/" + s1 + "/properties/";
         List<String> keys = List.of(" lead and trail ", "a;b", "100%", "a?b#c", "a+b", "ключ", "x".repeat(128),
                 // 128 characters outside the BMP: 256 UTF-16 units, counted as PostgreSQL counts them
@@ -102,7 +104,8 @@ class PropertyApiTest {
 
     @Test
     void tooLongControlSlashAndEmptyKeysAreRefused() {
-        long s1 = step(application(), parent(application(), INGESTION), SFTP);
+        long app = application();
+        long s1 = step(app, parent(app, INGESTION), SFTP);
         String url = "/processes/" + s1 + "/properties/";
         Map<String, String> refused = Map.of(
                 encoded("x".repeat(129)), "at most 128 characters",
