@@ -42,7 +42,11 @@ public enum ExecutionError implements ErrorCode {
     /** The step is not a live step of that parent (or the parent is not a stand-alone parent with a run policy). */
     NOT_A_JOB_OF_THE_GROUP(431, 404, "Not a job of this group"),
     /** A SQL bucket source needs batchyard.bucket-datasource.url. */
-    NO_BUCKET_DATASOURCE(432, 409, "No bucket datasource configured");
+    NO_BUCKET_DATASOURCE(432, 409, "No bucket datasource configured"),
+    /** A file a job definition names (a context file) is empty, absolute, has a '..' segment or a control character. */
+    FILE_NAME_REFUSED(433, 422, "File name refused"),
+    /** The file's name is well formed but its real path (after symlinks) lies outside the runner's work directory. */
+    FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory");
 
     private final Spec spec;
 

@@ -1,9 +1,8 @@
 package io.batchyard.execution.runner;
 
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one OS process (a job's command, the trigger launcher hook's): stdout and stderr read on their own threads (a
  * full pipe would block the child), each line handed to the sink, the whole kept up to a cap for PIPEINOUT; killed
- * with its descendants when the timeout passes.
+ * with its descendants when the timeout passes. A line reaches the sink cut at {@link #MAX_LINE_BYTES}, and what is
+ * kept stops at {@link #KEEP_BYTES}: a command that prints without ever ending a line is never held whole in memory.
  * The command is an argument vector executed directly, never through a shell, so no argument is ever interpreted.
  * The process gets an environment built from nothing (a job: a few host settings and the runner's contract values),
  * never the service's own environment (which holds its database password and secrets key).
@@ -30,8 +30,15 @@ public final class OsCommand {
         void line(String stream, String line);
     }
 
-    /** Output kept in memory per stream; beyond it only the run output has the rest. */
-    static final int KEEP_CHARS = 4 * 1024 * 1024;
+    /** Output kept in memory per stream, in bytes, for PIPEINOUT; beyond it only the run output has the rest. */
+    static final int KEEP_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The longest line handed to the sink (the run output), in bytes of output: the rest of a longer line is read and
+     * dropped there, and the line ends with {@code … [truncated N bytes]} saying how much. What is kept for PIPEINOUT
+     * is the output as printed, within {@link #KEEP_BYTES}.
+     */
+    public static final int MAX_LINE_BYTES = 8 * 1024;
 
     /** The only variables a job takes from the service's environment. */
     static final List<String> INHERITED = List.of("PATH", "HOME", "LANG", "TZ");
@@ -174,11 +181,44 @@ public final class OsCommand {
         }
     }
 
+    /**
+     * A line as handed on: its first bytes as text and, when {@code dropped} bytes were cut off, a mark saying how
+     * many; a character the cut went through is dropped whole rather than shown half.
+     */
+    static String capped(byte[] kept, long dropped) {
+        if (dropped == 0) {
+            return new String(kept, StandardCharsets.UTF_8);
+        }
+        int end = kept.length;
+        int lead = end - 1;
+        while (lead > 0 && lead > end - 4 && (kept[lead] & 0xC0) == 0x80) {
+            lead--;
+        }
+        if (lead >= 0 && (kept[lead] & 0x80) != 0 && end - lead < utf8Length(kept[lead])) {
+            end = lead;
+        }
+        return new String(kept, 0, end, StandardCharsets.UTF_8) + " … [truncated " + (dropped + kept.length - end)
+                + " bytes]";
+    }
+
+    /** How many bytes the UTF-8 sequence that {@code lead} starts has (1 for anything that starts none). */
+    private static int utf8Length(byte lead) {
+        if ((lead & 0xE0) == 0xC0) {
+            return 2;
+        }
+        if ((lead & 0xF0) == 0xE0) {
+            return 3;
+        }
+        return (lead & 0xF8) == 0xF0 ? 4 : 1;
+    }
+
     private static final class Reader extends Thread {
         private final InputStream in;
         private final String stream;
         private final LineSink sink;
         private final StringBuilder kept = new StringBuilder();
+        /** Bytes of output in {@link #kept}; only the reading thread counts them. */
+        private long keptBytes;
 
         Reader(InputStream in, String stream, LineSink sink) {
             super("batchyard-runner-" + stream);
@@ -188,20 +228,59 @@ public final class OsCommand {
             this.sink = sink;
         }
 
+        /**
+         * Splits the output into lines as {@code BufferedReader.readLine} does (a line ends at \n, \r or \r\n):
+         * each line goes to the sink with at most {@link #MAX_LINE_BYTES} of it, and whole to what is kept while
+         * that stays within {@link #KEEP_BYTES}.
+         */
         @Override
         public void run() {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    sink.line(stream, line);
-                    synchronized (kept) {
-                        if (kept.length() < KEEP_CHARS) {
-                            kept.append(line).append('\n');
+            byte[] chunk = new byte[8192];
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            ByteArrayOutputStream whole = new ByteArrayOutputStream();
+            long dropped = 0;
+            boolean afterCr = false;
+            try (InputStream s = in) {
+                int n;
+                while ((n = s.read(chunk)) != -1) {
+                    for (int i = 0; i < n; i++) {
+                        byte b = chunk[i];
+                        if (b == '\n' && afterCr) {
+                            afterCr = false;
+                        } else if (b == '\n' || b == '\r') {
+                            emit(line, dropped, whole);
+                            line.reset();
+                            whole.reset();
+                            dropped = 0;
+                            afterCr = b == '\r';
+                        } else {
+                            afterCr = false;
+                            if (line.size() < MAX_LINE_BYTES) {
+                                line.write(b);
+                            } else {
+                                dropped++;
+                            }
+                            if (keptBytes + whole.size() < KEEP_BYTES) {
+                                whole.write(b);
+                            }
                         }
                     }
                 }
             } catch (IOException e) {
                 // the process was killed while we read: what was read is kept
+            }
+            if (line.size() > 0 || dropped > 0) {
+                emit(line, dropped, whole);
+            }
+        }
+
+        private void emit(ByteArrayOutputStream bytes, long dropped, ByteArrayOutputStream whole) {
+            sink.line(stream, capped(bytes.toByteArray(), dropped));
+            if (keptBytes < KEEP_BYTES) {
+                keptBytes += whole.size() + 1;
+                synchronized (kept) {
+                    kept.append(whole.toString(StandardCharsets.UTF_8)).append('\n');
+                }
             }
         }
 

@@ -49,13 +49,24 @@ public final class ScriptResolver {
         ScriptNames.whyRefused(name).ifPresent(why -> {
             throw new Refused(ExecutionError.SCRIPT_NAME_REFUSED, why);
         });
+        return inside(scriptDir, name.strip(), "script directory", ExecutionError.SCRIPT_OUTSIDE_DIRECTORY);
+    }
+
+    /**
+     * The real path of the regular file {@code name} (a relative path already judged well formed) names in
+     * {@code dir}, or empty when there is none.
+     *
+     * @throws Refused with {@code outside} when the real path of the file (every symlink followed) is not inside the
+     *                 real path of {@code dir}, called {@code what} in the refusal
+     */
+    static Optional<Path> inside(Path dir, String name, String what, ExecutionError outside) {
         Path realDir;
         try {
-            realDir = scriptDir.toRealPath();
+            realDir = dir.toRealPath();
         } catch (IOException e) {
             return Optional.empty();
         }
-        Path candidate = realDir.resolve(name.strip());
+        Path candidate = realDir.resolve(name);
         if (!Files.exists(candidate)) {
             return Optional.empty();
         }
@@ -66,8 +77,7 @@ public final class ScriptResolver {
             return Optional.empty();
         }
         if (!real.startsWith(realDir)) {
-            throw new Refused(ExecutionError.SCRIPT_OUTSIDE_DIRECTORY, "'" + name.strip() + "' leads to " + real
-                    + ", outside the script directory " + realDir);
+            throw new Refused(outside, "'" + name + "' leads to " + real + ", outside the " + what + " " + realDir);
         }
         return Files.isRegularFile(real) ? Optional.of(real) : Optional.empty();
     }

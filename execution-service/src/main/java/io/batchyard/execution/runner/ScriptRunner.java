@@ -25,6 +25,7 @@ public class ScriptRunner {
     private final RunnerConfig config;
     private ScriptResolver resolver;
     private Path workDir;
+    private JobFiles files;
 
     public ScriptRunner(RunnerConfig config) {
         this.config = config;
@@ -35,10 +36,16 @@ public class ScriptRunner {
         Path cwd = Path.of("").toAbsolutePath();
         resolver = new ScriptResolver(config.scriptDir().map(Path::of).orElse(cwd.resolve("scripts")).toAbsolutePath());
         workDir = config.workDir().map(Path::of).orElse(cwd).toAbsolutePath();
+        files = new JobFiles(workDir);
     }
 
     public Path workDir() {
         return workDir;
+    }
+
+    /** The files a job definition names, confined to the work directory every command runs in. */
+    public JobFiles files() {
+        return files;
     }
 
     public int spillThreshold() {
@@ -75,6 +82,16 @@ public class ScriptRunner {
 
     public CommandResult run(String script, List<String> args, Map<String, String> env, Duration timeout,
                              OsCommand.LineSink sink) {
+        return run(script, args, args, env, timeout, sink);
+    }
+
+    /**
+     * Runs {@code script} with {@code args}; the run output's {@code $ …} line shows {@code shown} in their place:
+     * the arguments as the job defines them, where a word read from a file or printed by a script stands as the
+     * placeholder of its source, so that a value such a source holds (a token, a password) never reaches the log.
+     */
+    public CommandResult run(String script, List<String> args, List<String> shown, Map<String, String> env,
+                             Duration timeout, OsCommand.LineSink sink) {
         Optional<List<String>> cmd;
         try {
             cmd = commandLine(script, args);
@@ -87,7 +104,9 @@ public class ScriptRunner {
             sink.line("runner", reason);
             return CommandResult.notStarted(reason);
         }
-        sink.line("runner", "$ " + String.join(" ", cmd.get()));
+        List<String> logged = new ArrayList<>(cmd.get().subList(0, cmd.get().size() - args.size()));
+        logged.addAll(shown);
+        sink.line("runner", "$ " + String.join(" ", logged));
         CommandResult result = OsCommand.run(cmd.get(), env, workDir, timeout, sink);
         sink.line("runner", "ended: " + result.describe() + " after " + result.took().toMillis() + " ms");
         return result;

@@ -91,7 +91,8 @@ public class WorkflowExecution {
                 throw new IllegalArgumentException("process " + pid + " is no longer in the registry");
             }
             graph = new StepGraph(tree.parent(), tree.steps());
-            // A refused script (problem 410/411) stops the run before InitJob: no step of it runs, not even a harmless one.
+            // A refused script (problem 410/411) or context file (433/434) stops the run before InitJob: no step of it
+            // runs, not even a harmless one, and the file is never read.
             tree.steps().forEach(step -> {
                 StepCommand command = StepCommand.of(step);
                 scripts.check(command.script());
@@ -99,6 +100,9 @@ public class WorkflowExecution {
                     scripts.check(command.loopScript());
                 }
             });
+            if (hasContextFile(job)) {
+                scripts.files().check(job.context().file());
+            }
             bucketArgs = bucketArguments(job, buckets);
         } catch (IllegalArgumentException e) {
             return notStarted(job, buckets, e.getMessage());
@@ -121,7 +125,7 @@ public class WorkflowExecution {
         StepResult failure = null;
         Set<Long> skipped = Set.of();
         try {
-            List<String> context = context(job, env);
+            ContextArgs context = context(job, env);
             if (job.hooks().onInit() != null) {
                 CommandResult r = hook(job.hooks().onInit(), pid, env, previous, bucketArgs, jobLog);
                 previous = new PipeEnv.Previous(r.stdout(), r.stderr());
@@ -204,14 +208,29 @@ public class WorkflowExecution {
     }
 
     /** What a run's steps are given: context options, the run's buckets and their arguments, the group's jobs. */
-    private record StepArgs(List<String> context, List<String> bucketArgs, List<String> buckets,
+    private record StepArgs(ContextArgs context, List<String> bucketArgs, List<String> buckets,
                             Map<Long, JobSettings> jobs) {
 
         List<String> args(List<String> bucketArguments) {
-            List<String> all = new ArrayList<>(context);
+            List<String> all = new ArrayList<>(context.words());
             all.addAll(bucketArguments);
             return all;
         }
+
+        /** The same as the run output shows them: the context as defined, its file's and script's words unread. */
+        List<String> shown(List<String> bucketArguments) {
+            List<String> all = new ArrayList<>(context.shown());
+            all.addAll(bucketArguments);
+            return all;
+        }
+    }
+
+    /**
+     * The context options: the words a step gets, and how its logged command line shows them (the value as written,
+     * {@code ${context.file}} and {@code ${context.script}} for the words read from the file and printed by the
+     * script).
+     */
+    private record ContextArgs(List<String> words, List<String> shown) {
     }
 
     /** Launches ready steps as predecessors finish, at most {@code stepConcurrency} at a time; stops launching on a failure. */
@@ -292,7 +311,8 @@ public class WorkflowExecution {
             w.flush();
             return new StepResult(sid, true, "", "", null);
         }
-        List<String> args = runArgs.args(jobRun == null ? runArgs.bucketArgs() : jobRun.bucketArguments());
+        List<String> bucketArgs = jobRun == null ? runArgs.bucketArgs() : jobRun.bucketArguments();
+        List<String> args = runArgs.args(bucketArgs);
         LifecycleService.StepStart started;
         try {
             started = Blocking.await(() -> lifecycle.initStep(LifecycleService.RUNNER, sid, null));
@@ -310,6 +330,8 @@ public class WorkflowExecution {
         Duration timeout = Duration.ofSeconds(command.timeoutSeconds() != null ? command.timeoutSeconds() : job.timeoutSeconds());
         List<String> stepArgs = new ArrayList<>(command.params());
         stepArgs.addAll(args);
+        List<String> shownArgs = new ArrayList<>(command.params());
+        shownArgs.addAll(runArgs.shown(bucketArgs));
         StringBuilder out = new StringBuilder();
         StringBuilder err = new StringBuilder();
         CommandResult result = null;
@@ -334,11 +356,13 @@ public class WorkflowExecution {
                 Map<String, String> e = new LinkedHashMap<>(stepEnv);
                 e.putAll(PipeEnv.of(job.processId(), command.script(), previous, scripts.spillThreshold(), spillDir()));
                 List<String> a = new ArrayList<>(stepArgs);
+                List<String> shown = new ArrayList<>(shownArgs);
                 if (value != null) {
                     e.put("PIPELOOPVAR", value);
                     a.add(value);
+                    shown.add(value);
                 }
-                result = scripts.run(command.script(), a, e, timeout, stepLog);
+                result = scripts.run(command.script(), a, shown, e, timeout, stepLog);
                 deleteSpill(e);
                 out.append(result.stdout());
                 err.append(result.stderr());
@@ -422,22 +446,28 @@ public class WorkflowExecution {
         return r;
     }
 
-    /** Context options: value, then the file's contents, then the script's stdout, as words. */
-    private List<String> context(RunnerJob job, Map<String, String> env) {
+    /**
+     * Context options: value, then the file's contents, then the script's stdout, as words. The file is read only
+     * from inside the work directory ({@link JobFiles}); a refused one fails the run with its problem code.
+     */
+    private ContextArgs context(RunnerJob job, Map<String, String> env) {
         List<String> words = new ArrayList<>(ScriptRunner.words(job.context().value()));
-        if (job.context().file() != null) {
-            try {
-                words.addAll(ScriptRunner.words(Files.readString(scripts.workDir().resolve(job.context().file()))));
-            } catch (java.io.IOException e) {
-                throw new IllegalArgumentException("context file " + job.context().file() + " cannot be read: " + e.getMessage());
-            }
+        List<String> shown = new ArrayList<>(words);
+        if (hasContextFile(job)) {
+            words.addAll(ScriptRunner.words(scripts.files().read(job.context().file())));
+            shown.add("${context.file}");
         }
         if (job.context().script() != null) {
             String value = scripts.valueOf(job.context().script(), List.of(), env, HOOK_TIMEOUT).orElseThrow(() ->
                     new IllegalArgumentException("context script " + job.context().script() + " failed"));
             words.addAll(ScriptRunner.words(value));
+            shown.add("${context.script}");
         }
-        return words;
+        return new ContextArgs(words, shown);
+    }
+
+    private static boolean hasContextFile(RunnerJob job) {
+        return job.context().file() != null && !job.context().file().isBlank();
     }
 
     /** Bucket arguments in ascending bucket order; a registered key's param format shapes them. */

@@ -52,7 +52,7 @@ class RunnerHooksAndInputsTest extends RunnerTestSupport {
         f.register(ProcessTrees.parent(p).workflowType(2).next(s)
                 .step(s, st -> st.property("script", "run", step).property("runner", "loop-script", regions).next(p)));
         f.policy(p, Map.of(
-                "context", Map.of("value", "-q", "file", f.file("ctx-" + p + ".txt").toString(), "script", ctxScript),
+                "context", Map.of("value", "-q", "file", inWorkDir(f.file("ctx-" + p + ".txt")), "script", ctxScript),
                 "dependencies", List.of(Map.of("processId", up, "script", hours))));
         f.bucket(p, "20240229");
 

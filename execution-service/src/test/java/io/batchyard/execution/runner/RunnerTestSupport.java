@@ -1,6 +1,7 @@
 package io.batchyard.execution.runner;
 
 import jakarta.inject.Inject;
+import java.nio.file.Path;
 import java.time.LocalDateTime;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,9 @@ abstract class RunnerTestSupport {
     @Inject
     Launcher launcher;
 
+    @Inject
+    ScriptRunner scripts;
+
     RunnerFixtures f;
 
     @BeforeEach
@@ -31,5 +35,10 @@ abstract class RunnerTestSupport {
     @AfterEach
     void closeFixtures() {
         f.close();
+    }
+
+    /** How a job definition names {@code file}: relative to the runner's work directory, the only place it reads. */
+    String inWorkDir(Path file) {
+        return scripts.workDir().relativize(file.toAbsolutePath()).toString();
     }
 }

@@ -8,6 +8,7 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.runner.BucketKeyRepository;
+import io.batchyard.execution.runner.JobFiles;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunPolicyService;
@@ -219,6 +220,7 @@ public class RunnerResource {
         }
         if (p.context() != null) {
             requireScriptName("context.script", p.context().script());
+            requireFileName("context.file", p.context().file());
         }
         String bucket = p.bucket() == null || p.bucket().isBlank() ? null : p.bucket().trim();
         List<RunnerJob.Dependency> deps = p.dependencies() == null ? List.of() : p.dependencies();
@@ -278,6 +280,19 @@ public class RunnerResource {
         }
         ScriptNames.whyRefused(script).ifPresent(why -> {
             throw ExecutionError.SCRIPT_NAME_REFUSED.exception(field + ": " + why);
+        });
+    }
+
+    /**
+     * A file the runner would refuse to read at launch (absolute, with a '..' segment) is refused here already; an
+     * absent one is not, and a symlink is judged when the file is read.
+     */
+    private static void requireFileName(String field, String file) {
+        if (file == null || file.isBlank()) {
+            return;
+        }
+        JobFiles.whyRefused(file).ifPresent(why -> {
+            throw ExecutionError.FILE_NAME_REFUSED.exception(field + ": " + why);
         });
     }
 
