@@ -1,5 +1,8 @@
 package io.batchyard.dashboard.view;
 
+import io.batchyard.api.access.ApplicationAccess;
+import io.batchyard.api.access.ApplicationGuard;
+import io.batchyard.api.access.Caller;
 import io.batchyard.events.EventHeader;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -18,6 +21,10 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -25,6 +32,11 @@ import org.apache.avro.specific.SpecificRecord;
  * {@link #MAX_RUNNING} runs in progress, {@link #MAX_FINISHED} finished runs, {@link #MAX_FLOW} feed lines, and
  * {@link #MAX_QUEUED} queued batches per consuming process are kept; the oldest go first. Everything here can be
  * rebuilt by reading the topics again, so nothing is lost when the dashboard restarts.
+ *
+ * <p>A viewer is shown only the rows of processes whose application they may read ({@link #snapshot(Caller)}), by the
+ * application permissions the registry announces on its topic and the one rule of {@link ApplicationGuard}; a step's
+ * rows go by its parent's application. Rows of a process whose application (or whose application's permissions) the
+ * dashboard has not learnt are shown to administrators only.
  */
 public final class DashboardView {
 
@@ -113,6 +125,8 @@ public final class DashboardView {
      * same object until the next event, instead of each folding the whole view (and its up to 10,000 names) again.
      */
     private Snapshot taken;
+    /** The applications' permissions when {@link #taken} was taken: each viewer's snapshot is cut from both. */
+    private Map<Long, ApplicationAccess> takenAccess = Map.of();
 
     /** Folds one event in; events of other types change nothing. */
     public synchronized void apply(SpecificRecord event) {
@@ -181,11 +195,42 @@ public final class DashboardView {
         return version;
     }
 
+    /** Everything the view holds, whoever may read it: what an administrator sees. */
     public synchronized Snapshot snapshot() {
         if (taken == null || taken.version() != version) {
             taken = take();
+            takenAccess = names.access();
         }
         return taken;
+    }
+
+    /**
+     * What {@code viewer} may see of the view: the runs, queues, finished runs and flow lines of processes whose
+     * application they may read, and only those applications and parents to choose from. Cut from the one snapshot
+     * every page shares, outside the lock.
+     */
+    public Snapshot snapshot(Caller viewer) {
+        Snapshot all;
+        Map<Long, ApplicationAccess> access;
+        synchronized (this) {
+            all = snapshot();
+            access = takenAccess;
+        }
+        if (viewer.admin()) {
+            return all;
+        }
+        Predicate<Long> readable = application -> ApplicationGuard.canRead(viewer,
+                Optional.ofNullable(application).map(access::get));
+        return new Snapshot(all.version(), only(all.running(), Run::applicationId, readable),
+                only(all.finished(), Run::applicationId, readable),
+                only(all.queues(), Queue::applicationId, readable),
+                only(all.flow(), FlowLine::applicationId, readable),
+                only(all.applications(), Directory.Application::applicationId, readable),
+                only(all.parents(), Directory.Parent::applicationId, readable));
+    }
+
+    private static <T> List<T> only(List<T> rows, Function<T, Long> application, Predicate<Long> readable) {
+        return rows.stream().filter(row -> readable.test(application.apply(row))).toList();
     }
 
     private Snapshot take() {
@@ -197,11 +242,25 @@ public final class DashboardView {
             queueList.add(new Queue(consumer, names.name(consumer), names.applicationOf(consumer), q.batches.size(),
                     oldest, q.lastFanOutMs, q.enqueued, q.consumed, q.consumed == 0 && q.batches.size() >= GROWING_AFTER));
         });
-        List<FlowLine> lines = flow.stream().map(l -> l.processName() != null ? l
-                : new FlowLine(l.at(), l.type(), l.processId(), names.name(l.processId()),
-                        names.applicationOf(l.processId()), l.text())).toList();
+        List<FlowLine> lines = flow.stream().map(this::named).toList();
         return new Snapshot(version, now, finished.stream().map(r -> r.toRun(names)).toList(), queueList, lines,
                 names.applications(), names.parents(MAX_PARENTS_SHOWN));
+    }
+
+    /**
+     * A flow line with the process's name and application as now known: a line kept from before a process was
+     * announced gets them, and one whose process moved goes by its application now; once the registry forgets the
+     * process (deleted), the line keeps what it had.
+     */
+    private FlowLine named(FlowLine l) {
+        String name = names.name(l.processId());
+        Long application = names.applicationOf(l.processId());
+        if ((name == null && application == null)
+                || (Objects.equals(name, l.processName()) && Objects.equals(application, l.applicationId()))) {
+            return l;
+        }
+        return new FlowLine(l.at(), l.type(), l.processId(), name != null ? name : l.processName(),
+                application != null ? application : l.applicationId(), l.text());
     }
 
     private void step(long parentInstanceExecId, Step step) {

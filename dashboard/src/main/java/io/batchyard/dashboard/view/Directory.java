@@ -1,5 +1,6 @@
 package io.batchyard.dashboard.view;
 
+import io.batchyard.api.access.ApplicationAccess;
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.registry.ApplicationChanged;
@@ -16,8 +17,9 @@ import java.util.Set;
 
 /**
  * Names for the ids the lifecycle events carry, learnt from the registry's and lineage-service's public topics: each
- * process's name, application and parent, which parents the stand-alone runner runs, each application's name, and the
- * tables each process's registered queries write. Bounded like the rest of the view; not thread-safe on its own
+ * process's name, application and parent, which parents the stand-alone runner runs, each application's name and
+ * permissions (owner user, owner group and their permission types: who may see its processes' rows), and the tables
+ * each process's registered queries write. Bounded like the rest of the view; not thread-safe on its own
  * ({@link DashboardView} calls it under its lock).
  */
 final class Directory {
@@ -40,6 +42,8 @@ final class Directory {
 
     private final Map<Long, Process> processes = new LinkedHashMap<>();
     private final Map<Long, Application> applications = new LinkedHashMap<>();
+    /** Each application's permissions as the registry last announced them; absent: nobody but administrators reads. */
+    private final Map<Long, ApplicationAccess> access = new LinkedHashMap<>();
     /** Tables written (then read) by each process's parsed queries, newest last. */
     private final Map<Long, Set<String>> tables = new LinkedHashMap<>();
 
@@ -52,11 +56,12 @@ final class Directory {
         } else if (event instanceof ProcessDeleted e) {
             e.getDeletedProcessIds().forEach(processes::remove);
         } else if (event instanceof ApplicationChanged e) {
-            if (e.getDeleted()) {
-                applications.remove(e.getApplicationId());
-            } else {
+            applications.remove(e.getApplicationId());
+            access.remove(e.getApplicationId());
+            if (!e.getDeleted()) {
                 applications.put(e.getApplicationId(), new Application(e.getApplicationId(), e.getName()));
                 DashboardView.trim(applications, MAX_APPLICATIONS);
+                access(e);
             }
         } else if (event instanceof LineageParsed e) {
             Set<String> known = tables.computeIfAbsent(e.getProcessId(), id -> new LinkedHashSet<>());
@@ -70,6 +75,16 @@ final class Directory {
             return false;
         }
         return true;
+    }
+
+    private void access(ApplicationChanged e) {
+        try {
+            access.put(e.getApplicationId(), new ApplicationAccess(e.getApplicationId(), e.getOwnerUser(),
+                    e.getOwnerGroup(), e.getOwnerPermission(), e.getGroupPermission(), e.getOthersPermission()));
+            DashboardView.trim(access, MAX_APPLICATIONS);
+        } catch (IllegalArgumentException notAType) {
+            // Permission types the rule does not know: the application stays readable by administrators only.
+        }
     }
 
     private void tree(ProcessDefinition parent, List<ProcessDefinition> steps) {
@@ -94,10 +109,22 @@ final class Directory {
         return p == null ? null : p.name();
     }
 
-    /** The application of a process or of its parent; null while the registry's event has not been read. */
+    /**
+     * The application of a process; a step's is its parent's (its own while the parent is not known here). Null while
+     * the registry's event has not been read.
+     */
     Long applicationOf(long processId) {
         Process p = processes.get(processId);
-        return p == null ? null : p.applicationId();
+        if (p == null) {
+            return null;
+        }
+        Process parent = p.parentProcessId() == null ? null : processes.get(p.parentProcessId());
+        return parent != null ? parent.applicationId() : p.applicationId();
+    }
+
+    /** The applications' permissions as now known, a copy the caller may keep. */
+    Map<Long, ApplicationAccess> access() {
+        return Map.copyOf(access);
     }
 
     List<Application> applications() {

@@ -15,8 +15,10 @@ import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
+import io.batchyard.api.access.Caller;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -135,9 +137,88 @@ class DashboardViewTest {
         assertThat(view.snapshot().parents()).extracting(Directory.Parent::processId).containsExactly(10L);
     }
 
+    /**
+     * Each viewer sees the rows of the processes whose application they may read (a step's by its parent's); an
+     * application whose permissions were never announced, or a process the registry never named, is an
+     * administrator's only.
+     */
+    @Test
+    void aViewerSeesOnlyTheRowsOfApplicationsTheyMayRead() {
+        view.apply(application(7, "sales", "ana", "sales-team", 7, 4, 0));
+        view.apply(application(8, "finance", "bob", null, 7, 0, 0));
+        view.apply(ProcessRegistered.newBuilder().setHeader(h(0, null)).setParentProcessId(10)
+                .setChangedProcessIds(List.of(10L, 11L)).setParent(process(10, "sales-load", null, 2, 7))
+                .setSteps(List.of(process(11, "sales-step", 10L, 2, 8))).build());
+        view.apply(ProcessRegistered.newBuilder().setHeader(h(0, null)).setParentProcessId(20)
+                .setChangedProcessIds(List.of(20L, 21L)).setParent(process(20, "ledger", null, 2, 8))
+                .setSteps(List.of(process(21, "ledger-step", 20L, 2, 8))).build());
+        view.apply(ProcessRegistered.newBuilder().setHeader(h(0, null)).setParentProcessId(30)
+                .setChangedProcessIds(List.of(30L)).setParent(process(30, "secret", null, 2, 9)).setSteps(List.of())
+                .build());
+        for (long job : new long[] {10, 20, 30, 40}) {
+            view.apply(JobStarted.newBuilder().setHeader(h(1, null)).setProcessId(job).setInstanceExecId(job + 1)
+                    .setTargetBatchId(job * 10).setTargetBatchMarking("m").setLastRecoverableSpId(null)
+                    .setRetry(false).build());
+        }
+        view.apply(JobHalted.newBuilder().setHeader(h(2, null)).setProcessId(20).setInstanceExecId(21)
+                .setTargetBatchId(200).setBatchMarking(null).build());
+        // Team finance's batch goes to team sales' step, and the other way round.
+        view.apply(BatchEnqueued.newBuilder().setHeader(h(3, null)).setQueueId(1).setSourceBatchId(200)
+                .setSourceProcessId(20L).setConsumerProcessId(11).setBatchMarking(null).build());
+        view.apply(BatchEnqueued.newBuilder().setHeader(h(3, null)).setQueueId(2).setSourceBatchId(100)
+                .setSourceProcessId(10L).setConsumerProcessId(21).setBatchMarking(null).build());
+
+        DashboardView.Snapshot ana = view.snapshot(new Caller("ana", Set.of(), false));
+        assertThat(ana.running()).extracting(DashboardView.Run::processId).containsExactly(10L);
+        assertThat(ana.finished()).isEmpty();
+        // The step belongs to its parent's application, whatever the registry said of the step itself.
+        assertThat(ana.queues()).extracting(DashboardView.Queue::consumerProcessId).containsExactly(11L);
+        assertThat(ana.flow()).extracting(DashboardView.FlowLine::processId).containsOnly(10L, 11L);
+        assertThat(ana.applications()).extracting(Directory.Application::name).containsExactly("sales");
+        assertThat(ana.parents()).extracting(Directory.Parent::processId).containsExactly(10L);
+
+        DashboardView.Snapshot bob = view.snapshot(new Caller("bob", Set.of(), false));
+        assertThat(bob.running()).isEmpty();
+        assertThat(bob.finished()).extracting(DashboardView.Run::processId).containsExactly(20L);
+        assertThat(bob.queues()).extracting(DashboardView.Queue::consumerProcessId).containsExactly(21L);
+        assertThat(bob.flow()).extracting(DashboardView.FlowLine::processId).containsOnly(20L, 21L);
+        assertThat(bob.parents()).extracting(Directory.Parent::processId).containsExactly(20L);
+
+        DashboardView.Snapshot member = view.snapshot(new Caller("cleo", Set.of("sales-team"), false));
+        assertThat(member.running()).extracting(DashboardView.Run::processId).containsExactly(10L);
+        DashboardView.Snapshot stranger = view.snapshot(new Caller("dan", Set.of(), false));
+        assertThat(stranger.running()).isEmpty();
+        assertThat(stranger.queues()).isEmpty();
+        assertThat(stranger.flow()).isEmpty();
+        assertThat(stranger.applications()).isEmpty();
+
+        DashboardView.Snapshot admin = view.snapshot(new Caller("root", Set.of(), true));
+        assertThat(admin.running()).extracting(DashboardView.Run::processId).containsExactlyInAnyOrder(10L, 30L, 40L);
+        assertThat(admin).isSameAs(view.snapshot());
+
+        // Sales closes its application to the group: the member's rows go with the next snapshot.
+        view.apply(application(7, "sales", "ana", "sales-team", 7, 0, 0));
+        assertThat(view.snapshot(new Caller("cleo", Set.of("sales-team"), false)).running()).isEmpty();
+        view.apply(ApplicationChanged.newBuilder(application(7, "sales", "ana", null, 7, 0, 0)).setDeleted(true)
+                .build());
+        assertThat(view.snapshot(new Caller("ana", Set.of(), false)).running()).isEmpty();
+    }
+
+    private static ApplicationChanged application(long id, String name, String owner, String group, int ownerType,
+                                                  int groupType, int othersType) {
+        return ApplicationChanged.newBuilder().setHeader(h(0, null)).setApplicationId(id).setName(name)
+                .setOwnerUser(owner).setOwnerGroup(group).setOwnerPermission(ownerType)
+                .setGroupPermission(groupType).setOthersPermission(othersType).setDeleted(false).build();
+    }
+
     private static ProcessDefinition process(long id, String name, Long parent, int workflowType) {
+        return process(id, name, parent, workflowType, 7);
+    }
+
+    private static ProcessDefinition process(long id, String name, Long parent, int workflowType, long application) {
         return ProcessDefinition.newBuilder().setProcessId(id).setProcessName(name).setDescription(name)
-                .setBusDomainId(7).setProcessTypeId(parent == null ? 1 : 2).setParentProcessId(parent).setCanRecover(true)
+                .setBusDomainId(application).setProcessTypeId(parent == null ? 1 : 2).setParentProcessId(parent)
+                .setCanRecover(true)
                 .setEnqueuingProcessIds(List.of()).setBatchCutPattern(null).setNextProcessIds(List.of()).setDeleted(false)
                 .setWorkflowTypeId(workflowType).setProcessTemplateId(null).setProcessCode(name).setProperties(List.of())
                 .build();
