@@ -105,11 +105,6 @@ public class AccessGuard {
                 () -> NOT_FOUND.exception("process " + processId + " does not exist")))).replaceWithVoid();
     }
 
-    /** Whether the caller may read objects of application {@code applicationId}. */
-    public Uni<Boolean> canRead(long applicationId) {
-        return readable(Set.of(applicationId)).map(readable -> readable.contains(applicationId));
-    }
-
     /** The applications among {@code applicationIds} whose objects the caller may read. */
     public Uni<Set<Long>> readable(Collection<Long> applicationIds) {
         Caller caller = caller();
