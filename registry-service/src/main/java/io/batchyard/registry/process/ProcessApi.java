@@ -48,6 +48,13 @@ public final class ProcessApi {
         public String description;
         @Positive
         public Long applicationId;
+        /**
+         * Accepted only when it names the parent the process already has: a step never moves to another parent, and a
+         * parent never becomes a step (refused with 205 rather than ignored, so the caller learns the change was not
+         * made).
+         */
+        @Positive
+        public Long parentProcessId;
         @Positive
         public Integer processTypeId;
         public Boolean canRecover;

@@ -29,6 +29,7 @@ import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.registry.RegistryError.DELETED;
 import static io.batchyard.registry.RegistryError.DUPLICATE;
 import static io.batchyard.registry.RegistryError.ID_OUT_OF_RANGE;
+import static io.batchyard.registry.RegistryError.INVALID_PARENT;
 import static io.batchyard.registry.RegistryError.STALE_VERSION;
 import static io.batchyard.registry.RegistryError.STEP_APPLICATION;
 import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
@@ -119,6 +120,11 @@ public class ProcessService {
             if (patch.version != null && patch.version != current.version()) {
                 throw STALE_VERSION.exception("process " + processId + " is at version " + current.version()
                         + ", not " + patch.version);
+            }
+            if (patch.parentProcessId != null && !patch.parentProcessId.equals(current.parentProcessId())) {
+                throw INVALID_PARENT.exception("process " + processId + (current.isParent() ? " is a parent process"
+                        : " is a step of parent process " + current.parentProcessId())
+                        + ": a process's parent never changes");
             }
             ProcessDraft draft = ProcessMapping.draft(patch, current);
             if (!current.isParent() && draft.applicationId() != current.applicationId()) {

@@ -174,6 +174,23 @@ class ProcessApiTest extends ProcessEventsTestSupport {
     }
 
     @Test
+    void aParentNeverChangesAndAChangeIsRefusedNotIgnored() throws SQLException {
+        long job = parent(app, INGESTION);
+        long other = parent(app, INGESTION);
+        long s1 = step(app, job, SFTP);
+        long outbox = outboxRows();
+        expectProblem(patch(s1, Map.of("parentProcessId", other, "description", "moved")), 422, 205,
+                "parent never changes");
+        expectProblem(patch(job, Map.of("parentProcessId", other)), 422, 205, "is a parent process");
+        given().get("/processes/" + s1).then().statusCode(200).body("parentProcessId", equalTo((int) job))
+                .body("description", org.hamcrest.Matchers.not(equalTo("moved")));
+        assertThat(outboxRows()).as("a refused patch announces nothing").isEqualTo(outbox);
+        // naming the parent it already has is no change and is accepted
+        patch(s1, Map.of("parentProcessId", job, "description", "same parent")).statusCode(200)
+                .body("parentProcessId", equalTo((int) job)).body("description", equalTo("same parent"));
+    }
+
+    @Test
     void deletingIsRefusedWhileReferencedAndCascadesFromTheParent() {
         long job = parent(app, INGESTION);
         long s1 = step(app, job, SFTP);
