@@ -57,7 +57,7 @@ final class ServiceProcess implements AutoCloseable {
      * and waits for them together ({@link #ready()}).
      */
     static ServiceProcess spawn(String module, String name, Map<String, String> env) {
-        Path jar = Path.of("..", "..", module, "target", "quarkus-app", "quarkus-run.jar").toAbsolutePath().normalize();
+        Path jar = packaged(module).resolve("quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: package the services first (./mvnw -B verify does)");
         }
@@ -72,6 +72,17 @@ final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The packaged service: {@code <module>/target/quarkus-app}, or {@code $BATCHYARD_E2E_APPS/<module>/quarkus-app}
+     * when that is set, a copy that a build running next to the test cannot replace half-way through.
+     */
+    private static Path packaged(String module) {
+        String apps = System.getenv("BATCHYARD_E2E_APPS");
+        Path dir = apps == null || apps.isBlank() ? Path.of("..", "..", module, "target", "quarkus-app")
+                : Path.of(apps, module, "quarkus-app");
+        return dir.toAbsolutePath().normalize();
     }
 
     private void launch() {
