@@ -56,7 +56,7 @@ public final class ActionFactory {
             Map.entry(SHELL, List.of((s, prev) -> shell(s))),
             Map.entry(HIVE, List.of((s, prev) -> hive("hive", s, "query"))),
             Map.entry(PIG, List.of((s, prev) -> new Action.Pig(
-                    first(s, "script").orElse("pig/script" + s.processId() + ".pig"), keyValues(s, "param")))),
+                    first(s, "script").orElse("pig/script" + s.processId() + ".pig"), pigParams(s)))),
             Map.entry(MAP_REDUCE, List.of((s, prev) -> java("mapreduce",
                     first(s, "program").orElse("JavaMainClass" + s.processId()), values(s, "param")))),
             Map.entry(SPARK, List.of((s, prev) -> spark(s))),
@@ -118,6 +118,15 @@ public final class ActionFactory {
             previous = node.name;
         }
         return nodes;
+    }
+
+    /**
+     * Group "param" as a Pig action's params, all but {@code run_id}: every Pig action is given the step's first
+     * batch under that name, so a registered value for it would only be a second, contradicting definition.
+     */
+    private static List<String> pigParams(StepSpec s) {
+        return s.group("param").stream().filter(e -> !e.getKey().equals(OozieWorkflowWriter.PIG_RUN_ID))
+                .map(e -> e.getKey() + "=" + e.getValue()).toList();
     }
 
     private static Action shell(StepSpec s) {

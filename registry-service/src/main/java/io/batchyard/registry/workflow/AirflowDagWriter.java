@@ -207,8 +207,12 @@ public final class AirflowDagWriter {
             words.add(sh(pig.script()));
             pig.params().forEach(p -> {
                 words.add("-param");
-                words.add(word(OozieWorkflowWriter.pigParam(p, n.processId()), nodeFiles, keys));
+                words.add(word(p, nodeFiles, keys));
             });
+            // Last, as in the Oozie action, where it follows the params.
+            words.add("-param");
+            String runId = initJob(OozieWorkflowWriter.pigRunIdKey(n.processId()));
+            words.add(word(OozieWorkflowWriter.PIG_RUN_ID + "=" + runId, nodeFiles, keys));
         } else if (a instanceof Action.Java java) {
             if (java.mainClass().equals(SPARK_SUBMIT)) {
                 words.add("spark-submit");

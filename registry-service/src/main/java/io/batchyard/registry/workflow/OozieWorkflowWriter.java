@@ -189,10 +189,12 @@ public final class OozieWorkflowWriter {
             open("pig");
             trackerAndNameNode();
             element("script", pig.script());
-            // A "run_id" param is the step's first batch, as BDRE's scripts expect (-param run_id=<min-batch-id>):
-            // the pig action's <param> element is that -param, so the EL value goes there, not the literal text.
             for (String kv : pig.params()) {
-                element("param", pigParam(kv, n.processId()));
+                element("param", kv);
+            }
+            // The schema takes arguments only after the params; Pig reads them as the same command line.
+            for (String arg : pigRunIdArguments(n.processId())) {
+                element("argument", arg);
             }
             close();
         } else if (a instanceof Action.Java java) {
@@ -369,9 +371,20 @@ public final class OozieWorkflowWriter {
         return conf;
     }
 
-    /** A Pig param as the action passes it: {@code run_id} is the step's first batch, any other as registered. */
-    static String pigParam(String keyValue, long step) {
-        return keyValue.startsWith("run_id=") ? "run_id=" + initJob("min-batch-id-map." + step) : keyValue;
+    /** The Pig parameter every Pig action gets: the step's first batch, the name BDRE's Pig scripts read. */
+    static final String PIG_RUN_ID = "run_id";
+
+    /** init-job's key of a step's first batch: a Pig script's {@value #PIG_RUN_ID}. */
+    static String pigRunIdKey(long step) {
+        return "min-batch-id-map." + step;
+    }
+
+    /**
+     * How a Pig action passes {@value #PIG_RUN_ID}: {@code -param run_id=<the step's first batch>} as two arguments,
+     * word for word as BDRE wrote them, so scripts and tools made for BDRE's workflows read the same thing.
+     */
+    static List<String> pigRunIdArguments(long step) {
+        return List.of("-param", PIG_RUN_ID + "=${wf:actionData(\"init-job\")[\"" + pigRunIdKey(step) + "\"]}");
     }
 
     /** EL reading one key of init-job's captured output. */

@@ -72,6 +72,24 @@ class AirflowDagWriterTest {
     }
 
     @Test
+    void everyPigTaskPassesItsOwnFirstBatchAsRunId() throws Exception {
+        StepSpec withParams = new StepSpec(11, "s11", ActionFactory.PIG, true, List.of(12L), List.of(), "",
+                Map.of("param", List.of(entry("region", "eu"), entry("run_id", "x"))));
+        JsonNode dag = dag(graph(parent(10, 11), withParams, step(12, ActionFactory.PIG, 10)));
+        // after the step's own params, as in the Oozie action; a registered run_id is not passed
+        assertThat(dag.at("/tasks/pig_11_s11/bash_command").asText()).contains("pig -f 'pig/script11.pig'"
+                + " -param 'region=eu' -param 'run_id='\"$BATCHYARD_OUT_MIN_BATCH_ID_MAP_11\"\n")
+                .doesNotContain("'run_id=x'");
+        assertThat(dag.at("/tasks/pig_12_s12/bash_command").asText())
+                .contains("pig -f 'pig/script12.pig' -param 'run_id='\"$BATCHYARD_OUT_MIN_BATCH_ID_MAP_12\"\n");
+        for (long id : new long[] {11, 12}) {
+            assertThat(dag.at("/tasks/pig_" + id + "_s" + id + "/env/BATCHYARD_OUT_MIN_BATCH_ID_MAP_" + id).asText())
+                    .isEqualTo("{{ ti.xcom_pull(task_ids='init_job').get('min-batch-id-map." + id + "', '') }}");
+        }
+        bashSyntaxOk(dag);
+    }
+
+    @Test
     void aStepTaskWrapsItsCommandInTheLifecycleCalls() throws Exception {
         JsonNode dag = dag(graph(parent(10, 11), step(11, SHELL, 10)));
         String command = dag.at("/tasks/shell_11_s11/bash_command").asText();

@@ -9,17 +9,31 @@ import static io.batchyard.registry.Fixtures.parentBody;
 import static io.batchyard.registry.Fixtures.postProcess;
 import static io.batchyard.registry.Fixtures.step;
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.batchyard.registry.RegistryTest;
 import io.restassured.http.ContentType;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPath;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
 
 @RegistryTest
 class WorkflowApiTest {
+
+    /** Pig Action, a step type of Semantic parents in the seed. */
+    private static final int PIG = 10;
 
     @Test
     void generatesOozieDotAndSvgFromTheRegisteredTree() {
@@ -54,6 +68,48 @@ class WorkflowApiTest {
                 .body(containsString("dag_id=\"batchyard_" + job + "\""))
                 .body(containsString("t_" + a + " >> [t_" + b + ", t_" + c + "]"))
                 .body(containsString("./'shell/extract.sh'"));
+    }
+
+    @Test
+    void everyRegisteredPigStepPassesItsOwnFirstBatchAsRunId() throws Exception {
+        long app = application();
+        long job = parent(app, SEMANTIC);
+        long a = step(app, job, PIG);
+        long b = step(app, job, PIG);
+        link(job, a);
+        link(a, b);
+        link(b, job);
+        for (String[] p : new String[][] {{"region", "eu"}, {"run_id", "x"}}) {
+            given().contentType(ContentType.JSON).body(Map.of("configGroup", "param", "value", p[1]))
+                    .put("/processes/" + a + "/properties/" + p[0]).then().statusCode(200);
+        }
+
+        String body = given().get("/processes/" + job + "/workflow").then().statusCode(200)
+                .contentType("application/xml").extract().asString();
+        DocumentBuilderFactory dbf = DocumentBuilderFactory.newInstance();
+        dbf.setNamespaceAware(true);
+        Document xml = dbf.newDocumentBuilder().parse(new InputSource(new StringReader(body)));
+        XPath xpath = XPathFactory.newInstance().newXPath();
+        assertThat(((NodeList) xpath.evaluate("//*[local-name()='pig']", xml, XPathConstants.NODESET)).getLength())
+                .isEqualTo(2);
+        for (long id : new long[] {a, b}) {
+            String pig = "//*[local-name()='action'][starts-with(@name, 'pig-" + id + "-')]/*[local-name()='pig']";
+            assertThat(texts(xpath, xml, pig + "/*[local-name()='argument']")).containsExactly("-param",
+                    "run_id=${wf:actionData(\"init-job\")[\"min-batch-id-map." + id + "\"]}");
+            // the arguments come last, after the script and params, as Oozie's pig action schema orders them
+            assertThat(xpath.evaluate("local-name(" + pig + "/*[last()])", xml)).isEqualTo("argument");
+        }
+        assertThat(texts(xpath, xml, "//*[local-name()='action'][starts-with(@name, 'pig-" + a + "-')]"
+                + "/*[local-name()='pig']/*[local-name()='param']")).containsExactly("region=eu");
+    }
+
+    private static List<String> texts(XPath xpath, Document xml, String expression) throws Exception {
+        NodeList nodes = (NodeList) xpath.evaluate(expression, xml, XPathConstants.NODESET);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            out.add(nodes.item(i).getTextContent());
+        }
+        return out;
     }
 
     @Test

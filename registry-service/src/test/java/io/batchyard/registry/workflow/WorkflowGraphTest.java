@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.Source;
@@ -36,6 +38,10 @@ class WorkflowGraphTest {
     private static final int HIVE = 9;
     private static final int PIG = 10;
     private static final int PARENT = 2;
+
+    /** {@code ${wf:actionData("node")["key"]}} (either quote): the node and the key it reads. */
+    private static final Pattern ACTION_DATA = Pattern.compile("\\$\\{wf:actionData\\((['\"])([^'\"]+)\\1\\)"
+            + "\\[(['\"])([^'\"]+)\\3\\]}");
 
     @Test
     void sequentialChain() {
@@ -182,10 +188,64 @@ class WorkflowGraphTest {
                 "last-recoverable-sp-id=${wf:actionData('init-job')['last-recoverable-sp-id']}");
         assertThat(list(xml, "//*[local-name()='hive']//*[local-name()='property']/*[local-name()='name']"))
                 .contains("bdre.lineage.processId", "bdre.lineage.instanceExecId");
-        assertThat(list(xml, "//*[local-name()='pig']/*[local-name()='param']"))
-                .containsExactly("run_id=${wf:actionData('init-job')['min-batch-id-map.12']}");
+        // a registered run_id is not passed: the step's first batch is, as the argument every Pig action gets
+        assertThat(list(xml, "//*[local-name()='pig']/*[local-name()='param']")).isEmpty();
+        assertThat(list(xml, "//*[local-name()='pig']/*[local-name()='argument']"))
+                .containsExactly("-param", "run_id=${wf:actionData(\"init-job\")[\"min-batch-id-map.12\"]}");
         assertThat(text(xml, "//*[local-name()='pig']/*[local-name()='script']")).isEqualTo("pig/load.pig");
         renders(g);
+    }
+
+    @Test
+    void everyPigStepPassesItsOwnFirstBatchAsRunId() {
+        // 11 with params (and a registered run_id, which is not passed), 12 with no properties at all
+        StepSpec withParams = new StepSpec(11, "load", PIG, true, List.of(12L), List.of(), "",
+                props("script", entry("s", "pig/load.pig"), "param", entry("region", "eu"), "param",
+                        entry("run_id", "x"), "param", entry("day", "2024-01-02")));
+        StepSpec bare = new StepSpec(12, "sum", PIG, true, List.of(10L), List.of(), "", Map.of());
+        WorkflowGraph g = graph(parent(10, 11), withParams, bare);
+        Document xml = validXml(g); // valid against the pig action of Oozie's workflow schema
+        assertThat(list(xml, "//*[local-name()='pig']/../@name")).containsExactly("pig-11-load", "pig-12-sum");
+        for (long id : new long[] {11, 12}) {
+            String pig = "//*[local-name()='action'][@name='" + (id == 11 ? "pig-11-load" : "pig-12-sum")
+                    + "']/*[local-name()='pig']";
+            List<String> params = list(xml, pig + "/*[local-name()='param']");
+            List<String> arguments = list(xml, pig + "/*[local-name()='argument']");
+            // script, then the params, then the arguments: the order the pig action's schema requires
+            List<String> children = new ArrayList<>(List.of("job-tracker", "name-node", "script"));
+            params.forEach(p -> children.add("param"));
+            children.addAll(List.of("argument", "argument"));
+            assertThat(childNames(xml, pig)).containsExactlyElementsOf(children);
+            // BDRE's -param run_id=<first batch>, read from init-job's output for this very step
+            assertThat(arguments).hasSize(2);
+            assertThat(arguments.get(0)).isEqualTo("-param");
+            assertThat(arguments.get(1)).startsWith("run_id=");
+            Matcher el = ACTION_DATA.matcher(arguments.get(1).substring("run_id=".length()));
+            assertThat(el.matches()).as(arguments.get(1)).isTrue();
+            assertThat(el.group(2)).isEqualTo("init-job");
+            assertThat(el.group(4)).isEqualTo("min-batch-id-map." + id);
+            assertThat(arguments.get(1))
+                    .isEqualTo("run_id=${wf:actionData(\"init-job\")[\"min-batch-id-map." + id + "\"]}");
+            assertThat(params).noneMatch(p -> p.startsWith("run_id="));
+        }
+        assertThat(list(xml, "//*[local-name()='action'][@name='pig-11-load']/*[local-name()='pig']"
+                + "/*[local-name()='param']")).containsExactly("region=eu", "day=2024-01-02");
+        assertThat(text(xml, "//*[local-name()='action'][@name='pig-12-sum']/*[local-name()='pig']"
+                + "/*[local-name()='script']")).isEqualTo("pig/script12.pig");
+        renders(g);
+    }
+
+    /** The local names of the element children of the one element {@code xpath} selects, in document order. */
+    private static List<String> childNames(Document xml, String xpath) {
+        NodeList found = nodes(xml, xpath);
+        assertThat(found.getLength()).as(xpath).isEqualTo(1);
+        List<String> out = new ArrayList<>();
+        for (org.w3c.dom.Node c = found.item(0).getFirstChild(); c != null; c = c.getNextSibling()) {
+            if (c.getNodeType() == org.w3c.dom.Node.ELEMENT_NODE) {
+                out.add(c.getLocalName());
+            }
+        }
+        return out;
     }
 
     /** Every step type the generator knows, with the action nodes one step of it produces, in order. */
