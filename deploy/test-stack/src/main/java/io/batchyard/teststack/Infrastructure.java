@@ -314,7 +314,8 @@ public final class Infrastructure {
         List<AlterConfigOp> ops = settings.entrySet().stream().map(e -> new AlterConfigOp(
                 new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET)).toList();
         try {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all().get();
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all()
+                    .get();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot configure topic " + topic, e.getCause());
         } catch (InterruptedException e) {

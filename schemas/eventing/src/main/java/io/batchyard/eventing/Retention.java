@@ -52,7 +52,8 @@ public class Retention {
     private final List<RetainedTable> others;
 
     @Inject
-    public Retention(Pool pool, OutboxRepository outbox, ProcessedEventRepository ledger, Instance<RetainedTable> others,
+    public Retention(Pool pool, OutboxRepository outbox, ProcessedEventRepository ledger,
+                     Instance<RetainedTable> others,
                      @ConfigProperty(name = "batchyard.retention.enabled", defaultValue = "true") boolean enabled,
                      @ConfigProperty(name = "batchyard.retention.window", defaultValue = "P7D") Duration window,
                      @ConfigProperty(name = "batchyard.retention.batch-size", defaultValue = "1000") int batchSize) {

@@ -36,9 +36,9 @@ import java.util.regex.Pattern;
  * what): every operation of the service's live OpenAPI document has a rule and every rule an operation; then, for
  * every operation, a call without a token answers 401, and so does one with a validly signed administrator's token
  * issued for another audience or for none (the service takes only tokens meant for Batchyard), a call with a role
- * below the rule 403, and a call with the lowest allowed role neither. The service's README documents the same table, and must say the same: it sits between
- * {@code <!-- role-matrix:begin -->} and {@code <!-- role-matrix:end -->}, one row per operation:
- * {@code | `GET /processes/{id}` | viewer | read |}.
+ * below the rule 403, and a call with the lowest allowed role neither. The service's README documents the same
+ * table, and must say the same: it sits between {@code <!-- role-matrix:begin -->} and
+ * {@code <!-- role-matrix:end -->}, one row per operation: {@code | `GET /processes/{id}` | viewer | read |}.
  */
 public final class RoleMatrix {
 
@@ -118,7 +118,8 @@ public final class RoleMatrix {
             String rule = rules.get(op.id());
             Response anonymous = call(given().noFilters(), op);
             expect(failures, op, "no token", anonymous, 401, 12);
-            elsewhere.forEach((who, token) -> expect(failures, op, who, call(given().auth().oauth2(token), op), 401, 12));
+            elsewhere.forEach((who, token) ->
+                    expect(failures, op, who, call(given().auth().oauth2(token), op), 401, 12));
             for (String below : below(rule)) {
                 Response refused = call(given().auth().oauth2(tokenWith(below)), op);
                 expect(failures, op, below.isEmpty() ? "no role" : "role " + below, refused, 403, 13);
