@@ -66,6 +66,11 @@ public abstract class NativeRepository {
                     present.stream().map(c -> c.getKey() + " = :" + parameter(c.getKey())).toList());
         }
 
+        /** The filter's conditions and {@code condition} (e.g. {@link NativeRepository#visible}), as a WHERE clause. */
+        public String where(String condition) {
+            return where() + (present.isEmpty() ? " WHERE " : " AND ") + condition;
+        }
+
         private static String parameter(String column) {
             return column.replace('.', '_');
         }
@@ -75,5 +80,30 @@ public abstract class NativeRepository {
     protected static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, Filter filter) {
         filter.present().forEach(c -> q.setParameter(Filter.parameter(c.getKey()), c.getValue()));
         return q;
+    }
+
+    /**
+     * A condition: the application id {@code expression} yields is one the caller may see (parameters
+     * {@code :visible_all} and {@code :visible_apps}, bound by {@link #bind(Mutiny.SelectionQuery, Visibility)}). A
+     * null application, one this service does not know, is seen only when everything is.
+     */
+    protected static String visible(String expression) {
+        return "(CAST(:visible_all AS boolean) OR " + expression
+                + " = ANY(CAST(string_to_array(:visible_apps, ',') AS bigint[])))";
+    }
+
+    /**
+     * The application a process belongs to, for a process id {@code expression} of the outer query: its parent's for a
+     * step, its own for a parent; null for a process the read model does not know.
+     */
+    protected static String applicationOfProcess(String expression) {
+        return "(SELECT COALESCE(par.application_id, d.application_id) FROM process_definition d"
+                + " LEFT JOIN process_definition par ON par.process_id = d.parent_process_id"
+                + " WHERE d.process_id = " + expression + ")";
+    }
+
+    /** Binds the parameters of {@link #visible(String)}. */
+    protected static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, Visibility visibility) {
+        return q.setParameter("visible_all", visibility.all()).setParameter("visible_apps", visibility.csv());
     }
 }

@@ -8,6 +8,7 @@ import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.api.ChosenIds;
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -33,24 +34,43 @@ public class BatchRepository extends NativeRepository {
     }
 
     public Uni<Long> create(Long sourceInstanceExecId, String type) {
+        return create(sourceInstanceExecId, type, null);
+    }
+
+    /** A new batch, registered for {@code processId} (null: a run's, or one registered for no process). */
+    public Uni<Long> create(Long sourceInstanceExecId, String type, Long processId) {
         return value("""
-                        INSERT INTO batch (source_instance_exec_id, batch_type) VALUES (CAST(:ie AS bigint), :type)
+                        INSERT INTO batch (source_instance_exec_id, batch_type, process_id)
+                        VALUES (CAST(:ie AS bigint), :type, CAST(:process AS bigint))
                         RETURNING batch_id""", Long.class,
-                q -> q.setParameter("ie", sourceInstanceExecId).setParameter("type", type)).map(Optional::orElseThrow);
+                q -> q.setParameter("ie", sourceInstanceExecId).setParameter("type", type)
+                        .setParameter("process", processId)).map(Optional::orElseThrow);
     }
 
     /**
      * Creates a batch with a client-chosen id unless it exists. Only ids of the client range are accepted, so the
      * row can never collide with a generated one and the sequence is left alone.
      */
-    public Uni<Integer> createWithId(long batchId, String type) {
+    public Uni<Integer> createWithId(long batchId, String type, Long processId) {
         if (!ChosenIds.choosable(batchId)) {
             throw new IllegalArgumentException(ChosenIds.outOfRange("batch id", batchId));
         }
         return update("""
-                        INSERT INTO batch (batch_id, batch_type) OVERRIDING SYSTEM VALUE VALUES (:id, :type)
+                        INSERT INTO batch (batch_id, batch_type, process_id) OVERRIDING SYSTEM VALUE
+                        VALUES (:id, :type, CAST(:process AS bigint))
                         ON CONFLICT (batch_id) DO NOTHING""",
-                q -> q.setParameter("id", batchId).setParameter("type", type));
+                q -> q.setParameter("id", batchId).setParameter("type", type).setParameter("process", processId));
+    }
+
+    /**
+     * The applications a batch belongs to: those of the process it was registered for, of the run that produced it,
+     * and of the steps it is (or was) queued for and the processes that enqueued it there. A caller that may read any
+     * of them may see the batch; one that changes it needs the permission on all of them.
+     */
+    public Uni<List<Long>> applications(long batchId) {
+        return values("SELECT DISTINCT app FROM (SELECT " + applicationOfProcess("x.pid") + " AS app FROM ("
+                        + processesOf(":b") + ") x (pid)) apps WHERE app IS NOT NULL ORDER BY app", Long.class,
+                q -> q.setParameter("b", batchId));
     }
 
     public Uni<Optional<Batch>> find(long batchId) {
@@ -84,12 +104,32 @@ public class BatchRepository extends NativeRepository {
                 .map(inserted -> inserted == 1);
     }
 
-    public Uni<List<FileRow>> files(long minBatchId, long maxBatchId) {
+    /** Files of the batches min..max that the caller may see (a batch is seen through any of its applications). */
+    public Uni<List<FileRow>> files(long minBatchId, long maxBatchId, Visibility visibility) {
         return rows("""
-                        SELECT batch_id, server_id, path, file_size, file_hash, creation_ts FROM file
-                        WHERE batch_id BETWEEN :min AND :max ORDER BY batch_id, file_id""",
-                q -> q.setParameter("min", minBatchId).setParameter("max", maxBatchId),
+                        SELECT f.batch_id, f.server_id, f.path, f.file_size, f.file_hash, f.creation_ts FROM file f
+                        WHERE f.batch_id BETWEEN :min AND :max AND EXISTS (SELECT 1 FROM ("""
+                        + processesOf("f.batch_id") + ") x (pid) WHERE " + visible(applicationOfProcess("x.pid"))
+                        + ") ORDER BY f.batch_id, f.file_id",
+                q -> bind(q, visibility).setParameter("min", minBatchId).setParameter("max", maxBatchId),
                 r -> new FileRow(toLong(r[0]), toLong(r[1]), (String) r[2], toLong(r[3]), (String) r[4], time(r[5])));
+    }
+
+    /**
+     * The processes related to the batch {@code batch} names (an SQL expression): the one it was registered for, the
+     * parent whose run produced it, and the consuming steps and enqueuing processes of its queue and archive rows.
+     */
+    private static String processesOf(String batch) {
+        return """
+                SELECT process_id FROM batch WHERE batch_id = %1$s AND process_id IS NOT NULL
+                UNION SELECT c.parent_process_id FROM batch b
+                  JOIN run_claim c ON c.instance_exec_id = b.source_instance_exec_id WHERE b.batch_id = %1$s
+                UNION SELECT process_id FROM consumption_queue WHERE source_batch_id = %1$s
+                UNION SELECT source_process_id FROM consumption_queue WHERE source_batch_id = %1$s
+                  AND source_process_id IS NOT NULL
+                UNION SELECT process_id FROM archived_queue WHERE source_batch_id = %1$s
+                UNION SELECT source_process_id FROM archived_queue WHERE source_batch_id = %1$s
+                  AND source_process_id IS NOT NULL""".formatted(batch);
     }
 
     /** Paths of each batch's files, in registration order. */

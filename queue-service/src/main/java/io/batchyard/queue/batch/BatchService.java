@@ -1,5 +1,7 @@
 package io.batchyard.queue.batch;
 
+import static io.batchyard.api.CommonErrors.CONFLICT;
+import static io.batchyard.api.CommonErrors.INVALID_REQUEST;
 import static io.batchyard.api.CommonErrors.NOT_FOUND;
 import static io.batchyard.api.LifecycleError.BATCHES_OF_DIFFERENT_SUB_PROCESSES;
 import static io.batchyard.api.LifecycleError.BATCH_NOT_QUEUED;
@@ -8,8 +10,12 @@ import static io.batchyard.queue.QueueError.BATCH_ID_OUT_OF_RANGE;
 import static io.batchyard.queue.QueueError.FILE_EXISTS;
 import static io.batchyard.queue.QueueError.UNKNOWN_PROCESS;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.ChosenIds;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.queue.Sequential;
+import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.readmodel.ProcessDefinition;
@@ -22,10 +28,14 @@ import java.time.OffsetDateTime;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Batches and files (BDRE BatchEnqueuer, RegisterFile, GetFiles): each use case is one transaction, with the
- * FileRegistered and BatchEnqueued events it causes appended to the outbox in it.
+ * FileRegistered and BatchEnqueued events it causes appended to the outbox in it. Each checks the caller's permission
+ * on the applications involved in the same transaction: the process it acts for (a step's application is its
+ * parent's) and the batch it names, which belongs to the applications of the processes it is related to
+ * ({@link BatchRepository#applications}).
  */
 @ApplicationScoped
 public class BatchService {
@@ -34,24 +44,32 @@ public class BatchService {
     private final ConsumptionQueueRepository queue;
     private final ProcessDefinitionRepository definitions;
     private final QueueEvents events;
+    private final AccessChecks access;
 
     public BatchService(BatchRepository batches, ConsumptionQueueRepository queue, ProcessDefinitionRepository definitions,
-                        QueueEvents events) {
+                        QueueEvents events, AccessChecks access) {
         this.batches = batches;
         this.queue = queue;
         this.definitions = definitions;
         this.events = events;
+        this.access = access;
     }
 
-    /** Registers a batch with its files and enqueues it for every live step the enqueuing process feeds. */
+    /**
+     * Registers a batch with its files and enqueues it for every live step the enqueuing process feeds: execute
+     * permission on the enqueuing process's application. A batch named that exists already must be one the caller may
+     * see, and adding files to it needs execute permission on every application it belongs to.
+     */
     @WithTransaction
-    public Uni<BatchApi.Enqueued> enqueueBatch(BatchApi.EnqueueBatch request) {
+    public Uni<BatchApi.Enqueued> enqueueBatch(Caller caller, BatchApi.EnqueueBatch request) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_PROCESS.exception("enqueuing process "
+                + request.enqueuingProcessId() + " is not a live parent process known to queue-service");
+        List<BatchApi.NewFile> files = request.files() == null ? List.of() : request.files();
         return definitions.find(request.enqueuingProcessId())
-                .map(found -> found.filter(p -> p.isParent() && !p.deleted())
-                        .orElseThrow(() -> UNKNOWN_PROCESS.exception("enqueuing process " + request.enqueuingProcessId()
-                                + " is not a live parent process known to queue-service")))
-                .chain(upstream -> batch(request.batchId()).chain(batchId -> Sequential.each(
-                                request.files() == null ? List.<BatchApi.NewFile>of() : request.files(),
+                .map(found -> found.filter(p -> p.isParent() && !p.deleted()).orElseThrow(unknown))
+                .call(upstream -> access.require(caller, upstream, Permission.EXECUTE, unknown))
+                .chain(upstream -> batch(caller, request.batchId(), upstream.processId(), !files.isEmpty())
+                        .chain(batchId -> Sequential.each(files,
                                 f -> addFile(new BatchRepository.FileRow(batchId, request.serverId(), f.path(), f.fileSize(),
                                         f.fileHash(), f.creationTs() == null ? OffsetDateTime.now() : f.creationTs())))
                         .chain(() -> definitions.consumersOf(upstream.processId()))
@@ -66,19 +84,26 @@ public class BatchService {
                                 rows.stream().filter(r -> r.sourceBatchId() == batchId).toList()))));
     }
 
-    /** Puts an existing batch on one step's queue; 304 when it is already there. */
+    /**
+     * Puts an existing batch on one step's queue; 304 when it is already there. The caller must see the batch and the
+     * source process, and needs execute permission on the step's application.
+     */
     @WithTransaction
-    public Uni<QueueRow> enqueue(long batchId, BatchApi.DirectEnqueue request) {
+    public Uni<QueueRow> enqueue(Caller caller, long batchId, BatchApi.DirectEnqueue request) {
+        Supplier<ApiException> noBatch = () -> NOT_FOUND.exception("batch " + batchId + " does not exist");
+        Supplier<ApiException> unknownSource = () -> UNKNOWN_PROCESS.exception("source process "
+                + request.sourceProcessId() + " is not a parent process known to queue-service");
+        Supplier<ApiException> unknownStep = () -> UNKNOWN_PROCESS.exception("process " + request.processId()
+                + " is not a live step known to queue-service");
         return batches.find(batchId)
-                .invoke(found -> found.orElseThrow(() -> NOT_FOUND.exception("batch " + batchId + " does not exist")))
+                .map(found -> found.orElseThrow(noBatch))
+                .chain(batch -> seen(caller, batchId, Permission.READ, noBatch))
                 .chain(() -> definitions.find(request.sourceProcessId()))
-                .invoke(found -> found.filter(ProcessDefinition::isParent)
-                        .orElseThrow(() -> UNKNOWN_PROCESS.exception("source process " + request.sourceProcessId()
-                                + " is not a parent process known to queue-service")))
+                .map(found -> found.filter(ProcessDefinition::isParent).orElseThrow(unknownSource))
+                .call(source -> access.require(caller, source, Permission.READ, unknownSource))
                 .chain(() -> definitions.find(request.processId()))
-                .invoke(found -> found.filter(p -> !p.isParent() && !p.deleted())
-                        .orElseThrow(() -> UNKNOWN_PROCESS.exception("process " + request.processId()
-                                + " is not a live step known to queue-service")))
+                .map(found -> found.filter(p -> !p.isParent() && !p.deleted()).orElseThrow(unknownStep))
+                .call(step -> access.require(caller, step, Permission.EXECUTE, unknownStep))
                 .chain(() -> queue.enqueue(batchId, request.sourceProcessId(), request.batchMarking(), request.processId()))
                 .map(queueId -> queueId.orElseThrow(() -> ALREADY_QUEUED.exception("batch " + batchId
                         + " is already queued for process " + request.processId())))
@@ -88,46 +113,81 @@ public class BatchService {
                         .filter(r -> r.queueId() == queueId).findFirst().orElseThrow()));
     }
 
+    /** A batch the caller may see (through any of its applications); else 404, as for one that does not exist. */
     @WithSession
-    public Uni<BatchRepository.Batch> get(long batchId) {
+    public Uni<BatchRepository.Batch> get(Caller caller, long batchId) {
+        Supplier<ApiException> noBatch = () -> NOT_FOUND.exception("batch " + batchId + " does not exist");
         return batches.find(batchId)
-                .map(found -> found.orElseThrow(() -> NOT_FOUND.exception("batch " + batchId + " does not exist")));
+                .map(found -> found.orElseThrow(noBatch))
+                .call(batch -> seen(caller, batchId, Permission.READ, noBatch));
     }
 
-    /** RegisterFile: a file under an existing batch, or under a new Type1 batch when none is named. */
+    /**
+     * RegisterFile: a file under an existing batch, or under a new Type1 batch when none is named. The registering
+     * step ({@code subProcessId}) needs execute permission on its application, and a new batch belongs to it (only an
+     * administrator may make one for no process); an existing batch must be one the caller may see, and needs execute
+     * permission on every application it belongs to.
+     */
     @WithTransaction
-    public Uni<BatchRepository.FileRow> registerFile(BatchApi.RegisterFile r) {
-        Uni<Long> batch = r.batchId() == null || r.batchId() == 0 ? batches.create(null, "Type1")
-                : batches.find(r.batchId()).map(found -> found.map(BatchRepository.Batch::batchId)
-                        .orElseThrow(() -> NOT_FOUND.exception("batch " + r.batchId() + " does not exist")));
-        return batch.map(batchId -> new BatchRepository.FileRow(batchId, r.serverId(), r.path(), r.fileSize(),
+    public Uni<BatchRepository.FileRow> registerFile(Caller caller, BatchApi.RegisterFile r) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_PROCESS.exception("process " + r.subProcessId()
+                + " is not a live process known to queue-service");
+        Supplier<ApiException> noBatch = () -> NOT_FOUND.exception("batch " + r.batchId() + " does not exist");
+        Uni<Void> registering = r.subProcessId() == null ? Uni.createFrom().voidItem()
+                : definitions.find(r.subProcessId())
+                .map(found -> found.filter(p -> !p.deleted()).orElseThrow(unknown))
+                .chain(process -> access.require(caller, process, Permission.EXECUTE, unknown));
+        return registering.chain(() -> {
+            if (r.batchId() != null && r.batchId() != 0) {
+                return batches.find(r.batchId()).map(found -> found.orElseThrow(noBatch))
+                        .chain(batch -> seen(caller, batch.batchId(), Permission.EXECUTE, noBatch));
+            }
+            if (r.subProcessId() == null && !caller.admin()) {
+                throw INVALID_REQUEST.exception("subProcessId is required for a new batch: the batch belongs to the "
+                        + "application of the process that registers it");
+            }
+            return batches.create(null, "Type1", r.subProcessId());
+        }).map(batchId -> new BatchRepository.FileRow(batchId, r.serverId(), r.path(), r.fileSize(),
                         r.fileHash(), r.creationTs() == null ? OffsetDateTime.now() : r.creationTs()))
                 .call(this::addFile);
     }
 
-    /** GetFiles: files of the batches min..max; with a step, both must be queued for it, else for one same step. */
+    /**
+     * GetFiles: files of the batches min..max; with a step, both must be queued for it, else for one same step. Only
+     * what the caller may see counts: the files of batches it may see, and the steps it may read (a step it may not
+     * read, or one that does not exist, holds nothing it can list: an empty list, as for a step nothing is queued
+     * for and no refusal that would tell the two apart).
+     */
     @WithSession
-    public Uni<List<BatchRepository.FileRow>> files(long min, long max, Long processId) {
-        return queue.processesHolding(min).chain(holdingMin -> queue.processesHolding(max).invoke(holdingMax -> {
-            Set<Long> holdMin = new HashSet<>(holdingMin);
-            Set<Long> holdMax = new HashSet<>(holdingMax);
-            if (processId != null) {
-                for (long batch : List.of(min, max)) {
-                    if (!(batch == min ? holdMin : holdMax).contains(processId)) {
-                        throw BATCH_NOT_QUEUED.exception("batch " + batch + " is not queued for process " + processId);
-                    }
-                }
-            } else if (min != max) {
-                if (holdMin.isEmpty() || holdMax.isEmpty()) {
-                    throw BATCH_NOT_QUEUED.exception("batch " + (holdMin.isEmpty() ? min : max) + " is not queued for any process");
-                }
-                holdMin.retainAll(holdMax);
-                if (holdMin.isEmpty()) {
-                    throw BATCHES_OF_DIFFERENT_SUB_PROCESSES.exception("batches " + min + " and " + max
-                            + " are not queued for the same sub process");
+    public Uni<List<BatchRepository.FileRow>> files(Caller caller, long min, long max, Long processId) {
+        return access.visibility(caller).chain(visible -> (processId == null ? Uni.createFrom().item(true)
+                : access.readsProcess(caller, processId)).chain(readable -> !readable
+                ? Uni.createFrom().item(List.<BatchRepository.FileRow>of())
+                : queue.processesHolding(min, visible).chain(holdingMin -> queue.processesHolding(max, visible)
+                        .invoke(holdingMax -> checkQueued(min, max, processId, holdingMin, holdingMax)))
+                .chain(() -> batches.files(min, max, visible))));
+    }
+
+    private static void checkQueued(long min, long max, Long processId, List<Long> holdingMin, List<Long> holdingMax) {
+        Set<Long> holdMin = new HashSet<>(holdingMin);
+        Set<Long> holdMax = new HashSet<>(holdingMax);
+        if (processId != null) {
+            for (long batch : List.of(min, max)) {
+                if (!(batch == min ? holdMin : holdMax).contains(processId)) {
+                    throw BATCH_NOT_QUEUED.exception("batch " + batch + " is not queued for process " + processId);
                 }
             }
-        })).chain(() -> batches.files(min, max));
+        } else if (min != max) {
+            if (holdMin.isEmpty() || holdMax.isEmpty()) {
+                throw BATCH_NOT_QUEUED.exception("batch " + (holdMin.isEmpty() ? min : max)
+                        + " is not queued for any process");
+            }
+            holdMin.retainAll(holdMax);
+            if (holdMin.isEmpty()) {
+                throw BATCHES_OF_DIFFERENT_SUB_PROCESSES.exception("batches " + min + " and " + max
+                        + " are not queued for the same sub process");
+            }
+        }
     }
 
     private Uni<Void> addFile(BatchRepository.FileRow f) {
@@ -139,19 +199,39 @@ public class BatchService {
         });
     }
 
-    private Uni<Long> batch(Long requested) {
+    /**
+     * The batch a registration names: a new one for {@code processId}, or an existing one the caller may see (and, to
+     * add files to it, change).
+     */
+    private Uni<Long> batch(Caller caller, Long requested, long processId, boolean addsFiles) {
         if (requested == null || requested == 0) {
-            return batches.create(null, "file");
+            return batches.create(null, "file", processId);
         }
+        Permission need = addsFiles ? Permission.EXECUTE : Permission.READ;
         if (ChosenIds.choosable(requested)) {
-            return batches.createWithId(requested, "file").replaceWith(requested);
+            // a chosen id taken by a batch the caller may not see cannot be given to it, nor be said to be whose
+            return batches.createWithId(requested, "file", processId).chain(created -> created == 1
+                    ? Uni.createFrom().item(requested)
+                    : seen(caller, requested, need, () -> CONFLICT.exception("batch id " + requested
+                            + " is taken: choose another id of the client range")));
         }
-        return batches.find(requested).map(found -> {
-            if (found.isEmpty()) {
-                // Creating it would take an id of the generator's range, which a later generated batch would collide with.
-                throw BATCH_ID_OUT_OF_RANGE.exception(ChosenIds.outOfRange("batch", requested) + " (and it does not exist)");
-            }
-            return requested;
-        });
+        // Creating it would take an id of the generator's range, which a later generated batch would collide with.
+        Supplier<ApiException> absent = () -> BATCH_ID_OUT_OF_RANGE.exception(
+                ChosenIds.outOfRange("batch", requested) + " (and it does not exist)");
+        return batches.find(requested).chain(found -> found.isEmpty() ? Uni.createFrom().failure(absent.get())
+                : seen(caller, requested, need, absent));
     }
+
+    /** Passes {@code batchId} on when the caller may see the batch and holds {@code need} on all its applications. */
+    private Uni<Long> seen(Caller caller, long batchId, Permission need, Supplier<ApiException> hidden) {
+        return batches.applications(batchId)
+                .chain(applications -> access.permitsAll(caller, applications, need, "batch " + batchId))
+                .map(seen -> {
+                    if (!seen) {
+                        throw hidden.get();
+                    }
+                    return batchId;
+                });
+    }
+
 }

@@ -8,6 +8,7 @@ import static io.batchyard.eventing.persistence.Columns.toInt;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -92,24 +93,29 @@ public class ConsumptionQueueRepository extends NativeRepository {
                 q -> q.setParameter("p", sourceProcessId));
     }
 
-    public Uni<List<QueueRow>> list(Long processId, Integer state, int limit, int offset) {
-        return page("consumption_queue", Filter.of("process_id", processId, "batch_state", state), limit, offset);
+    /** Rows of the steps the caller may see (a step's application is its parent's), optionally of one step, state. */
+    public Uni<List<QueueRow>> list(Long processId, Integer state, Visibility visibility, int limit, int offset) {
+        return page("consumption_queue", Filter.of("process_id", processId, "batch_state", state), visibility, limit,
+                offset);
     }
 
-    public Uni<Long> count(Long processId, Integer state) {
-        return count("consumption_queue", Filter.of("process_id", processId, "batch_state", state));
+    public Uni<Long> count(Long processId, Integer state, Visibility visibility) {
+        return count("consumption_queue", Filter.of("process_id", processId, "batch_state", state), visibility);
     }
 
-    public Uni<List<QueueRow>> archived(Long processId, int limit, int offset) {
-        return page("archived_queue", Filter.of("process_id", processId), limit, offset);
+    public Uni<List<QueueRow>> archived(Long processId, Visibility visibility, int limit, int offset) {
+        return page("archived_queue", Filter.of("process_id", processId), visibility, limit, offset);
     }
 
-    public Uni<Long> archivedCount(Long processId) {
-        return count("archived_queue", Filter.of("process_id", processId));
+    public Uni<Long> archivedCount(Long processId, Visibility visibility) {
+        return count("archived_queue", Filter.of("process_id", processId), visibility);
     }
 
-    /** Queue and archive rows claimed by a target batch, each with the run that produced its source batch. */
-    public Uni<List<BatchLineage>> lineage(long targetBatchId) {
+    /**
+     * Queue and archive rows claimed by a target batch, each with the run that produced its source batch; only rows of
+     * consuming steps the caller may see.
+     */
+    public Uni<List<BatchLineage>> lineage(long targetBatchId, Visibility visibility) {
         return rows("""
                         SELECT q.queue_id, q.source_batch_id, q.source_process_id, b.source_instance_exec_id, q.process_id,
                           q.batch_marking, q.batch_state
@@ -119,28 +125,36 @@ public class ConsumptionQueueRepository extends NativeRepository {
                               SELECT queue_id, source_batch_id, source_process_id, process_id, batch_marking, batch_state
                                 FROM archived_queue WHERE target_batch_id = :t) q
                         LEFT JOIN batch b ON b.batch_id = q.source_batch_id
-                        ORDER BY q.queue_id""",
-                q -> q.setParameter("t", targetBatchId),
+                        WHERE """ + visible(applicationOfProcess("q.process_id")) + " ORDER BY q.queue_id",
+                q -> bind(q, visibility).setParameter("t", targetBatchId),
                 r -> new BatchLineage(toLong(r[0]), toLong(r[1]), longOrNull(r[2]), longOrNull(r[3]), toLong(r[4]),
                         (String) r[5], toInt(r[6])));
     }
 
-    /** Steps that have the batch in their queue or archive. */
-    public Uni<List<Long>> processesHolding(long batchId) {
+    /** Steps the caller may see that have the batch in their queue or archive. */
+    public Uni<List<Long>> processesHolding(long batchId, Visibility visibility) {
         return values("""
-                        SELECT process_id FROM consumption_queue WHERE source_batch_id = :b
-                        UNION SELECT process_id FROM archived_queue WHERE source_batch_id = :b""", Long.class,
-                q -> q.setParameter("b", batchId));
+                        SELECT process_id FROM (SELECT process_id FROM consumption_queue WHERE source_batch_id = :b
+                          UNION SELECT process_id FROM archived_queue WHERE source_batch_id = :b) h
+                        WHERE """ + visible(applicationOfProcess("h.process_id")), Long.class,
+                q -> bind(q, visibility).setParameter("b", batchId));
     }
 
-    private static Uni<List<QueueRow>> page(String table, Filter filter, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM " + table + filter.where() + " ORDER BY queue_id LIMIT :limit OFFSET :offset",
-                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset),
+    private static Uni<List<QueueRow>> page(String table, Filter filter, Visibility visibility, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM " + table + filter.where(visibleStep(table))
+                        + " ORDER BY queue_id LIMIT :limit OFFSET :offset",
+                q -> bind(bind(q, filter), visibility).setParameter("limit", limit).setParameter("offset", offset),
                 ConsumptionQueueRepository::row);
     }
 
-    private static Uni<Long> count(String table, Filter filter) {
-        return value("SELECT count(*) FROM " + table + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
+    private static Uni<Long> count(String table, Filter filter, Visibility visibility) {
+        return value("SELECT count(*) FROM " + table + filter.where(visibleStep(table)), Long.class,
+                q -> bind(bind(q, filter), visibility)).map(Optional::orElseThrow);
+    }
+
+    /** The rows of {@code table} whose consuming step the caller may see. */
+    private static String visibleStep(String table) {
+        return visible(applicationOfProcess(table + ".process_id"));
     }
 
     private static QueueRow row(Object[] r) {

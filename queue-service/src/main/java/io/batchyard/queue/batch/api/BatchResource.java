@@ -1,9 +1,11 @@
 package io.batchyard.queue.batch.api;
 
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.queue.batch.BatchApi;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -29,16 +31,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class BatchResource {
 
     private final BatchService batches;
+    private final SecurityIdentity identity;
 
-    public BatchResource(BatchService batches) {
+    public BatchResource(BatchService batches, SecurityIdentity identity) {
         this.batches = batches;
+        this.identity = identity;
     }
 
     @RolesAllowed(Roles.OPERATOR)
     @POST
     @Operation(summary = "Register a batch with its files and enqueue it for every step the enqueuing process feeds")
     public Uni<Response> enqueueBatch(@Valid @NotNull BatchApi.EnqueueBatch request) {
-        return batches.enqueueBatch(request).map(result -> Response
+        return batches.enqueueBatch(Caller.of(identity), request).map(result -> Response
                 .created(URI.create("/batches/" + result.batchId())).entity(result).build());
     }
 
@@ -47,13 +51,13 @@ public class BatchResource {
     @Path("{batchId}/enqueue")
     @Operation(summary = "Put an existing batch on one step's queue")
     public Uni<Response> enqueue(@PathParam("batchId") long batchId, @Valid @NotNull BatchApi.DirectEnqueue request) {
-        return batches.enqueue(batchId, request).map(row -> Response
+        return batches.enqueue(Caller.of(identity), batchId, request).map(row -> Response
                 .created(URI.create("/queue?processId=" + row.processId())).entity(row).build());
     }
 
     @GET
     @Path("{batchId}")
     public Uni<BatchRepository.Batch> get(@PathParam("batchId") long batchId) {
-        return batches.get(batchId);
+        return batches.get(Caller.of(identity), batchId);
     }
 }

@@ -2,9 +2,11 @@ package io.batchyard.queue.batch.api;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.queue.batch.BatchApi;
 import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -32,16 +34,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class FileResource {
 
     private final BatchService batches;
+    private final SecurityIdentity identity;
 
-    public FileResource(BatchService batches) {
+    public FileResource(BatchService batches, SecurityIdentity identity) {
         this.batches = batches;
+        this.identity = identity;
     }
 
     @RolesAllowed(Roles.OPERATOR)
     @POST
     @Operation(summary = "Register a file under a batch (a new Type1 batch when batchId is 0 or absent)")
     public Uni<Response> register(@Valid @NotNull BatchApi.RegisterFile r) {
-        return batches.registerFile(r).map(row -> Response.status(201).entity(row).build());
+        return batches.registerFile(Caller.of(identity), r).map(row -> Response.status(201).entity(row).build());
     }
 
     @GET
@@ -52,6 +56,6 @@ public class FileResource {
         if (min > max) {
             throw CommonErrors.INVALID_REQUEST.exception("minBatchId " + min + " is greater than maxBatchId " + max);
         }
-        return batches.files(min, max, processId);
+        return batches.files(Caller.of(identity), min, max, processId);
     }
 }

@@ -3,9 +3,11 @@ package io.batchyard.queue.consumption.api;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.queue.consumption.BatchLineage;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.consumption.QueueService;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -31,30 +33,33 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class QueueResource {
 
     private final QueueService queue;
+    private final SecurityIdentity identity;
 
-    public QueueResource(QueueService queue) {
+    public QueueResource(QueueService queue, SecurityIdentity identity) {
         this.queue = queue;
+        this.identity = identity;
     }
 
     @GET
     @Path("queue")
-    @Operation(summary = "Queued batches, oldest first (state 0 New, 1 Processed, 2 Accessed)")
+    @Operation(summary = "Queued batches of the steps the caller may read, oldest first (state 0 New, 1 Processed, "
+            + "2 Accessed)")
     public Uni<Page<QueueRow>> queue(@Valid @BeanParam PageRequest page, @QueryParam("processId") @Positive Long processId,
                                      @QueryParam("state") @Min(0) @Max(2) Integer state) {
-        return queue.queue(page, processId, state);
+        return queue.queue(Caller.of(identity), page, processId, state);
     }
 
     @GET
     @Path("archive")
     @Operation(summary = "Consumed batches, moved here when their consumer's run completed")
     public Uni<Page<QueueRow>> archive(@Valid @BeanParam PageRequest page, @QueryParam("processId") @Positive Long processId) {
-        return queue.archive(page, processId);
+        return queue.archive(Caller.of(identity), page, processId);
     }
 
     @GET
     @Path("lineage/batches/{targetBatchId}")
     @Operation(summary = "The input batches of a run's target batch, with the process and run that produced each")
     public Uni<List<BatchLineage>> lineage(@PathParam("targetBatchId") long targetBatchId) {
-        return queue.lineage(targetBatchId);
+        return queue.lineage(Caller.of(identity), targetBatchId);
     }
 }
