@@ -1,5 +1,6 @@
 package io.batchyard.queue.compaction.merge;
 
+import io.batchyard.queue.compaction.store.LinkRefusedException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,6 +87,8 @@ public final class RecordMerger {
                 bytes = in.readAllBytes();
             } catch (NoSuchFileException e) {
                 throw new BadObject(i, null, "the object is not in the store");
+            } catch (LinkRefusedException e) {
+                throw new BadObject(i, null, "the object's stored copy is a symbolic link");
             }
             split(i, bytes, fresh);
         }

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,6 +23,11 @@ import java.util.stream.Stream;
  * Objects as files under a root directory (local or mounted). Writes go to a unique temporary name beside the target,
  * are forced to disk, then renamed atomically: two writers of one key (a presumed-dead worker and its successor) each
  * produce a whole file, and the last rename wins.
+ *
+ * <p>No symbolic link is followed, on any part of a key's path, for reads and writes alike ({@link
+ * LinkRefusedException}): whoever can write into the store could otherwise point a key at another table's objects or
+ * at any file the service may open. Files are opened with {@code NOFOLLOW_LINKS} as well, and a directory made for a
+ * write is checked again once it exists; listings leave links out.
  */
 public final class FileSystemObjectStore implements ObjectStore {
 
@@ -43,10 +49,10 @@ public final class FileSystemObjectStore implements ObjectStore {
 
     @Override
     public PendingObject create(String key) throws IOException {
-        Path target = resolve(key);
-        Files.createDirectories(target.getParent());
+        Path target = resolveForWrite(key);
         Path temp = target.resolveSibling(target.getFileName() + TEMP_MARK + UUID.randomUUID());
-        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
         OutputStream out = Channels.newOutputStream(channel);
         return new PendingObject() {
             private boolean done;
@@ -85,12 +91,12 @@ public final class FileSystemObjectStore implements ObjectStore {
 
     @Override
     public InputStream open(String key) throws IOException {
-        return Files.newInputStream(resolve(key));
+        return Files.newInputStream(resolve(key), LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override
     public boolean exists(String key) {
-        return Files.isRegularFile(resolve(key));
+        return Files.isRegularFile(resolve(key), LinkOption.NOFOLLOW_LINKS);
     }
 
     @Override
@@ -105,7 +111,8 @@ public final class FileSystemObjectStore implements ObjectStore {
             return List.of();
         }
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
+            return files.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                    .map(p -> p.getFileName().toString())
                     .filter(name -> !name.contains(TEMP_MARK)).sorted()
                     .map(name -> (folder.endsWith("/") ? folder : folder + "/") + name).toList();
         }
@@ -119,17 +126,16 @@ public final class FileSystemObjectStore implements ObjectStore {
     @Override
     public void copy(String sourceKey, String key) throws IOException {
         Path source = resolve(sourceKey);
-        if (!Files.isRegularFile(source)) {
+        if (!Files.isRegularFile(source, LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException(sourceKey);
         }
-        Path target = resolve(key);
-        Files.createDirectories(target.getParent());
+        Path target = resolveForWrite(key);
         Path temp = target.resolveSibling(target.getFileName() + TEMP_MARK + UUID.randomUUID());
         try {
             // A hard link costs nothing and shares the bytes; across file systems fall back to a copy.
             Files.createLink(temp, source);
         } catch (IOException | UnsupportedOperationException e) {
-            Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES);
+            Files.copy(source, temp, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
             try (FileChannel c = FileChannel.open(temp, StandardOpenOption.WRITE)) {
                 c.force(true);
             }
@@ -145,17 +151,44 @@ public final class FileSystemObjectStore implements ObjectStore {
         return ObjectStore.checkRelativeKey(key);
     }
 
+    /** A location is a name, not an access: no check of what is there. */
     @Override
     public URI uri(String key) {
-        return resolve(key).toUri();
+        return path(key).toUri();
     }
 
-    private Path resolve(String key) {
+    private Path path(String key) {
         Path p = root.resolve(key).normalize();
         if (!p.startsWith(root)) {
             throw new IllegalArgumentException("object key outside the store");
         }
         return p;
+    }
+
+    /** The key's path, when no existing part of it below the root is a symbolic link. */
+    private Path resolve(String key) {
+        Path p = path(key);
+        Path at = root;
+        for (Path part : root.relativize(p)) {
+            at = at.resolve(part);
+            if (Files.isSymbolicLink(at)) {
+                throw new LinkRefusedException(key);
+            }
+            if (!Files.exists(at, LinkOption.NOFOLLOW_LINKS)) {
+                break;
+            }
+        }
+        return p;
+    }
+
+    /**
+     * The key's path with its parent directories made; checked before and again after they are made, so a link put in
+     * place meanwhile is refused as well.
+     */
+    private Path resolveForWrite(String key) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        return resolve(key);
     }
 
     @Override
