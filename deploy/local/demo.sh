@@ -136,7 +136,8 @@ say "compaction: 200 small click files for demo.clicks, merged by queue-service'
 CLICKS=$(date -u -d yesterday +%F)
 call POST "$QUE/compaction/tables" '{"schemaName":"demo","tableName":"clicks","mergeIntervalSeconds":0}' >/dev/null
 AS=$OPS
-INCOMING=$COMPACTION_ROOT/incoming/demo-clicks-$(date +%s); mkdir -p "$INCOMING"
+# producers put a table's objects in its folder of the store, <schema>/<table>/ (queue-service refuses other keys)
+INCOMING=$COMPACTION_ROOT/demo/clicks/incoming-$(date +%s); mkdir -p "$INCOMING"
 python3 - "$INCOMING" <<'PY'
 import json, random, sys
 random.seed(7)

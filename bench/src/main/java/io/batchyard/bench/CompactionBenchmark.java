@@ -77,7 +77,8 @@ public final class CompactionBenchmark {
                 .get("tableId").asLong();
         // Future dates: no partition closes by itself while the run is under way.
         LocalDate first = LocalDate.now().plusDays(1);
-        Path incoming = store.resolve("bench-incoming").resolve(schema + "." + table);
+        // the table's folder of the store, where queue-service takes a table's objects from
+        Path incoming = store.resolve(schema).resolve(table).resolve("incoming");
         System.out.printf("[bench] writing %d small objects x %d records over %d partitions%n", objects, records,
                 partitions);
         long bytes = write(incoming, objects, records);

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** {@code batchyard.compaction.*}: the compaction of small objects into merged ones. */
@@ -53,6 +54,12 @@ public interface CompactionConfig {
         /** Objects larger than this are uploaded in parts of this size (multipart upload); at least 5 MiB. */
         @WithDefault("67108864")
         long partSize();
+
+        /**
+         * The buckets tables may be placed in, as the deployment's operator allows them (comma-separated). A table
+         * naming another bucket is refused (335), and the service does not use one outside the list. Unset: none.
+         */
+        Optional<List<String>> allowedBuckets();
     }
 
     /** Largest merged object planned, in bytes; a larger small object forms its own range. */

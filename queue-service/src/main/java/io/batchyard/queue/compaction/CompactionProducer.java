@@ -29,13 +29,14 @@ public class CompactionProducer {
     ObjectStores stores(CompactionConfig config) {
         ObjectStore filesystem = new FileSystemObjectStore(Path.of(config.storeRoot()));
         CompactionConfig.S3 s3 = config.s3();
+        List<String> allowed = s3.allowedBuckets().orElse(List.of());
         if (!s3.enabled()) {
-            return new ObjectStores(filesystem, Optional.empty());
+            return new ObjectStores(filesystem, Optional.empty(), allowed);
         }
         S3Client client = s3Client(s3);
         Path buffer = Path.of(s3.bufferDir().orElse(System.getProperty("java.io.tmpdir")), "batchyard-s3-upload");
         return new ObjectStores(filesystem, Optional.of((bucket, prefix) ->
-                new S3ObjectStore(client, bucket, prefix, buffer, s3.partSize())));
+                new S3ObjectStore(client, bucket, prefix, buffer, s3.partSize())), allowed);
     }
 
     private static S3Client s3Client(CompactionConfig.S3 s3) {

@@ -1,23 +1,30 @@
 package io.batchyard.queue.compaction;
 
-import static io.batchyard.queue.compaction.CompactionError.INVALID_OBJECT_KEY;
-import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
-import static io.batchyard.queue.compaction.CompactionError.OUTSIDE_ACCEPTANCE_WINDOW;
-import static io.batchyard.queue.compaction.CompactionError.TOO_LATE_FOR_PUBLISHED_PARTITION;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
-import static io.batchyard.queue.compaction.CompactionError.TABLE_DROPPED;
+import static io.batchyard.queue.CompactionError.INVALID_OBJECT_KEY;
+import static io.batchyard.queue.CompactionError.OBJECT_KEY_OUTSIDE_TABLE;
+import static io.batchyard.queue.CompactionError.OBJECT_MISSING;
+import static io.batchyard.queue.CompactionError.OUTSIDE_ACCEPTANCE_WINDOW;
+import static io.batchyard.queue.CompactionError.SYMBOLIC_LINK;
+import static io.batchyard.queue.CompactionError.TOO_LATE_FOR_PUBLISHED_PARTITION;
+import static io.batchyard.queue.CompactionError.UNKNOWN_TABLE;
+import static io.batchyard.queue.CompactionError.TABLE_DROPPED;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
 import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.store.LinkRefusedException;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import io.batchyard.queue.compaction.store.ObjectStores;
+import io.batchyard.queue.compaction.store.StoreAvailability;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableRepository;
 import io.batchyard.queue.compaction.table.TableSettings;
@@ -29,6 +36,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,12 +46,19 @@ import org.jboss.logging.Logger;
  * <p>The object is placed under its deterministic live/ or delayed/ key <em>before</em> the row commits (on a worker
  * thread, inside the transaction), so a committed row always has its file; a crash in between leaves an unreferenced
  * file under an id that is never reused.
+ *
+ * <p>The service reads the key for the producer, with its own access to the store, so the key must lie in the table's
+ * own folder ({@link ObjectKeys#tableFolder}) and lead through no symbolic link: any other key would have the service
+ * copy, merge and publish another table's objects, or any file it can open, into the table. Over REST the caller needs
+ * execute permission on the table's application.
  */
 @ApplicationScoped
 public class ObjectRegistrationService {
 
     private static final Logger LOG = Logger.getLogger(ObjectRegistrationService.class);
     static final String CONSUMER = "queue-compaction-objects";
+    /** Registrations Batchyard makes itself: {@code ObjectCreated} events, whose producers the broker authorises. */
+    private static final Caller SYSTEM = Caller.system("queue-service");
 
     /** The outcome: the object's row, whether this call created it, and where it is stored. */
     public record Registered(SmallObject object, boolean created, String storageKey) {
@@ -59,11 +74,14 @@ public class ObjectRegistrationService {
     private final TableSettings.Defaults defaults;
     private final ServiceClock clock;
     private final OperatorRepository operator;
+    private final AccessChecks access;
 
     public ObjectRegistrationService(ObjectStores stores, TableRepository tables, PartitionRepository partitions,
                                      SmallObjectRepository objects, MergeJobRepository jobs,
                                      UnknownObjectRepository unknown, ProcessedEventLedger ledger,
-                                     TableSettings.Defaults defaults, ServiceClock clock, OperatorRepository operator) {
+                                     TableSettings.Defaults defaults, ServiceClock clock, OperatorRepository operator,
+                                     AccessChecks access) {
+        this.access = access;
         this.operator = operator;
         this.defaults = defaults;
         this.clock = clock;
@@ -76,9 +94,19 @@ public class ObjectRegistrationService {
         this.ledger = ledger;
     }
 
+    /** Batchyard's own registration (no caller to check). */
     @WithTransaction
     public Uni<Registered> register(String schema, String table, LocalDate date, String objectKey) {
-        return registerInTransaction(schema, table, date, objectKey);
+        return registerInTransaction(SYSTEM, schema, table, date, objectKey);
+    }
+
+    /**
+     * A registration for {@code caller}: execute permission on the table's application; a table the caller may not
+     * read answers 311, as one that does not exist.
+     */
+    @WithTransaction
+    public Uni<Registered> register(Caller caller, String schema, String table, LocalDate date, String objectKey) {
+        return registerInTransaction(caller, schema, table, date, objectKey);
     }
 
     /**
@@ -88,7 +116,7 @@ public class ObjectRegistrationService {
      */
     @WithTransaction
     public Uni<Boolean> apply(ObjectCreated e) {
-        return ledger.once(CONSUMER, e, () -> registerInTransaction(e.getSchemaName(), e.getTableName(),
+        return ledger.once(CONSUMER, e, () -> registerInTransaction(SYSTEM, e.getSchemaName(), e.getTableName(),
                 e.getPartitionDate(), e.getObjectKey())
                 .onFailure(ApiException.class).recoverWithUni(refused -> {
                     String reason = ((ApiException) refused).title();
@@ -99,15 +127,26 @@ public class ObjectRegistrationService {
                 }));
     }
 
-    private Uni<Registered> registerInTransaction(String schema, String table, LocalDate date, String objectKey) {
+    private Uni<Registered> registerInTransaction(Caller caller, String schema, String table, LocalDate date,
+                                                  String objectKey) {
         try {
             // the filesystem store's rule is the stricter one (it also refuses its temporary names): one rule for all
             stores.filesystem().checkKey(objectKey);
         } catch (IllegalArgumentException e) {
             return Uni.createFrom().failure(INVALID_OBJECT_KEY.exception(e.getMessage()));
         }
+        Supplier<ApiException> unknownTable = () -> UNKNOWN_TABLE.exception("no compaction table " + schema + "."
+                + table);
         return tables.find(schema, table)
-                .map(found -> found.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + schema + "." + table)))
+                .map(found -> found.orElseThrow(unknownTable))
+                .call(t -> access.require(caller, t.applicationId(), Permission.EXECUTE,
+                        "compaction table " + t.tableId(), unknownTable))
+                .invoke(t -> {
+                    if (!ObjectKeys.inTableFolder(objectKey, schema, table)) {
+                        throw OBJECT_KEY_OUTSIDE_TABLE.exception("object key " + objectKey + " is not in the folder "
+                                + ObjectKeys.tableFolder(schema, table) + " of table " + schema + "." + table);
+                    }
+                })
                 .call(t -> operator.dropped(t.tableId()).invoke(dropped -> {
                     if (dropped) {
                         throw TABLE_DROPPED.exception("table " + schema + "." + table + " was dropped by an operator");
@@ -124,7 +163,8 @@ public class ObjectRegistrationService {
                                             storageKey(schema, table, date, existing.get())))
                                     : checkMergeable(settings, today, partitionId)
                                             .chain(() -> place(t, partitionId, schema, table, date, objectKey))));
-                });
+                })
+                .onFailure(LinkRefusedException.class).transform(e -> SYMBOLIC_LINK.exception(e.getMessage()));
     }
 
     /** The acceptance window, in days around today in the table's zone; an unset side is unbounded. */
@@ -157,7 +197,7 @@ public class ObjectRegistrationService {
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
                                   String objectKey) {
-        StoreAvailability.require(stores.s3Available(), t.store(), "table " + schema + "." + table);
+        StoreAvailability.require(stores, t.store(), "table " + schema + "." + table);
         ObjectStore store = stores.of(t.store());
         return Blocking.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
             if (length < 0) {

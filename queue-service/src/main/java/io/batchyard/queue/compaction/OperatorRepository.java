@@ -4,6 +4,7 @@ import static io.batchyard.eventing.persistence.Columns.time;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -12,6 +13,10 @@ import java.util.Optional;
 /** SQL of the operator actions: a table's dropped mark, its merge jobs, and the audit trail. */
 @ApplicationScoped
 public class OperatorRepository extends NativeRepository {
+
+    private static final String AUDITS_SELECT = """
+            SELECT a.audit_id, a.actor, a.action, a.target, a.result, a.detail, a.at FROM compaction_audit a
+            LEFT JOIN compaction_table t ON t.table_id = a.table_id""";
 
     /** Marks the table dropped, locking it; empty for no such table, else whether this call dropped it. */
     public Uni<Optional<Boolean>> markDropped(long tableId) {
@@ -35,8 +40,12 @@ public class OperatorRepository extends NativeRepository {
                 q -> q.setParameter("id", tableId)).map(d -> d.orElse(false));
     }
 
-    /** What a rebuild decides on, read with the partition locked (and its table held against a concurrent drop). */
-    public record RebuildCheck(boolean switched, boolean tableDropped, long currentVersion, Long rebuildTarget) {
+    /**
+     * What a rebuild decides on, read with the partition locked (and its table held against a concurrent drop): its
+     * table and the application that table belongs to as well.
+     */
+    public record RebuildCheck(boolean switched, boolean tableDropped, long currentVersion, Long rebuildTarget,
+                               long tableId, long applicationId) {
 
         /** A rebuild's chain is not yet published: a new request changes nothing. */
         public boolean pending() {
@@ -47,11 +56,13 @@ public class OperatorRepository extends NativeRepository {
     /** Locks the partition for a rebuild; empty for no such partition. */
     public Uni<Optional<RebuildCheck>> lockForRebuild(long partitionId) {
         return first("""
-                        SELECT p.switched, t.dropped_at IS NOT NULL, p.current_manifest_version, p.rebuild_target
+                        SELECT p.switched, t.dropped_at IS NOT NULL, p.current_manifest_version, p.rebuild_target,
+                          t.table_id, t.application_id
                         FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id
                         WHERE p.partition_id = :p FOR UPDATE OF p FOR SHARE OF t""",
                 q -> q.setParameter("p", partitionId),
-                r -> new RebuildCheck((Boolean) r[0], (Boolean) r[1], toLong(r[2]), r[3] == null ? null : toLong(r[3])));
+                r -> new RebuildCheck((Boolean) r[0], (Boolean) r[1], toLong(r[2]), r[3] == null ? null : toLong(r[3]),
+                        toLong(r[4]), toLong(r[5])));
     }
 
     /** The target of the action that did the work under this idempotency key, if one did. */
@@ -62,30 +73,33 @@ public class OperatorRepository extends NativeRepository {
                 q -> q.setParameter("action", action).setParameter("key", idempotencyKey));
     }
 
-    public Uni<Integer> audit(String actor, String action, String target, String result, String detail,
+    /** An audit row of an action on table {@code tableId}. */
+    public Uni<Integer> audit(String actor, String action, String target, long tableId, String result, String detail,
                               String idempotencyKey) {
         return update("""
-                        INSERT INTO compaction_audit (actor, action, target, result, detail, idempotency_key)
-                        VALUES (:actor, :action, :target, :result, :detail, CAST(:key AS text))""",
+                        INSERT INTO compaction_audit (actor, action, target, table_id, result, detail, idempotency_key)
+                        VALUES (:actor, :action, :target, :table, :result, :detail, CAST(:key AS text))""",
                 q -> q.setParameter("actor", actor).setParameter("action", action).setParameter("target", target)
-                        .setParameter("result", result).setParameter("detail", detail)
+                        .setParameter("table", tableId).setParameter("result", result).setParameter("detail", detail)
                         .setParameter("key", idempotencyKey));
     }
 
-    public Uni<Integer> audit(String actor, String action, String target, String result, String detail) {
-        return audit(actor, action, target, result, detail, null);
+    public Uni<Integer> audit(String actor, String action, String target, long tableId, String result, String detail) {
+        return audit(actor, action, target, tableId, result, detail, null);
     }
 
-    public Uni<List<AuditEntry>> audits(int limit, int offset) {
-        return rows("""
-                        SELECT audit_id, actor, action, target, result, detail, at FROM compaction_audit
-                        ORDER BY at DESC, audit_id DESC LIMIT :limit OFFSET :offset""",
-                q -> q.setParameter("limit", limit).setParameter("offset", offset),
+    /** The audit rows of actions on tables of applications the caller may see, newest first. */
+    public Uni<List<AuditEntry>> audits(Visibility visibility, int limit, int offset) {
+        return rows(AUDITS_SELECT + " WHERE " + visible("t.application_id")
+                        + " ORDER BY a.at DESC, a.audit_id DESC LIMIT :limit OFFSET :offset",
+                q -> bind(q, visibility).setParameter("limit", limit).setParameter("offset", offset),
                 r -> new AuditEntry(toLong(r[0]), (String) r[1], (String) r[2], (String) r[3], (String) r[4],
                         (String) r[5], time(r[6])));
     }
 
-    public Uni<Long> auditCount() {
-        return value("SELECT count(*) FROM compaction_audit", Long.class, q -> q).map(Optional::orElseThrow);
+    public Uni<Long> auditCount(Visibility visibility) {
+        return value("SELECT count(*) FROM compaction_audit a LEFT JOIN compaction_table t ON t.table_id = a.table_id"
+                + " WHERE " + visible("t.application_id"), Long.class, q -> bind(q, visibility))
+                .map(Optional::orElseThrow);
     }
 }

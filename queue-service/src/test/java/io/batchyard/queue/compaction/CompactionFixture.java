@@ -11,6 +11,7 @@ import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -56,17 +57,33 @@ public final class CompactionFixture {
 
     /** A fresh table whose objects live in {@code store}. */
     public CompactionFixture(Compaction compaction, TestStore store, int mergeIntervalSeconds, LocalDate date) {
+        this(compaction, store, mergeIntervalSeconds, date, "s" + QueueFixtures.nextId());
+    }
+
+    /**
+     * The table {@code schema}.events (registered here unless it is already, with the same definition) whose objects
+     * live in {@code store}: for a test that registered the table itself, over REST.
+     */
+    public CompactionFixture(Compaction compaction, TestStore store, int mergeIntervalSeconds, String schema) {
+        this(compaction, store, mergeIntervalSeconds, LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1), schema);
+    }
+
+    private CompactionFixture(Compaction compaction, TestStore store, int mergeIntervalSeconds, LocalDate date,
+                              String schema) {
         this.compaction = compaction;
-        this.schema = "s" + QueueFixtures.nextId();
+        this.schema = schema;
         this.table = "events";
         this.date = date;
         await(() -> compaction.tables.register(schema, table, mergeIntervalSeconds, 0, store.location()));
         this.store = compaction.stores.of(store.location());
     }
 
-    /** Writes an object of {@code records} records (unsorted on purpose) plus {@code padding} bytes per record. */
+    /**
+     * Writes an object of {@code records} records (unsorted on purpose) plus {@code padding} bytes per record, in the
+     * table's folder of its store, where producers put what they register.
+     */
     public String write(int records, int padding) {
-        String key = "incoming/" + schema + "/" + QueueFixtures.nextId() + ".jsonl";
+        String key = folder() + "incoming/" + QueueFixtures.nextId() + ".jsonl";
         String pad = "x".repeat(padding);
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < records; i++) {
@@ -82,9 +99,9 @@ public final class CompactionFixture {
         return key;
     }
 
-    /** Writes {@code body} under a key of the fixture's schema named {@code name} (replacing it: new file, then rename). */
+    /** Writes {@code body} under a key of the table's folder named {@code name} (replacing it: new file, rename). */
     public String raw(String name, String body) {
-        String key = "incoming/" + schema + "/" + name + ".jsonl";
+        String key = folder() + "incoming/" + name + ".jsonl";
         try (ObjectStore.PendingObject out = store.create(key)) {
             out.stream().write(body.getBytes(StandardCharsets.UTF_8));
             out.commit();
@@ -92,6 +109,11 @@ public final class CompactionFixture {
             throw new UncheckedIOException(e);
         }
         return key;
+    }
+
+    /** The table's folder in its store: the keys registered for it start so. */
+    public String folder() {
+        return ObjectKeys.tableFolder(schema, table);
     }
 
     /** The partition of {@link #arriveAroundMalformed}, and its malformed object's key and id. */
@@ -178,6 +200,21 @@ public final class CompactionFixture {
         assertThat(merged).as("every record of every small object exactly once")
                 .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(written.getOrDefault(partitionId, List.of()));
+    }
+
+    /** The text of the partition's merged objects, range after range. */
+    public String mergedText(long partitionId) {
+        Partition p = partition(partitionId);
+        StringBuilder text = new StringBuilder();
+        for (MergeRange r : ranges(partitionId)) {
+            try (InputStream in = store.open(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(),
+                    r.upperBound()))) {
+                text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return text.toString();
     }
 
     public int recordsWritten(long partitionId) {

@@ -10,16 +10,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.queue.QueueTest;
-import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.MergeWorker.Outcome;
 import io.batchyard.queue.compaction.partition.Partition;
-import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.restassured.response.ValidatableResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -50,7 +45,7 @@ class QuarantineTest extends CompactionTestSupport {
                 .body("items[0].schemaName", equalTo(f.schema)).body("items[0].partitionDate", equalTo(f.date.toString()))
                 .body("items[0].error", containsString("not valid JSON"));
         f.assertMergedExactlyOnce(partition);
-        assertThat(mergedText(f, partition)).doesNotContain("bad#1");
+        assertThat(f.mergedText(partition)).doesNotContain("bad#1");
         assertThat(f.ranges(partition).get(f.ranges(partition).size() - 1).upperBound()).isGreaterThan(badId);
         given().queryParam("state", "merged").get(path + "/objects").then().statusCode(200).body("total", equalTo(3));
         given().queryParam("state", "QUARANTINED").get(path + "/objects").then().statusCode(200)
@@ -83,7 +78,7 @@ class QuarantineTest extends CompactionTestSupport {
         given().queryParam("state", "PENDING").get(path + "/objects").then().statusCode(200).body("total", equalTo(1))
                 .body("items[0].objectKey", equalTo(bad));
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
-        assertThat(mergedText(f, partition)).contains("fixed#1").doesNotContain("bad#1");
+        assertThat(f.mergedText(partition)).contains("fixed#1").doesNotContain("bad#1");
         given().queryParam("state", "MERGED").get(path + "/objects").then().statusCode(200).body("total", equalTo(4));
 
         // another bad object, dropped: never merged, and a later object still is
@@ -96,7 +91,7 @@ class QuarantineTest extends CompactionTestSupport {
         String later = f.raw("later", "{\"eventTime\":5,\"id\":\"later#1\"}\n");
         f.registerUntracked(later);
         assertThat(drain(compaction.worker("w"))).doesNotContain(Outcome.FAILED);
-        assertThat(mergedText(f, partition)).contains("later#1", "fixed#1").doesNotContain("dropped#1");
+        assertThat(f.mergedText(partition)).contains("later#1", "fixed#1").doesNotContain("dropped#1");
         given().queryParam("state", "DROPPED").get(path + "/objects").then().statusCode(200).body("total", equalTo(1))
                 .body("items[0].objectKey", equalTo(dropped));
         given().queryParam("state", "dropped").get(path + "/quarantine").then().statusCode(200)
@@ -156,20 +151,5 @@ class QuarantineTest extends CompactionTestSupport {
 
     private static void problem(ValidatableResponse r, int status, int code) {
         r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
-    }
-
-    /** Every merged object of the partition, concatenated. */
-    private String mergedText(CompactionFixture f, long partitionId) {
-        Partition p = await(() -> compaction.partitions.find(partitionId)).orElseThrow();
-        List<String> parts = new ArrayList<>();
-        for (MergeRange r : await(() -> compaction.ranges.ranges(partitionId))) {
-            try (var in = f.store.open(ObjectKeys.merged(p.tablePrefix(), p.partitionDate(), r.lowerBound(),
-                    r.upperBound()))) {
-                parts.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return String.join("", parts);
     }
 }

@@ -5,8 +5,9 @@ import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
-import io.batchyard.queue.compaction.StoreAvailability;
+import io.batchyard.queue.compaction.catalog.CatalogService;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.gc.GarbageCollector;
 import io.batchyard.queue.compaction.merge.MergeJob;
@@ -20,11 +21,11 @@ import io.batchyard.queue.compaction.partition.QuarantinedObject;
 import io.batchyard.queue.compaction.quarantine.QuarantineService;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionService;
-import io.batchyard.queue.compaction.partition.PartitionState;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import io.batchyard.queue.compaction.table.CompactionTable;
 import io.batchyard.queue.compaction.table.TableService;
 import io.batchyard.queue.compaction.table.TableSettings;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -55,23 +56,18 @@ import java.util.List;
 import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import static io.batchyard.queue.compaction.CompactionError.INVALID_TABLE_SETTINGS;
-import static io.batchyard.queue.compaction.CompactionError.JOB_NOT_DEAD;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
-import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_CLOSE;
-import static io.batchyard.queue.compaction.CompactionError.NO_MANIFEST;
-import static io.batchyard.queue.compaction.CompactionError.OBJECT_MISSING;
-import static io.batchyard.queue.compaction.CompactionError.QUARANTINE_STATE;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_QUARANTINED_OBJECT;
-import static io.batchyard.queue.compaction.CompactionError.STORE_UNREADABLE;
-import static io.batchyard.queue.compaction.CompactionError.TABLE_EXISTS;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_JOB;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
+import static io.batchyard.queue.CompactionError.INVALID_TABLE_SETTINGS;
+import static io.batchyard.queue.CompactionError.NO_MANIFEST;
+import static io.batchyard.queue.CompactionError.OBJECT_MISSING;
+import static io.batchyard.queue.CompactionError.QUARANTINE_STATE;
+import static io.batchyard.queue.CompactionError.UNKNOWN_QUARANTINED_OBJECT;
+import static io.batchyard.queue.CompactionError.STORE_UNREADABLE;
 
 /**
  * Small-object compaction: tables, object registration, partitions (their objects, ranges, quarantine and read location),
  * merge jobs, the catalog step and GC. Quarantine actions name the object by its key as registered, in the query
- * parameter {@code objectKey}: keys contain '/', and a query parameter needs no path-segment encoding rules.
+ * parameter {@code objectKey}: keys contain '/', and a query parameter needs no path-segment encoding rules. Who may
+ * do what on a table, its partitions and its jobs is decided by the services, by the table's application.
  */
 @RolesAllowed(Roles.VIEWER)
 @Path("/compaction")
@@ -81,9 +77,11 @@ public class CompactionResource {
 
     private static final String NAME = "^[a-z0-9_]{1,128}$";
 
+    /** A table to register; {@code applicationId} absent: the seeded application 1. */
     public record NewTable(@NotNull @Pattern(regexp = NAME) String schemaName, @NotNull @Pattern(regexp = NAME) String tableName,
                            @Min(0) @Max(31_536_000) Integer mergeIntervalSeconds,
-                           @Min(-1080) @Max(1080) Integer zoneOffsetMinutes, @Valid NewStore store) {
+                           @Min(-1080) @Max(1080) Integer zoneOffsetMinutes, @Valid NewStore store,
+                           @Positive Long applicationId) {
 
         StoreLocation location() {
             return store == null ? StoreLocation.FILESYSTEM : store.location();
@@ -176,10 +174,14 @@ public class CompactionResource {
     private final GarbageCollector gc;
     private final RangeService ranges;
     private final QuarantineService quarantine;
+    private final CatalogService closing;
+    private final SecurityIdentity identity;
 
     public CompactionResource(TableService tables, ObjectRegistrationService registration, PartitionService partitions,
                               MergeJobService jobs, CatalogSync catalog, GarbageCollector gc, RangeService ranges,
-                              QuarantineService quarantine) {
+                              QuarantineService quarantine, CatalogService closing, SecurityIdentity identity) {
+        this.closing = closing;
+        this.identity = identity;
         this.tables = tables;
         this.registration = registration;
         this.partitions = partitions;
@@ -194,36 +196,30 @@ public class CompactionResource {
     @POST
     @Path("tables")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register a table (idempotent: the same definition again answers 200; other settings are 312)")
+    @Operation(summary = "Register a table of an application (idempotent: the same definition again answers 200; "
+            + "other settings are 312)")
     public Uni<Response> registerTable(@Valid @NotNull NewTable request) {
         int interval = request.mergeIntervalSeconds() == null ? 43_200 : request.mergeIntervalSeconds();
         int zone = request.zoneOffsetMinutes() == null ? 0 : request.zoneOffsetMinutes();
-        StoreLocation store = request.location();
-        StoreAvailability.require(tables.s3Available(), store, "table " + request.schemaName() + "." + request.tableName());
-        return tables.register(request.schemaName(), request.tableName(), interval, zone, store).map(r -> {
-            CompactionTable t = r.table();
-            if (!r.created() && (t.mergeIntervalSeconds() != interval || t.zoneOffsetMinutes() != zone
-                    || !t.store().equals(store))) {
-                throw TABLE_EXISTS.exception("table " + t.schemaName() + "." + t.tableName() + " exists with merge interval "
-                        + t.mergeIntervalSeconds() + " s, zone offset " + t.zoneOffsetMinutes() + " min and store "
-                        + t.store());
-            }
-            return (r.created() ? Response.created(URI.create("/compaction/tables/" + t.tableId())) : Response.ok())
-                    .entity(t).build();
-        });
+        long application = request.applicationId() == null ? TableService.SEEDED_APPLICATION : request.applicationId();
+        return tables.register(caller(), request.schemaName(), request.tableName(), interval, zone, request.location(),
+                application).map(r -> (r.created()
+                        ? Response.created(URI.create("/compaction/tables/" + r.table().tableId())) : Response.ok())
+                .entity(r.table()).build());
     }
 
     @GET
     @Path("tables")
+    @Operation(summary = "The tables of the applications the caller may read")
     public Uni<Page<CompactionTable>> tables(@Valid @BeanParam PageRequest page) {
-        return tables.page(page);
+        return tables.page(caller(), page);
     }
 
     @GET
     @Path("tables/{id}/settings")
     @Operation(summary = "A table's own settings (null: the global default) and the values its decisions use now")
     public Uni<TableService.Settings> tableSettings(@PathParam("id") long id) {
-        return tables.settings(id).map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
+        return tables.settings(caller(), id);
     }
 
     @RolesAllowed(Roles.DEVELOPER)
@@ -232,38 +228,32 @@ public class CompactionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace a table's settings; the next merge, close and registration decisions use them (327)")
     public Uni<TableService.Settings> updateTableSettings(@PathParam("id") long id, @Valid @NotNull NewSettings request) {
-        TableSettings settings = request.settings();
-        Uni<Boolean> zoneKnown = settings.timeZone() == null ? Uni.createFrom().item(true)
-                : tables.zoneKnown(settings.timeZone());
-        return zoneKnown.chain(known -> {
-            if (!known) {
-                throw INVALID_TABLE_SETTINGS.exception("timeZone " + settings.timeZone() + " is not known to the database");
-            }
-            return tables.updateSettings(id, settings);
-        }).map(s -> s.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + id)));
+        return tables.updateSettings(caller(), id, request.settings());
     }
 
     @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("objects")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register a small object already written to the store (idempotent per table, date and key)")
+    @Operation(summary = "Register a small object already written to the table's folder of the store (idempotent per "
+            + "table, date and key)")
     public Uni<Response> registerObject(@Valid @NotNull NewObject request) {
         LocalDate date = request.date();
-        return registration.register(request.schemaName(), request.tableName(), date, request.objectKey())
+        return registration.register(caller(), request.schemaName(), request.tableName(), date, request.objectKey())
                 .map(r -> (r.created() ? Response.status(Response.Status.CREATED) : Response.ok()).entity(r).build());
     }
 
     @GET
     @Path("partitions")
+    @Operation(summary = "Partitions of the tables the caller may read")
     public Uni<Page<Partition>> partitions(@Valid @BeanParam PageRequest page, @QueryParam("tableId") @Positive Long tableId) {
-        return partitions.page(page, tableId);
+        return partitions.page(caller(), page, tableId);
     }
 
     @GET
     @Path("partitions/{id}")
     public Uni<Partition> partition(@PathParam("id") long id) {
-        return find(id);
+        return partitions.find(caller(), id);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -271,17 +261,7 @@ public class CompactionResource {
     @Path("partitions/{id}/close")
     @Operation(summary = "Close a partition now: later arrivals are delayed (idempotent; 315 while it has no live object)")
     public Uni<Closed> close(@PathParam("id") long id) {
-        return find(id).chain(before -> {
-            if (!before.state().allows(PartitionState.Step.CLOSE)) {
-                return Uni.createFrom().item(new Closed(before, false));
-            }
-            return catalog.close(id).chain(closed -> find(id).map(after -> {
-                if (closed.isEmpty() && after.lastLiveObjectId() == null) {
-                    throw NOTHING_TO_CLOSE.exception("partition " + id + " has no live small object yet");
-                }
-                return new Closed(after, true);
-            }));
-        });
+        return closing.close(caller(), id).map(c -> new Closed(c.partition(), c.closedNow()));
     }
 
     /** The answer of a merge-now request: whether a waiting merge job was made due now. */
@@ -294,7 +274,7 @@ public class CompactionResource {
     @Operation(summary = "Merge now: the partition's pending merge job, due later, is due at once (expedited false when "
             + "none was waiting)")
     public Uni<MergeNow> mergeNow(@PathParam("id") long id) {
-        return find(id).chain(p -> jobs.expedite(id)).invoke(expedited -> {
+        return jobs.expedite(caller(), id).invoke(expedited -> {
             if (expedited) {
                 jobs.wakeWorkers();
             }
@@ -306,7 +286,7 @@ public class CompactionResource {
     @Operation(summary = "The manifest readers currently use; at version 0 the live prefix with no manifest file "
             + "(319 before the partition's first publish)")
     public Uni<CatalogSync.PublishedManifest> manifest(@PathParam("id") long id) {
-        return find(id).chain(p -> catalog.published(p)
+        return partitions.find(caller(), id).chain(p -> catalog.published(p)
                 .onFailure(UncheckedIOException.class).transform(e -> STORE_UNREADABLE.exception("partition " + id
                         + ": manifest version " + p.currentManifestVersion() + " cannot be read from the object store ("
                         + e.getCause().getClass().getSimpleName() + ")"))
@@ -319,7 +299,7 @@ public class CompactionResource {
     @Operation(summary = "Where readers read the partition now: its live prefix (before the first publish, or "
             + "published at version 0) or the manifest of the published version")
     public Uni<CatalogSync.ReadLocation> readLocation(@PathParam("id") long id) {
-        return find(id).map(catalog::readLocation);
+        return partitions.find(caller(), id).map(catalog::readLocation);
     }
 
     @GET
@@ -328,14 +308,14 @@ public class CompactionResource {
     public Uni<Page<PartitionObject>> objects(@PathParam("id") long id, @Valid @BeanParam PageRequest page,
                                               @QueryParam("state") String state) {
         PartitionObject.State filter = parse(PartitionObject.State.class, "state", state);
-        return find(id).chain(p -> partitions.objects(page, id, filter));
+        return partitions.objects(caller(), page, id, filter);
     }
 
     @GET
     @Path("partitions/{id}/ranges")
     @Operation(summary = "The partition's merged ranges (lowerBound, upperBound] in small-object ids, ascending")
     public Uni<Page<MergeRange>> ranges(@PathParam("id") long id, @Valid @BeanParam PageRequest page) {
-        return find(id).chain(p -> ranges.page(page, id));
+        return ranges.page(caller(), page, id);
     }
 
     @GET
@@ -345,7 +325,7 @@ public class CompactionResource {
     public Uni<Page<QuarantinedObject>> quarantine(@PathParam("id") long id, @Valid @BeanParam PageRequest page,
                                                    @QueryParam("state") String state) {
         QuarantineState filter = parse(QuarantineState.class, "state", state);
-        return find(id).chain(p -> quarantine.page(page, id, filter));
+        return quarantine.page(caller(), page, id, filter);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -355,7 +335,7 @@ public class CompactionResource {
             + "(idempotent; 321 unknown, 322 dropped, 313 source key missing)")
     public Uni<QuarantinedObject> release(@PathParam("id") long id,
                                           @QueryParam("objectKey") @NotBlank @Size(max = 1024) String objectKey) {
-        return decide(id, objectKey, quarantine::release);
+        return quarantine.release(caller(), id, objectKey).map(d -> decided(id, objectKey, d));
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -365,7 +345,7 @@ public class CompactionResource {
             + "(idempotent; 321 unknown, 322 released)")
     public Uni<QuarantinedObject> drop(@PathParam("id") long id,
                                        @QueryParam("objectKey") @NotBlank @Size(max = 1024) String objectKey) {
-        return decide(id, objectKey, quarantine::drop);
+        return quarantine.drop(caller(), id, objectKey).map(d -> decided(id, objectKey, d));
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -373,14 +353,15 @@ public class CompactionResource {
     @Path("partitions/{id}/gc")
     @Operation(summary = "Delete the partition's merged objects superseded by a wider one")
     public Uni<Collected> gc(@PathParam("id") long id) {
-        return find(id).chain(gc::collect).map(deleted -> new Collected(id, deleted));
+        return gc.collect(caller(), id).map(deleted -> new Collected(id, deleted));
     }
 
     @GET
     @Path("jobs")
+    @Operation(summary = "Merge jobs of the partitions of tables the caller may read")
     public Uni<Page<MergeJob>> jobs(@Valid @BeanParam PageRequest page, @QueryParam("state") String state,
                                     @QueryParam("partitionId") @Positive Long partitionId) {
-        return jobs.page(page, parse(MergeJobState.class, "state", state), partitionId);
+        return jobs.page(caller(), page, parse(MergeJobState.class, "state", state), partitionId);
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -388,11 +369,7 @@ public class CompactionResource {
     @Path("jobs/{id}/retry")
     @Operation(summary = "Revive a dead-lettered merge job: pending, due now, with a fresh attempt budget")
     public Uni<Response> retry(@PathParam("id") long id) {
-        return jobs.revive(id).chain(revived -> revived ? Uni.createFrom().item(Response.noContent().build())
-                : jobs.find(id).<Response>map(found -> {
-                    MergeJob job = found.orElseThrow(() -> UNKNOWN_JOB.exception("merge job " + id + " does not exist"));
-                    throw JOB_NOT_DEAD.exception("merge job " + id + " is " + job.state());
-                }));
+        return jobs.revive(caller(), id).replaceWith(Response.noContent().build());
     }
 
     @RolesAllowed(Roles.OPERATOR)
@@ -403,14 +380,8 @@ public class CompactionResource {
         return catalog.run();
     }
 
-    private Uni<Partition> find(long id) {
-        return partitions.find(id)
-                .map(found -> found.orElseThrow(() -> UNKNOWN_PARTITION.exception("partition " + id + " does not exist")));
-    }
-
-    private Uni<QuarantinedObject> decide(long partitionId, String objectKey,
-                                          java.util.function.BiFunction<Long, String, Uni<QuarantineService.Decision>> action) {
-        return find(partitionId).chain(p -> action.apply(partitionId, objectKey)).map(d -> decided(partitionId, objectKey, d));
+    private Caller caller() {
+        return Caller.of(identity);
     }
 
     private static QuarantinedObject decided(long partitionId, String objectKey, QuarantineService.Decision d) {

@@ -1,11 +1,12 @@
 package io.batchyard.queue.compaction.api;
 
-import static io.batchyard.queue.compaction.CompactionError.INVALID_REPLAY;
+import static io.batchyard.queue.CompactionError.INVALID_REPLAY;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
+import io.batchyard.api.access.Caller;
 import io.batchyard.queue.compaction.AuditEntry;
 import io.batchyard.queue.compaction.operator.OperatorService;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -58,7 +59,7 @@ public class OperatorResource {
     @Path("tables/{id}/drop")
     @Operation(summary = "Drop a table: its merges and registrations stop, rows and files stay (idempotent; 311)")
     public Uni<OperatorService.Dropped> drop(@PathParam("id") long id) {
-        return operator.dropTable(actor(), id);
+        return operator.dropTable(caller().name(), id);
     }
 
     @POST
@@ -77,7 +78,7 @@ public class OperatorResource {
         } catch (java.time.DateTimeException e) {
             throw CommonErrors.INVALID_REQUEST.exception("partitionDate is not a valid date (YYYY-MM-DD)");
         }
-        return operator.replay(actor(), request.schemaName(), request.tableName(), date, keys);
+        return operator.replay(caller(), request.schemaName(), request.tableName(), date, keys);
     }
 
     @POST
@@ -87,17 +88,19 @@ public class OperatorResource {
             + "331-334)")
     public Uni<OperatorService.Rebuilt> rebuild(@PathParam("id") long id,
                                                 @HeaderParam("Idempotency-Key") @Size(min = 1, max = 256) String key) {
-        return operator.rebuild(actor(), id, key);
+        return operator.rebuild(caller(), id, key);
     }
 
     @GET
     @Path("audit")
-    @Operation(summary = "Operator actions on compaction, newest first: who, what, target, result, when")
+    @Operation(summary = "Operator actions on compaction tables the caller may read, newest first: who, what, target, "
+            + "result, when")
     public Uni<Page<AuditEntry>> audit(@Valid @BeanParam PageRequest page) {
-        return operator.audits(page);
+        return operator.audits(caller(), page);
     }
 
-    private String actor() {
-        return identity.isAnonymous() ? "anonymous" : identity.getPrincipal().getName();
+    /** Who acts: the audit names its principal ("anonymous" only where security is off). */
+    private Caller caller() {
+        return Caller.of(identity);
     }
 }

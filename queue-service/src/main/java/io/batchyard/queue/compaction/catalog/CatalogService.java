@@ -1,11 +1,17 @@
 package io.batchyard.queue.compaction.catalog;
 
+import static io.batchyard.queue.CompactionError.NOTHING_TO_CLOSE;
+
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.queue.Sequential;
 import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.RangeRepository;
 import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionAccess;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
+import io.batchyard.queue.compaction.partition.PartitionState;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -25,9 +31,11 @@ public class CatalogService {
     private final RangeRepository ranges;
     private final CompactionEvents events;
     private final ServiceClock clock;
+    private final PartitionAccess partitionAccess;
 
     public CatalogService(PartitionRepository partitions, RangeRepository ranges, CompactionEvents events,
-                          ServiceClock clock) {
+                          ServiceClock clock, PartitionAccess partitionAccess) {
+        this.partitionAccess = partitionAccess;
         this.clock = clock;
         this.partitions = partitions;
         this.ranges = ranges;
@@ -54,6 +62,32 @@ public class CatalogService {
         return partitions.close(partitionId);
     }
 
+    /** A close a caller asked for: the partition afterwards, and whether this call closed it. */
+    public record Closing(Partition partition, boolean closedNow) {
+    }
+
+    /**
+     * Closes a partition now for {@code caller}: execute permission on its table's application (314 when the caller
+     * may not read it). A partition closed already stays as it is ({@code closedNow} false); 315 while it has no live
+     * object to close on.
+     */
+    @WithTransaction
+    public Uni<Closing> close(Caller caller, long partitionId) {
+        return partitionAccess.require(caller, partitionId, Permission.EXECUTE).chain(before -> {
+            if (!before.state().allows(PartitionState.Step.CLOSE)) {
+                return Uni.createFrom().item(new Closing(before, false));
+            }
+            return partitions.close(partitionId).chain(closed -> partitions.find(partitionId)
+                    .map(Optional::orElseThrow).map(after -> {
+                        if (closed.isEmpty() && after.lastLiveObjectId() == null) {
+                            throw NOTHING_TO_CLOSE.exception("partition " + partitionId
+                                    + " has no live small object yet");
+                        }
+                        return new Closing(after, true);
+                    }));
+        });
+    }
+
     @WithSession
     public Uni<List<Long>> toPublish() {
         return partitions.toPublish();
@@ -64,6 +98,13 @@ public class CatalogService {
     public Uni<Optional<PartitionRanges>> partitionWithRanges(long partitionId) {
         return partitions.find(partitionId).chain(found -> found.isEmpty() ? Uni.createFrom().item(Optional.empty())
                 : ranges.ranges(partitionId).map(merged -> Optional.of(new PartitionRanges(found.get(), merged))));
+    }
+
+    /** The same for a caller who holds {@code permission} on the partition's table's application (314 otherwise). */
+    @WithSession
+    public Uni<PartitionRanges> partitionWithRanges(Caller caller, long partitionId, Permission permission) {
+        return partitionAccess.require(caller, partitionId, permission)
+                .chain(p -> ranges.ranges(partitionId).map(merged -> new PartitionRanges(p, merged)));
     }
 
     /** A partition as read, with its merged ranges ascending. */

@@ -1,6 +1,9 @@
 package io.batchyard.queue.compaction.gc;
 
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.compaction.catalog.CatalogService;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.merge.RangeService;
@@ -35,18 +38,35 @@ public class GarbageCollector {
     private final PartitionService partitions;
     private final RangeService ranges;
     private final CatalogSync catalog;
+    private final CatalogService catalogReads;
 
-    public GarbageCollector(ObjectStores stores, PartitionService partitions, RangeService ranges, CatalogSync catalog) {
+    public GarbageCollector(ObjectStores stores, PartitionService partitions, RangeService ranges, CatalogSync catalog,
+                            CatalogService catalogReads) {
         this.stores = stores;
         this.partitions = partitions;
         this.ranges = ranges;
         this.catalog = catalog;
+        this.catalogReads = catalogReads;
     }
 
     /** @return the keys deleted */
     public Uni<List<String>> collect(Partition p) {
-        return ranges.ranges(p.partitionId()).chain(merged -> catalog.current(p)
-                .chain(published -> Blocking.blocking(() -> prune(p, merged, published))));
+        return ranges.ranges(p.partitionId()).chain(merged -> collect(p, merged));
+    }
+
+    /**
+     * Collects a partition for {@code caller}: execute permission on its table's application, checked in the session
+     * that reads the ranges the collection keeps (314 when the caller may not read the partition).
+     *
+     * @return the keys deleted
+     */
+    public Uni<List<String>> collect(Caller caller, long partitionId) {
+        return catalogReads.partitionWithRanges(caller, partitionId, Permission.EXECUTE)
+                .chain(read -> collect(read.partition(), read.ranges()));
+    }
+
+    private Uni<List<String>> collect(Partition p, List<MergeRange> merged) {
+        return catalog.current(p).chain(published -> Blocking.blocking(() -> prune(p, merged, published)));
     }
 
     /** Collects every partition dated on or before {@code date} (the reference waits about 17 days). */

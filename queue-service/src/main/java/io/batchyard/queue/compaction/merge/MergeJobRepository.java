@@ -7,6 +7,7 @@ import static io.batchyard.eventing.persistence.Columns.toInt;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -27,6 +28,10 @@ public class MergeJobRepository extends NativeRepository {
 
     private static final String COLUMNS = """
             job_id, partition_id, state, schedule_time, attempts, lease_owner, heartbeat_at, last_error""";
+    /** The application of a job's table, for a row of {@code merge_job}. */
+    private static final String APPLICATION = """
+            (SELECT t.application_id FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id
+              WHERE p.partition_id = merge_job.partition_id)""";
     private static final String FENCE = "job_id = :id AND state = 'ONGOING' AND lease_owner = :owner AND attempts = :attempt";
 
     /** An ongoing job whose lease expired. */
@@ -171,15 +176,20 @@ public class MergeJobRepository extends NativeRepository {
                 MergeJobRepository::row);
     }
 
-    public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, int limit, int offset) {
+    /** Jobs of the partitions of tables of applications the caller may see, optionally of one state and partition. */
+    public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, Visibility visibility, int limit,
+                                    int offset) {
         Filter filter = filter(state, partitionId);
-        return rows("SELECT " + COLUMNS + " FROM merge_job" + filter.where() + " ORDER BY job_id LIMIT :limit OFFSET :offset",
-                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset), MergeJobRepository::row);
+        return rows("SELECT " + COLUMNS + " FROM merge_job" + filter.where(visible(APPLICATION))
+                        + " ORDER BY job_id LIMIT :limit OFFSET :offset",
+                q -> bind(bind(q, filter), visibility).setParameter("limit", limit).setParameter("offset", offset),
+                MergeJobRepository::row);
     }
 
-    public Uni<Long> count(MergeJobState state, Long partitionId) {
+    public Uni<Long> count(MergeJobState state, Long partitionId, Visibility visibility) {
         Filter filter = filter(state, partitionId);
-        return value("SELECT count(*) FROM merge_job" + filter.where(), Long.class, q -> bind(q, filter)).map(Optional::orElseThrow);
+        return value("SELECT count(*) FROM merge_job" + filter.where(visible(APPLICATION)), Long.class,
+                q -> bind(bind(q, filter), visibility)).map(Optional::orElseThrow);
     }
 
     /** Jobs of every partition by state; a state no job is in is absent. */

@@ -1,13 +1,21 @@
 package io.batchyard.queue.compaction.merge;
 
+import static io.batchyard.queue.CompactionError.JOB_NOT_DEAD;
+import static io.batchyard.queue.CompactionError.UNKNOWN_JOB;
 import static io.batchyard.queue.compaction.merge.MergeJobState.DEAD;
 import static io.batchyard.queue.compaction.merge.MergeJobState.ONGOING;
 
+import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.queue.Sequential;
+import io.batchyard.queue.Visibility;
+import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.partition.Partition;
+import io.batchyard.queue.compaction.partition.PartitionAccess;
 import io.batchyard.queue.compaction.partition.PartitionRepository;
 import io.batchyard.queue.compaction.partition.QuarantineRepository;
 import io.batchyard.queue.compaction.partition.SmallObject;
@@ -25,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The merge-job queue's use cases, each one transaction: claim, heartbeat, the fenced end of a run, failure and
@@ -50,10 +59,15 @@ public class MergeJobService {
     private final ServiceClock clock;
     private final TableRepository tables;
     private final MergeSignal signal;
+    private final PartitionAccess partitionAccess;
+    private final AccessChecks access;
 
     public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
                            SmallObjectRepository objects, QuarantineRepository quarantine, ServiceClock clock,
-                           TableRepository tables, MergeSignal signal) {
+                           TableRepository tables, MergeSignal signal, PartitionAccess partitionAccess,
+                           AccessChecks access) {
+        this.partitionAccess = partitionAccess;
+        this.access = access;
         this.signal = signal;
         this.clock = clock;
         this.tables = tables;
@@ -190,6 +204,34 @@ public class MergeJobService {
         signal.wake();
     }
 
+    /**
+     * Merge now for {@code caller}: execute permission on the partition's table's application (314 when it may not
+     * read it), then {@link #expedite(long)} in the same transaction.
+     */
+    @WithTransaction
+    public Uni<Boolean> expedite(Caller caller, long partitionId) {
+        return partitionAccess.require(caller, partitionId, Permission.EXECUTE).chain(p -> expedite(partitionId));
+    }
+
+    /**
+     * Revives a dead job for {@code caller}: execute permission on its partition's table's application. 317 for a job
+     * that does not exist or whose table the caller may not read, 318 for one that is not dead.
+     */
+    @WithTransaction
+    public Uni<Void> revive(Caller caller, long jobId) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_JOB.exception("merge job " + jobId + " does not exist");
+        return jobs.find(jobId).map(found -> found.orElseThrow(unknown))
+                .call(job -> partitions.find(job.partitionId()).map(found -> found.orElseThrow(unknown))
+                        .chain(p -> access.require(caller, p.applicationId(), Permission.EXECUTE,
+                                "merge job " + jobId, unknown)))
+                .chain(job -> revive(jobId).invoke(revived -> {
+                    if (!revived) {
+                        throw JOB_NOT_DEAD.exception("merge job " + jobId + " is " + job.state());
+                    }
+                }))
+                .replaceWithVoid();
+    }
+
     /** DEAD -> PENDING, due at once, with a fresh attempt budget. False when the job is not dead. */
     @WithTransaction
     public Uni<Boolean> revive(long jobId) {
@@ -207,20 +249,23 @@ public class MergeJobService {
         return jobs.find(jobId);
     }
 
+    /** Every job, for Batchyard's own use (tests, tools): no caller to check. */
     @WithSession
     public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, int limit, int offset) {
-        return jobs.list(state, partitionId, limit, offset);
+        return jobs.list(state, partitionId, Visibility.everything(), limit, offset);
     }
 
     @WithSession
     public Uni<Long> count(MergeJobState state, Long partitionId) {
-        return jobs.count(state, partitionId);
+        return jobs.count(state, partitionId, Visibility.everything());
     }
 
+    /** The jobs of the partitions of tables the caller may read. */
     @WithSession
-    public Uni<Page<MergeJob>> page(PageRequest page, MergeJobState state, Long partitionId) {
-        return jobs.list(state, partitionId, page.limit(), page.offset())
-                .chain(items -> jobs.count(state, partitionId).map(total -> Page.of(items, total, page)));
+    public Uni<Page<MergeJob>> page(Caller caller, PageRequest page, MergeJobState state, Long partitionId) {
+        return access.visibility(caller).chain(visible -> jobs.list(state, partitionId, visible, page.limit(),
+                        page.offset())
+                .chain(items -> jobs.count(state, partitionId, visible).map(total -> Page.of(items, total, page))));
     }
 
     /**

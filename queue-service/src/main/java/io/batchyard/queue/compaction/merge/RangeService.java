@@ -2,6 +2,9 @@ package io.batchyard.queue.compaction.merge;
 
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
+import io.batchyard.queue.compaction.partition.PartitionAccess;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -13,9 +16,11 @@ import java.util.List;
 public class RangeService {
 
     private final RangeRepository ranges;
+    private final PartitionAccess partitions;
 
-    public RangeService(RangeRepository ranges) {
+    public RangeService(RangeRepository ranges, PartitionAccess partitions) {
         this.ranges = ranges;
+        this.partitions = partitions;
     }
 
     @WithSession
@@ -23,9 +28,11 @@ public class RangeService {
         return ranges.ranges(partitionId);
     }
 
+    /** A partition's ranges, for a caller who may read it (314 otherwise). */
     @WithSession
-    public Uni<Page<MergeRange>> page(PageRequest page, long partitionId) {
-        return ranges.ranges(partitionId, page.limit(), page.offset())
+    public Uni<Page<MergeRange>> page(Caller caller, PageRequest page, long partitionId) {
+        return partitions.require(caller, partitionId, Permission.READ)
+                .chain(p -> ranges.ranges(partitionId, page.limit(), page.offset()))
                 .chain(items -> ranges.count(partitionId).map(total -> Page.of(items, total, page)));
     }
 

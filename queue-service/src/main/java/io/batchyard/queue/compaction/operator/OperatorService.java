@@ -1,23 +1,25 @@
 package io.batchyard.queue.compaction.operator;
 
-import static io.batchyard.queue.compaction.CompactionError.IDEMPOTENCY_KEY_REUSED;
-import static io.batchyard.queue.compaction.CompactionError.MERGE_RUNNING;
-import static io.batchyard.queue.compaction.CompactionError.NOTHING_TO_REBUILD;
-import static io.batchyard.queue.compaction.CompactionError.PARTITION_NOT_SWITCHED;
-import static io.batchyard.queue.compaction.CompactionError.TABLE_DROPPED;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_PARTITION;
-import static io.batchyard.queue.compaction.CompactionError.UNKNOWN_TABLE;
+import static io.batchyard.queue.CompactionError.IDEMPOTENCY_KEY_REUSED;
+import static io.batchyard.queue.CompactionError.MERGE_RUNNING;
+import static io.batchyard.queue.CompactionError.NOTHING_TO_REBUILD;
+import static io.batchyard.queue.CompactionError.PARTITION_NOT_SWITCHED;
+import static io.batchyard.queue.CompactionError.TABLE_DROPPED;
+import static io.batchyard.queue.CompactionError.UNKNOWN_PARTITION;
+import static io.batchyard.queue.CompactionError.UNKNOWN_TABLE;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.queue.Sequential;
+import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.AuditEntry;
 import io.batchyard.queue.compaction.ObjectRegistrationService;
 import io.batchyard.queue.compaction.OperatorRepository;
-import io.batchyard.queue.compaction.StoreAvailability;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.merge.RangeRepository;
 import io.batchyard.queue.compaction.partition.Partition;
@@ -27,6 +29,9 @@ import io.batchyard.queue.compaction.partition.SmallObjectRepository;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import io.batchyard.queue.compaction.store.ObjectStores;
+import io.batchyard.queue.compaction.store.StoreAvailability;
+import io.batchyard.queue.compaction.table.CompactionTable;
+import io.batchyard.queue.compaction.table.TableRepository;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -39,12 +44,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
  * Operator actions on compaction (issue 18 item 4), each idempotent and audited in {@code compaction_audit}: dropping a
  * table (merges and registrations stop; rows and files stay), replaying registrations from a list of object keys, and
- * rebuilding a partition from its small objects.
+ * rebuilding a partition from its small objects. Replays and rebuilds need execute permission on the table's
+ * application; the audit lists each caller the actions on tables it may read.
  */
 @ApplicationScoped
 public class OperatorService {
@@ -91,10 +98,15 @@ public class OperatorService {
     private final MergeJobRepository jobs;
     private final ObjectStores stores;
     private final ServiceClock clock;
+    private final TableRepository tables;
+    private final AccessChecks access;
 
     public OperatorService(OperatorRepository repository, ObjectRegistrationService registration, MeterRegistry meters,
                            PartitionRepository partitions, SmallObjectRepository objects, RangeRepository ranges,
-                           MergeJobRepository jobs, ObjectStores stores, ServiceClock clock) {
+                           MergeJobRepository jobs, ObjectStores stores, ServiceClock clock, TableRepository tables,
+                           AccessChecks access) {
+        this.tables = tables;
+        this.access = access;
         this.repository = repository;
         this.registration = registration;
         this.meters = meters;
@@ -111,22 +123,33 @@ public class OperatorService {
         return repository.markDropped(tableId).chain(found -> {
             boolean now = found.orElseThrow(() -> UNKNOWN_TABLE.exception("no compaction table " + tableId));
             Uni<Integer> removed = now ? repository.deleteIdleJobs(tableId) : Uni.createFrom().item(0);
-            return removed.chain(n -> repository.audit(actor, "DROP_TABLE", "table " + tableId, now ? "DONE" : "ALREADY",
-                    now ? n + " idle merge job(s) removed" : "already dropped")
+            return removed.chain(n -> repository.audit(actor, "DROP_TABLE", "table " + tableId, tableId,
+                    now ? "DONE" : "ALREADY", now ? n + " idle merge job(s) removed" : "already dropped")
                     .map(audited -> new Dropped(tableId, now, n)));
         }).invoke(d -> count("DROP_TABLE", d.droppedNow() ? "DONE" : "ALREADY"));
     }
 
     /**
-     * Registers each distinct key in turn, each in its own transaction (as a REST registration would), so that one
-     * refused key does not undo the others; a key registered before is a no-op. The audit row follows in a
-     * transaction of its own.
+     * Registers each distinct key in turn, each in its own transaction (as a REST registration would, with the same
+     * checks), so that one refused key does not undo the others; a key registered before is a no-op. The table must
+     * be one the caller holds execute permission on (311 when it may not read it, as for a table that does not exist),
+     * checked before any key. The audit row follows in a transaction of its own.
      */
-    public Uni<Replayed> replay(String actor, String schema, String table, LocalDate date, List<String> keys) {
+    public Uni<Replayed> replay(Caller caller, String schema, String table, LocalDate date, List<String> keys) {
+        Supplier<ApiException> unknown = () -> UNKNOWN_TABLE.exception("no compaction table " + schema + "." + table);
+        return Panache.withSession(() -> tables.find(schema, table).map(found -> found.orElseThrow(unknown))
+                        .call(t -> access.require(caller, t.applicationId(), Permission.EXECUTE,
+                                "compaction table " + t.tableId(), unknown)))
+                .chain(t -> replay(caller, t, date, keys));
+    }
+
+    private Uni<Replayed> replay(Caller caller, CompactionTable t, LocalDate date, List<String> keys) {
+        String schema = t.schemaName();
+        String table = t.tableName();
         List<KeyOutcome> outcomes = new ArrayList<>();
         Uni<Void> each = Uni.createFrom().voidItem();
         for (String key : new LinkedHashSet<>(keys)) {
-            each = each.chain(() -> registration.register(schema, table, date, key)
+            each = each.chain(() -> registration.register(caller, schema, table, date, key)
                     .map(r -> new KeyOutcome(key, r.created() ? "REGISTERED" : "ALREADY_KNOWN", r.object().objectId(),
                             null, null))
                     .onFailure(ApiException.class).recoverWithItem(e -> new KeyOutcome(key, "REFUSED", null,
@@ -143,8 +166,9 @@ public class OperatorService {
             String detail = r.registered() + " registered, " + r.alreadyKnown() + " already known, " + r.refused()
                     + " refused" + (r.refused() == 0 ? "" : ": " + r.keys().stream().filter(k -> k.code() != null)
                     .map(k -> k.objectKey() + " (" + k.code() + ")").toList());
-            return Panache.withTransaction(() -> repository.audit(actor, "REPLAY_REGISTRATION",
-                    truncate("table " + schema + "." + table + " " + date, 512), result, truncate(detail, 2000)));
+            return Panache.withTransaction(() -> repository.audit(caller.name(), "REPLAY_REGISTRATION",
+                    truncate("table " + schema + "." + table + " " + date, 512), t.tableId(), result,
+                    truncate(detail, 2000)));
         });
     }
 
@@ -161,58 +185,71 @@ public class OperatorService {
      * <p>Idempotent: a request with an {@code idempotencyKey} that already rebuilt this partition, or any request while
      * the partition's last rebuild is not published yet, changes nothing and answers {@code rebuiltNow} false.
      *
+     * <p>Execute permission on the partition's table's application, checked first in the rebuild's transaction (314
+     * when the caller may not read it, as for a partition that does not exist).
+     *
      * <p>Not {@code @WithTransaction}: the stored copies placed inside the transaction are removed after it, and which
      * ones (the new copies on a failure, the old ones on a commit) is known only once its outcome is, so the
      * transaction is this method's inner {@code Panache.withTransaction} and the clean-up is chained after it.
      */
-    public Uni<Rebuilt> rebuild(String actor, long partitionId, String idempotencyKey) {
+    public Uni<Rebuilt> rebuild(Caller caller, long partitionId, String idempotencyKey) {
+        String actor = caller.name();
         String target = "partition " + partitionId;
         List<Move> moved = new ArrayList<>();
-        return Panache.withTransaction(() -> repository.lockForRebuild(partitionId).chain(found -> {
-            OperatorRepository.RebuildCheck check = found.orElseThrow(() -> UNKNOWN_PARTITION.exception(
-                    "no partition " + partitionId));
-            Uni<Optional<String>> keyed = idempotencyKey == null ? Uni.createFrom().item(Optional.empty())
-                    : repository.keyedTarget(REBUILD, idempotencyKey);
-            return keyed.chain(previous -> {
-                if (previous.isPresent() && !previous.get().equals(target)) {
-                    throw IDEMPOTENCY_KEY_REUSED.exception("Idempotency-Key " + idempotencyKey + " rebuilt "
-                            + previous.get() + ", not " + target);
-                }
-                if (previous.isPresent() || check.pending()) {
-                    Rebuilt same = new Rebuilt(partitionId, false, 0, check.currentVersion(), check.rebuildTarget());
-                    return repository.audit(actor, REBUILD, target, "ALREADY", previous.isPresent()
-                                    ? "repeat of the request with this Idempotency-Key"
-                                    : "a rebuild to version " + check.rebuildTarget() + " is pending", idempotencyKey)
-                            .replaceWith(same);
-                }
-                if (check.tableDropped()) {
-                    throw TABLE_DROPPED.exception("the table of partition " + partitionId + " is dropped");
-                }
-                if (!check.switched()) {
-                    throw PARTITION_NOT_SWITCHED.exception("partition " + partitionId
-                            + " is not switched yet: its readers still read the live prefix and its merges go on");
-                }
-                return jobs.lockStates(partitionId).chain(states -> {
-                    if (states.contains("ONGOING") || states.contains("DEAD")) {
-                        throw MERGE_RUNNING.exception("partition " + partitionId + " has a merge job "
-                                + (states.contains("DEAD") ? "dead-lettered (retry it first)" : "running (retry later)"));
-                    }
-                    return partitions.find(partitionId).map(Optional::orElseThrow)
-                            .chain(p -> renumber(p, moved, check, actor, idempotencyKey));
-                });
-            });
-        })).onFailure().call(e -> moved.isEmpty() ? Uni.createFrom().voidItem()
-                // the rows were not renumbered: the new copies name nothing, and a live folder holds each object once
-                : Blocking.blocking(() -> remove(partitionId, moved, false)))
+        Supplier<ApiException> unknown = () -> UNKNOWN_PARTITION.exception("no partition " + partitionId);
+        return Panache.withTransaction(() -> repository.lockForRebuild(partitionId).map(found -> found
+                        .orElseThrow(unknown))
+                .call(check -> access.require(caller, check.applicationId(), Permission.EXECUTE, target, unknown))
+                .chain(check -> rebuildChecked(check, partitionId, actor, idempotencyKey, moved)))
+                .onFailure().call(e -> moved.isEmpty() ? Uni.createFrom().voidItem()
+                        // the rows were not renumbered: the new copies name nothing, and a live folder holds each
+                        // object once
+                        : Blocking.blocking(() -> remove(partitionId, moved, false)))
                 .call(r -> !r.rebuiltNow() ? Uni.createFrom().voidItem()
                         // committed: the old copies name nothing any more (their ids were renumbered)
                         : Blocking.blocking(() -> remove(partitionId, moved, true)))
                 .invoke(r -> count(REBUILD, r.rebuiltNow() ? "DONE" : "ALREADY"));
     }
 
+    /** A rebuild of a partition its caller may rebuild, with the partition locked: the checks, then the work. */
+    private Uni<Rebuilt> rebuildChecked(OperatorRepository.RebuildCheck check, long partitionId, String actor,
+                                        String idempotencyKey, List<Move> moved) {
+        String target = "partition " + partitionId;
+        Uni<Optional<String>> keyed = idempotencyKey == null ? Uni.createFrom().item(Optional.empty())
+                : repository.keyedTarget(REBUILD, idempotencyKey);
+        return keyed.chain(previous -> {
+            if (previous.isPresent() && !previous.get().equals(target)) {
+                throw IDEMPOTENCY_KEY_REUSED.exception("Idempotency-Key " + idempotencyKey + " rebuilt "
+                        + previous.get() + ", not " + target);
+            }
+            if (previous.isPresent() || check.pending()) {
+                Rebuilt same = new Rebuilt(partitionId, false, 0, check.currentVersion(), check.rebuildTarget());
+                return repository.audit(actor, REBUILD, target, check.tableId(), "ALREADY", previous.isPresent()
+                                ? "repeat of the request with this Idempotency-Key"
+                                : "a rebuild to version " + check.rebuildTarget() + " is pending", idempotencyKey)
+                        .replaceWith(same);
+            }
+            if (check.tableDropped()) {
+                throw TABLE_DROPPED.exception("the table of partition " + partitionId + " is dropped");
+            }
+            if (!check.switched()) {
+                throw PARTITION_NOT_SWITCHED.exception("partition " + partitionId
+                        + " is not switched yet: its readers still read the live prefix and its merges go on");
+            }
+            return jobs.lockStates(partitionId).chain(states -> {
+                if (states.contains("ONGOING") || states.contains("DEAD")) {
+                    throw MERGE_RUNNING.exception("partition " + partitionId + " has a merge job "
+                            + (states.contains("DEAD") ? "dead-lettered (retry it first)" : "running (retry later)"));
+                }
+                return partitions.find(partitionId).map(Optional::orElseThrow)
+                        .chain(p -> renumber(p, moved, check, actor, idempotencyKey));
+            });
+        });
+    }
+
     private Uni<Rebuilt> renumber(Partition p, List<Move> moved, OperatorRepository.RebuildCheck check, String actor,
                                   String idempotencyKey) {
-        StoreAvailability.require(stores.s3Available(), p.store(), "the table of partition " + p.partitionId());
+        StoreAvailability.require(stores, p.store(), "the table of partition " + p.partitionId());
         ObjectStore store = stores.of(p.store());
         return objects.rebuildable(p.partitionId()).chain(included -> {
             if (included.isEmpty()) {
@@ -229,7 +266,8 @@ public class OperatorService {
                         return partitions.markRebuild(p.partitionId(), newTarget)
                                 .chain(() -> jobs.enqueue(p.partitionId(), clock.now()))
                                 .chain(() -> jobs.dueBy(p.partitionId(), clock.now()))
-                                .chain(() -> repository.audit(actor, REBUILD, "partition " + p.partitionId(), "DONE",
+                                .chain(() -> repository.audit(actor, REBUILD, "partition " + p.partitionId(),
+                                        p.tableId(), "DONE",
                                         pairs.size() + " object(s) merged again; version " + check.currentVersion()
                                                 + " stays published until version " + newTarget + " or later is",
                                         idempotencyKey))
@@ -275,10 +313,11 @@ public class OperatorService {
         return null;
     }
 
+    /** Operator actions on the tables of applications the caller may read, newest first. */
     @WithSession
-    public Uni<Page<AuditEntry>> audits(PageRequest page) {
-        return repository.audits(page.limit(), page.offset())
-                .chain(items -> repository.auditCount().map(total -> Page.of(items, total, page)));
+    public Uni<Page<AuditEntry>> audits(Caller caller, PageRequest page) {
+        return access.visibility(caller).chain(visible -> repository.audits(visible, page.limit(), page.offset())
+                .chain(items -> repository.auditCount(visible).map(total -> Page.of(items, total, page))));
     }
 
     private void count(String action, String result) {

@@ -7,6 +7,7 @@ import static io.batchyard.eventing.persistence.Columns.longOrNull;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,7 +23,7 @@ public class PartitionRepository extends NativeRepository {
     private static final String SELECT = """
             SELECT p.partition_id, p.table_id, t.schema_name, t.table_name, p.partition_date,
               p.current_manifest_version, p.desired_manifest_version, p.last_live_object_id, p.switched,
-              t.store_kind, t.store_bucket, t.store_prefix
+              t.store_kind, t.store_bucket, t.store_prefix, t.application_id
             FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id""";
 
     public Uni<Long> findOrCreate(long tableId, LocalDate date) {
@@ -49,16 +50,20 @@ public class PartitionRepository extends NativeRepository {
                 PartitionRepository::row);
     }
 
-    public Uni<List<Partition>> list(Long tableId, int limit, int offset) {
+    /** Partitions of the tables of applications the caller may see, optionally of one table. */
+    public Uni<List<Partition>> list(Long tableId, Visibility visibility, int limit, int offset) {
         Filter filter = Filter.of("p.table_id", tableId);
-        return rows(SELECT + filter.where() + " ORDER BY p.table_id, p.partition_date LIMIT :limit OFFSET :offset",
-                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset), PartitionRepository::row);
+        return rows(SELECT + filter.where(visible("t.application_id"))
+                        + " ORDER BY p.table_id, p.partition_date LIMIT :limit OFFSET :offset",
+                q -> bind(bind(q, filter), visibility).setParameter("limit", limit).setParameter("offset", offset),
+                PartitionRepository::row);
     }
 
-    public Uni<Long> count(Long tableId) {
-        Filter filter = Filter.of("table_id", tableId);
-        return value("SELECT count(*) FROM compaction_partition" + filter.where(), Long.class, q -> bind(q, filter))
-                .map(Optional::orElseThrow);
+    public Uni<Long> count(Long tableId, Visibility visibility) {
+        Filter filter = Filter.of("p.table_id", tableId);
+        return value("SELECT count(*) FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id"
+                        + filter.where(visible("t.application_id")), Long.class,
+                q -> bind(bind(q, filter), visibility)).map(Optional::orElseThrow);
     }
 
     /**
@@ -152,6 +157,6 @@ public class PartitionRepository extends NativeRepository {
         boolean switched = (Boolean) r[8];
         return new Partition(toLong(r[0]), toLong(r[1]), (String) r[2], (String) r[3], date(r[4]), current,
                 toLong(r[6]), lastLive, switched, PartitionState.of(switched, lastLive, current),
-                StoreLocation.of((String) r[9], (String) r[10], (String) r[11]));
+                StoreLocation.of((String) r[9], (String) r[10], (String) r[11]), toLong(r[12]));
     }
 }

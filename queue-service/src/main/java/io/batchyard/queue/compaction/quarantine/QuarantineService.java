@@ -1,15 +1,22 @@
 package io.batchyard.queue.compaction.quarantine;
 
+import static io.batchyard.queue.CompactionError.OBJECT_KEY_OUTSIDE_TABLE;
+import static io.batchyard.queue.CompactionError.SYMBOLIC_LINK;
+
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.persistence.Blocking;
 import io.batchyard.queue.clock.ServiceClock;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
+import io.batchyard.queue.compaction.partition.PartitionAccess;
 import io.batchyard.queue.compaction.partition.QuarantineRepository;
 import io.batchyard.queue.compaction.partition.QuarantineState;
 import io.batchyard.queue.compaction.partition.QuarantinedObject;
 import io.batchyard.queue.compaction.partition.SmallObject;
 import io.batchyard.queue.compaction.partition.SmallObjectRepository;
+import io.batchyard.queue.compaction.store.LinkRefusedException;
 import io.batchyard.queue.compaction.store.ObjectKeys;
 import io.batchyard.queue.compaction.store.ObjectStore;
 import io.batchyard.queue.compaction.store.ObjectStores;
@@ -51,9 +58,11 @@ public class QuarantineService {
     private final SmallObjectRepository objects;
     private final MergeJobRepository jobs;
     private final ServiceClock clock;
+    private final PartitionAccess partitions;
 
     public QuarantineService(ObjectStores stores, QuarantineRepository quarantine, SmallObjectRepository objects,
-                             MergeJobRepository jobs, ServiceClock clock) {
+                             MergeJobRepository jobs, ServiceClock clock, PartitionAccess partitions) {
+        this.partitions = partitions;
         this.clock = clock;
         this.stores = stores;
         this.quarantine = quarantine;
@@ -61,9 +70,12 @@ public class QuarantineService {
         this.jobs = jobs;
     }
 
+    /** The partition's quarantined objects, for a caller who may read it (314 otherwise). */
     @WithSession
-    public Uni<Page<QuarantinedObject>> page(PageRequest page, long partitionId, QuarantineState state) {
-        return quarantine.list(partitionId, state, page.limit(), page.offset())
+    public Uni<Page<QuarantinedObject>> page(Caller caller, PageRequest page, long partitionId,
+                                             QuarantineState state) {
+        return partitions.require(caller, partitionId, Permission.READ)
+                .chain(p -> quarantine.list(partitionId, state, page.limit(), page.offset()))
                 .chain(items -> quarantine.count(partitionId, state).map(total -> Page.of(items, total, page)));
     }
 
@@ -76,30 +88,41 @@ public class QuarantineService {
      * Release: the object gets a new id above every merged range (its old id stays covered by a range that holds none
      * of its records), its source key is placed anew under that id (the fixed bytes; the old, bad copy is removed so
      * the live prefix does not hold both), and a merge is due at once. A release whose object is still bad is simply
-     * quarantined again by that merge.
+     * quarantined again by that merge. Execute permission on the partition's table's application (314 when the caller
+     * may not read it). The key is read again only in the table's folder, and never through a symbolic link (336,
+     * 337), as at registration: an object registered before that rule is dropped rather than released.
      */
     @WithTransaction
-    public Uni<Decision> release(long partitionId, String objectKey) {
-        return decide(partitionId, objectKey, QuarantineState.Event.RELEASE, q -> Blocking
-                .blocking(() -> sizeIfStored(stores.of(q.store()), objectKey))
-                .chain(size -> size < 0 ? Uni.createFrom().item(Outcome.SOURCE_MISSING)
-                        : objects.renumber(q.objectId(), size)
-                        .call(renumbered -> Blocking.blocking(() -> replace(q, renumbered)))
-                        .call(renumbered -> quarantine.decide(renumbered.objectId(), QuarantineState.RELEASED))
-                        .call(() -> jobs.enqueue(partitionId, clock.now()))
-                        .replaceWith(Outcome.DONE)));
+    public Uni<Decision> release(Caller caller, long partitionId, String objectKey) {
+        return decide(caller, partitionId, objectKey, QuarantineState.Event.RELEASE, q -> {
+            if (!ObjectKeys.inTableFolder(objectKey, q.schemaName(), q.tableName())) {
+                throw OBJECT_KEY_OUTSIDE_TABLE.exception("object key " + objectKey + " is not in the folder "
+                        + ObjectKeys.tableFolder(q.schemaName(), q.tableName()) + " of its table");
+            }
+            return Blocking.blocking(() -> sizeIfStored(stores.of(q.store()), objectKey))
+                    .chain(size -> size < 0 ? Uni.createFrom().item(Outcome.SOURCE_MISSING)
+                            : objects.renumber(q.objectId(), size)
+                            .call(renumbered -> Blocking.blocking(() -> replace(q, renumbered)))
+                            .call(renumbered -> quarantine.decide(renumbered.objectId(), QuarantineState.RELEASED))
+                            .call(() -> jobs.enqueue(partitionId, clock.now()))
+                            .replaceWith(Outcome.DONE));
+        }).onFailure(LinkRefusedException.class).transform(e -> SYMBOLIC_LINK.exception(e.getMessage()));
     }
 
-    /** Drop: the object is never merged; its row stays as the record of that decision. */
+    /**
+     * Drop: the object is never merged; its row stays as the record of that decision. Execute permission, as for a
+     * release.
+     */
     @WithTransaction
-    public Uni<Decision> drop(long partitionId, String objectKey) {
-        return decide(partitionId, objectKey, QuarantineState.Event.DROP,
+    public Uni<Decision> drop(Caller caller, long partitionId, String objectKey) {
+        return decide(caller, partitionId, objectKey, QuarantineState.Event.DROP,
                 q -> quarantine.decide(q.objectId(), QuarantineState.DROPPED).replaceWith(Outcome.DONE));
     }
 
-    private Uni<Decision> decide(long partitionId, String objectKey, QuarantineState.Event event,
+    private Uni<Decision> decide(Caller caller, long partitionId, String objectKey, QuarantineState.Event event,
                                  java.util.function.Function<QuarantinedObject, Uni<Outcome>> action) {
-        return quarantine.lock(partitionId, objectKey).chain(found -> {
+        return partitions.require(caller, partitionId, Permission.EXECUTE)
+                .chain(p -> quarantine.lock(partitionId, objectKey)).chain(found -> {
             if (found.isEmpty()) {
                 return Uni.createFrom().item(new Decision(Outcome.UNKNOWN, Optional.empty()));
             }

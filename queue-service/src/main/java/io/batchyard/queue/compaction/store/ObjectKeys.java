@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * &lt;h0h1&gt;.&lt;schema&gt;.&lt;table&gt;/merged/dt=YYYY-MM-DD/part-&lt;lower&gt;-&lt;upper&gt;.jsonl
  * &lt;h0h1&gt;.&lt;schema&gt;.&lt;table&gt;/merged/dt=YYYY-MM-DD/manifest-&lt;version&gt;.json
  * </pre>
- * h0h1 = the first two bytes of MD5("schema.table") in hex, which spreads tables over key prefixes.
+ * h0h1 = the first two bytes of MD5("schema.table") in hex, which spreads tables over key prefixes. Producers put the
+ * objects they register in the table's own folder, {@code <schema>/<table>/…} ({@link #tableFolder}).
  */
 public final class ObjectKeys {
 
@@ -29,6 +30,25 @@ public final class ObjectKeys {
     }
 
     private ObjectKeys() {
+    }
+
+    /**
+     * The folder of a table's producers, {@code <schema>/<table>/}: the small objects registered for the table lie
+     * under it. It never meets the service's own folders ({@link #tablePrefix}, whose first segment holds dots that
+     * schema names do not) nor another table's.
+     */
+    public static String tableFolder(String schema, String table) {
+        return schema + "/" + table + "/";
+    }
+
+    /**
+     * A producer's key for a table, as registration takes it: a relative path in the table's folder
+     * ({@link #tableFolder}); {@link ObjectStore#checkRelativeKey} has refused '.' and '..' segments already, so the
+     * key cannot leave the folder.
+     */
+    public static boolean inTableFolder(String key, String schema, String table) {
+        String folder = tableFolder(schema, table);
+        return key.startsWith(folder) && key.length() > folder.length();
     }
 
     public static String tablePrefix(String schema, String table) {

@@ -1,7 +1,9 @@
 package io.batchyard.queue.compaction.store;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
@@ -13,12 +15,18 @@ public final class ObjectStores {
 
     private final ObjectStore filesystem;
     private final Optional<BiFunction<String, String, ObjectStore>> s3;
+    private final Set<String> allowedBuckets;
     private final Map<StoreLocation, ObjectStore> views = new ConcurrentHashMap<>();
 
-    /** @param s3 makes the store of a bucket and prefix; empty when no S3 endpoint is configured */
-    public ObjectStores(ObjectStore filesystem, Optional<BiFunction<String, String, ObjectStore>> s3) {
+    /**
+     * @param s3             makes the store of a bucket and prefix; empty when no S3 endpoint is configured
+     * @param allowedBuckets the buckets tables may use (the deployment's allow-list)
+     */
+    public ObjectStores(ObjectStore filesystem, Optional<BiFunction<String, String, ObjectStore>> s3,
+                        List<String> allowedBuckets) {
         this.filesystem = filesystem;
         this.s3 = s3;
+        this.allowedBuckets = Set.copyOf(allowedBuckets);
     }
 
     public ObjectStore filesystem() {
@@ -28,6 +36,14 @@ public final class ObjectStores {
     /** Whether tables can be placed in S3 (an endpoint or region is configured). */
     public boolean s3Available() {
         return s3.isPresent();
+    }
+
+    /**
+     * Whether the deployment allows tables in this bucket: checked where a table is registered and where objects
+     * enter it (StoreAvailability), so the service takes nothing from, and places nothing in, another bucket.
+     */
+    public boolean bucketAllowed(String bucket) {
+        return allowedBuckets.contains(bucket);
     }
 
     public ObjectStore of(StoreLocation location) {

@@ -8,6 +8,7 @@ import static io.batchyard.eventing.persistence.Columns.toInt;
 import static io.batchyard.eventing.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
+import io.batchyard.queue.Visibility;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,21 +22,35 @@ public class TableRepository extends NativeRepository {
     private static final String COLUMNS = """
             table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes, merged_object_size,
             acceptance_past_days, acceptance_future_days, mergeable_delay_days, time_zone, store_kind, store_bucket,
-            store_prefix""";
+            store_prefix, application_id""";
 
     /** Inserts the table unless one of that name exists; empty when it existed. */
     public Uni<Optional<CompactionTable>> insert(String schema, String table, int mergeIntervalSeconds,
-                                                 int zoneOffsetMinutes, StoreLocation store) {
+                                                 int zoneOffsetMinutes, StoreLocation store, long applicationId) {
         return first("""
                         INSERT INTO compaction_table (schema_name, table_name, merge_interval_seconds, zone_offset_minutes,
-                          store_kind, store_bucket, store_prefix)
-                        VALUES (:s, :t, :interval, :zone, :kind, CAST(:bucket AS text), :prefix)
+                          store_kind, store_bucket, store_prefix, application_id)
+                        VALUES (:s, :t, :interval, :zone, :kind, CAST(:bucket AS text), :prefix, :application)
                         ON CONFLICT (schema_name, table_name) DO NOTHING
                         RETURNING\s""" + COLUMNS,
                 q -> q.setParameter("s", schema).setParameter("t", table).setParameter("interval", mergeIntervalSeconds)
                         .setParameter("zone", zoneOffsetMinutes).setParameter("kind", store.kind().json())
-                        .setParameter("bucket", store.bucket()).setParameter("prefix", store.prefix()),
+                        .setParameter("bucket", store.bucket()).setParameter("prefix", store.prefix())
+                        .setParameter("application", applicationId),
                 TableRepository::row);
+    }
+
+    /**
+     * Whether another table of the bucket has a prefix that nests with {@code prefix} (one a proper beginning of the
+     * other; the empty prefix nests with every other).
+     */
+    public Uni<Boolean> prefixNests(String bucket, String prefix) {
+        return value("""
+                        SELECT EXISTS (SELECT 1 FROM compaction_table
+                          WHERE store_kind = 's3' AND store_bucket = :b AND store_prefix <> :p
+                            AND (left(:p, length(store_prefix)) = store_prefix
+                              OR left(store_prefix, length(:p)) = :p))""",
+                Boolean.class, q -> q.setParameter("b", bucket).setParameter("p", prefix)).map(Optional::orElseThrow);
     }
 
     public Uni<Optional<CompactionTable>> find(String schema, String table) {
@@ -69,18 +84,23 @@ public class TableRepository extends NativeRepository {
                 q -> q.setParameter("z", zone)).map(Optional::orElseThrow);
     }
 
-    public Uni<List<CompactionTable>> list(int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM compaction_table ORDER BY table_id LIMIT :limit OFFSET :offset",
-                q -> q.setParameter("limit", limit).setParameter("offset", offset), TableRepository::row);
+    /** The tables of applications the caller may see. */
+    public Uni<List<CompactionTable>> list(Visibility visibility, int limit, int offset) {
+        return rows("SELECT " + COLUMNS + " FROM compaction_table WHERE " + visible("application_id")
+                        + " ORDER BY table_id LIMIT :limit OFFSET :offset",
+                q -> bind(q, visibility).setParameter("limit", limit).setParameter("offset", offset),
+                TableRepository::row);
     }
 
-    public Uni<Long> count() {
-        return value("SELECT count(*) FROM compaction_table", Long.class, q -> q).map(Optional::orElseThrow);
+    public Uni<Long> count(Visibility visibility) {
+        return value("SELECT count(*) FROM compaction_table WHERE " + visible("application_id"), Long.class,
+                q -> bind(q, visibility)).map(Optional::orElseThrow);
     }
 
     private static CompactionTable row(Object[] r) {
         return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]),
                 new TableSettings(longOrNull(r[5]), toInt(r[3]), intOrNull(r[6]), intOrNull(r[7]), intOrNull(r[8]),
-                        (String) r[9]), StoreLocation.of((String) r[10], (String) r[11], (String) r[12]));
+                        (String) r[9]), StoreLocation.of((String) r[10], (String) r[11], (String) r[12]),
+                toLong(r[13]));
     }
 }

@@ -1,4 +1,4 @@
-package io.batchyard.queue.compaction;
+package io.batchyard.queue;
 
 import io.batchyard.api.ErrorCode;
 
@@ -41,7 +41,21 @@ public enum CompactionError implements ErrorCode {
     /** Every object of the partition is quarantined or dropped: a rebuild would publish nothing new. */
     NOTHING_TO_REBUILD(333, 409, "Partition has no object to rebuild from"),
     /** An Idempotency-Key already did the same action on another target. */
-    IDEMPOTENCY_KEY_REUSED(334, 422, "Idempotency key was used for another request");
+    IDEMPOTENCY_KEY_REUSED(334, 422, "Idempotency key was used for another request"),
+    // the deployment's operator names the buckets tables may use (batchyard.compaction.s3.allowed-buckets): without
+    // the list a table could point the service, and its credentials, at any bucket they reach
+    BUCKET_NOT_ALLOWED(335, 422, "The table's bucket is not one this deployment allows"),
+    // a producer's object lies in its own table's folder of the store: any other key would have the service copy,
+    // merge and publish objects of other tables, or anything else in the store, for the caller
+    OBJECT_KEY_OUTSIDE_TABLE(336, 400, "Object key is not in the table's folder"),
+    // the filesystem store follows no symbolic link: one would lead the service to read or write outside what the key
+    // names (another table's objects, or any file the service may open)
+    SYMBOLIC_LINK(337, 422, "Object store path is a symbolic link"),
+    /** The application a table is registered for is not known to this service, or not one the caller may read. */
+    UNKNOWN_APPLICATION(338, 422, "Unknown application"),
+    // two tables of one bucket whose prefixes nest would share keys: the outer table's folder could hold the inner
+    // table's objects
+    STORE_PREFIX_OVERLAP(339, 409, "The table's store prefix nests in another table's");
 
     private final Spec spec;
 
