@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.queue.BatchEnqueued;
@@ -19,16 +18,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import java.io.BufferedReader;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,21 +146,9 @@ class ViewerAccessTest {
 
     /** The first snapshot the stream sends (it sends the current view at once); the stream is then closed. */
     private static JsonNode firstStreamed(String token) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port
-                        + "/api/stream")).header("Authorization", "Bearer " + token)
-                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(30)).GET().build();
-        HttpResponse<InputStream> response = HttpClient.newHttpClient().send(request,
-                HttpResponse.BodyHandlers.ofInputStream());
-        assertThat(response.statusCode()).isEqualTo(200);
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(),
-                StandardCharsets.UTF_8))) {
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.startsWith("data:")) {
-                    return new ObjectMapper().readTree(line.substring("data:".length()));
-                }
-            }
+        try (EventStream stream = EventStream.open(token)) {
+            return stream.first();
         }
-        throw new AssertionError("the stream ended without a snapshot");
     }
 
     private static List<Long> ids(JsonNode rows, String field) {

@@ -2,6 +2,7 @@ package io.batchyard.dashboard.api;
 
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
+import io.batchyard.dashboard.metrics.DashboardMeters;
 import io.batchyard.dashboard.view.DashboardView;
 import io.batchyard.dashboard.view.DashboardView.Snapshot;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -34,12 +35,15 @@ public class DashboardResource {
     static final Duration TICK = Duration.ofMillis(250);
 
     private final DashboardView view;
+    private final DashboardMeters meters;
     private final SecurityIdentity identity;
     private final JsonWebToken accessToken;
     private final String page;
 
-    public DashboardResource(DashboardView view, SecurityIdentity identity, JsonWebToken accessToken) {
+    public DashboardResource(DashboardView view, DashboardMeters meters, SecurityIdentity identity,
+                             JsonWebToken accessToken) {
         this.view = view;
+        this.meters = meters;
         this.identity = identity;
         this.accessToken = accessToken;
         this.page = resource("dashboard/index.html");
@@ -66,13 +70,13 @@ public class DashboardResource {
     public Multi<Snapshot> stream() {
         Caller viewer = viewer();
         AtomicLong sent = new AtomicLong(-1);
-        return Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(TICK)
+        return meters.counted(Multi.createFrom().ticks().startingAfter(Duration.ofMillis(1)).every(TICK)
                 .filter(tick -> view.version() != sent.get())
                 .map(tick -> {
                     Snapshot s = view.snapshot(viewer);
                     sent.set(s.version());
                     return s;
-                });
+                }));
     }
 
     /**

@@ -128,8 +128,8 @@ public final class DashboardView {
     /** The applications' permissions when {@link #taken} was taken: each viewer's snapshot is cut from both. */
     private Map<Long, ApplicationAccess> takenAccess = Map.of();
 
-    /** Folds one event in; events of other types change nothing. */
-    public synchronized void apply(SpecificRecord event) {
+    /** Folds one event in and answers true; events of other types change nothing and answer false. */
+    public synchronized boolean apply(SpecificRecord event) {
         if (names.apply(event)) {
             // names, applications and tables: no line in the feed, but the page redraws with them
         } else if (event instanceof JobStarted e) {
@@ -185,9 +185,10 @@ public final class DashboardView {
             }
             line(e.getHeader(), "BatchesArchived", e.getParentProcessId(), "consumed " + e.getSourceBatchIds());
         } else {
-            return;
+            return false;
         }
         version++;
+        return true;
     }
 
     /** Changes so far: a page that saw this version has nothing new to draw. */
