@@ -16,6 +16,13 @@ QUEUE_PORT=${BATCHYARD_QUEUE_PORT:-8083}
 LINEAGE_PORT=${BATCHYARD_LINEAGE_PORT:-8084}
 # The operations page (dashboard), a reader of the topics.
 DASHBOARD_PORT=${BATCHYARD_DASHBOARD_PORT:-8086}
+# Each one's management interface: health, metrics and the OpenAPI document, open without a token, on a port of its
+# own (never on the ports above).
+REGISTRY_MANAGEMENT_PORT=${BATCHYARD_REGISTRY_MANAGEMENT_PORT:-9181}
+EXECUTION_MANAGEMENT_PORT=${BATCHYARD_EXECUTION_MANAGEMENT_PORT:-9182}
+QUEUE_MANAGEMENT_PORT=${BATCHYARD_QUEUE_MANAGEMENT_PORT:-9183}
+LINEAGE_MANAGEMENT_PORT=${BATCHYARD_LINEAGE_MANAGEMENT_PORT:-9184}
+DASHBOARD_MANAGEMENT_PORT=${BATCHYARD_DASHBOARD_MANAGEMENT_PORT:-9186}
 DASHBOARD_URL=http://$HOST:$DASHBOARD_PORT/
 # The OpenID Connect provider (Keycloak) whose tokens the services trust, when run.sh can start one.
 KEYCLOAK_PORT=${BATCHYARD_KEYCLOAK_PORT:-8180}
@@ -79,6 +86,15 @@ port_of() {
     queue-service) echo "$QUEUE_PORT" ;; lineage-service) echo "$LINEAGE_PORT" ;; dashboard) echo "$DASHBOARD_PORT" ;;
   esac
 }
+management_port_of() {
+  case $1 in
+    registry-service) echo "$REGISTRY_MANAGEMENT_PORT" ;; execution-service) echo "$EXECUTION_MANAGEMENT_PORT" ;;
+    queue-service) echo "$QUEUE_MANAGEMENT_PORT" ;; lineage-service) echo "$LINEAGE_MANAGEMENT_PORT" ;;
+    dashboard) echo "$DASHBOARD_MANAGEMENT_PORT" ;;
+  esac
+}
+# Where a service's (or the dashboard's) /q/health, /q/metrics and /q/openapi answer.
+management_url() { echo "http://$HOST:$(management_port_of "$1")/q"; }
 
 # true when something accepts TCP connections on 127.0.0.1:$1
 listening() { (exec 3<>"/dev/tcp/${2:-$HOST}/$1") 2>/dev/null; }

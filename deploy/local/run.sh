@@ -299,10 +299,13 @@ start_service() {
   [ -f "$jar" ] || { say "WARNING: $jar missing, $svc not started"; return; }
   if alive "$WORK/pids/$svc.pid"; then say "$svc already running"; return; fi
   require_free "$port" "$svc" "BATCHYARD_$(echo "${svc%-service}" | tr a-z A-Z)_PORT"
+  require_free "$(management_port_of "$svc")" "$svc's health, metrics and OpenAPI" \
+    "BATCHYARD_$(echo "${svc%-service}" | tr a-z A-Z)_MANAGEMENT_PORT"
   log_start "$WORK/logs/$svc.log" "$svc"   # appended: a restarted service keeps its earlier log
   local identity=("${IDENTITY_ENV[@]}")
   [ "$svc" = execution-service ] && identity+=("${SERVICE_IDENTITY_ENV[@]}")
   QUARKUS_HTTP_PORT=$port \
+  QUARKUS_MANAGEMENT_HOST=$BIND_HOST QUARKUS_MANAGEMENT_PORT=$(management_port_of "$svc") \
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
   QUARKUS_DATASOURCE_USERNAME=batchyard QUARKUS_DATASOURCE_PASSWORD=$PG_PASSWORD \
@@ -322,18 +325,21 @@ start_dashboard() {
   [ -f "$jar" ] || { say "WARNING: $jar missing, the dashboard not started"; return; }
   if alive "$WORK/pids/dashboard.pid"; then say "dashboard already running"; return; fi
   require_free "$DASHBOARD_PORT" "the dashboard" BATCHYARD_DASHBOARD_PORT
+  require_free "$DASHBOARD_MANAGEMENT_PORT" "the dashboard's health, metrics and OpenAPI" \
+    BATCHYARD_DASHBOARD_MANAGEMENT_PORT
   log_start "$WORK/logs/dashboard.log" dashboard
-  QUARKUS_HTTP_PORT=$DASHBOARD_PORT QUARKUS_HTTP_HOST=$BIND_HOST KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT \
+  QUARKUS_HTTP_PORT=$DASHBOARD_PORT QUARKUS_HTTP_HOST=$BIND_HOST \
+  QUARKUS_MANAGEMENT_HOST=$BIND_HOST QUARKUS_MANAGEMENT_PORT=$DASHBOARD_MANAGEMENT_PORT KAFKA_BOOTSTRAP_SERVERS=$HOST:$KAFKA_PORT \
   BATCHYARD_SCHEMA_REGISTRY_URL=$SCHEMA_REGISTRY_URL BATCHYARD_EXECUTION_URL=http://$HOST:$EXECUTION_PORT \
   BATCHYARD_QUEUE_URL=http://$HOST:$QUEUE_PORT BATCHYARD_LINEAGE_URL=http://$HOST:$LINEAGE_PORT \
     env "${IDENTITY_ENV[@]}" "${DASHBOARD_SIGN_IN_ENV[@]}" nohup java -Xmx${BATCHYARD_SERVICE_HEAP:-384m} $SERVICE_JAVA_OPTS -jar "$jar" >>"$WORK/logs/dashboard.log" 2>&1 &
   echo $! >"$WORK/pids/dashboard.pid"
 }
 await_service() {
-  local svc=$1 port; port=$(port_of "$svc")
+  local svc=$1
   [ -f "$WORK/pids/$svc.pid" ] || return 0
   for _ in $(seq 1 180); do
-    curl -fsS -o /dev/null "http://$HOST:$port/q/health/ready" 2>/dev/null && return 0
+    curl -fsS -o /dev/null "$(management_url "$svc")/health/ready" 2>/dev/null && return 0
     alive "$WORK/pids/$svc.pid" || { tail -40 "$WORK/logs/$svc.log"; die "$svc exited"; }
     sleep 0.5
   done
@@ -354,10 +360,11 @@ start_dashboard
 for svc in "${SERVICES[@]}" dashboard; do await_service "$svc"; done
 
 say "Batchyard is up:"
-printf '  %-18s %-24s %-36s %s\n' service url openapi log
-for svc in "${SERVICES[@]}"; do
+printf '  %-18s %-24s %-42s %s\n' service url 'health, metrics, openapi (no token)' log
+for svc in "${SERVICES[@]}" dashboard; do
   p=$(port_of "$svc")
-  printf '  %-18s %-24s %-36s %s\n' "$svc" "http://$HOST:$p" "http://$HOST:$p/q/openapi" "$WORK/logs/$svc.log"
+  printf '  %-18s %-24s %-42s %s\n' "$svc" "http://$HOST:$p" "$(management_url "$svc")/{health,metrics,openapi}" \
+    "$WORK/logs/$svc.log"
 done
 say "Kafka: $HOST:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
 say "schema registry: $SCHEMA_REGISTRY_URL (Confluent-compatible API $SCHEMA_REGISTRY_URL/apis/ccompat/v7; log $WORK/logs/schema-registry.log)"

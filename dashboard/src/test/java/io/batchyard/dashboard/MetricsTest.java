@@ -16,6 +16,7 @@ import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.EventPublisher;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.TopicContents;
 import io.batchyard.teststack.identity.Identity;
@@ -157,7 +158,7 @@ class MetricsTest {
 
     /** The endpoint a scraper calls: no token. */
     private static String scrape() {
-        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.ofApplicationUnderTest().metricsText();
     }
 
     private static double increase(String before, String after, String name, String... labels) {

@@ -6,6 +6,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import java.util.Map;
@@ -57,14 +58,14 @@ class MetricsTest {
         assertThat(value(after, "batchyard_events_consumed_total")).as("the read model's consumer").isPositive();
         assertThat(value(after, "batchyard_runner_buckets", "status", "INIT")).isGreaterThanOrEqualTo(0);
 
-        given().get("/q/health/ready").then()
+        given().noFilters().baseUri(Management.ofApplicationUnderTest().ready().toString()).get().then()
                 .body("checks.find { it.name == 'Outbox relay alive and backlog below threshold' }.status",
                         equalTo("UP"));
     }
 
     /** The endpoint a scraper calls: no token. */
     private static String scrape() {
-        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.ofApplicationUnderTest().metricsText();
     }
 
     private static io.restassured.response.ValidatableResponse post(String path) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.api.access.VerifiedTokens;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -42,7 +43,7 @@ class TokenCacheTest {
 
     /** The service's own count of calls whose token was (hit) or was not (miss) found verified, as it exports it. */
     private static double cacheCount(String outcome) {
-        String metrics = given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.ofApplicationUnderTest().metricsText();
         return PrometheusText.value(metrics, "batchyard_auth_token_cache_total", "outcome", outcome);
     }
 

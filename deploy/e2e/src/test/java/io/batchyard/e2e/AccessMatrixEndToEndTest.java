@@ -14,6 +14,7 @@ import io.batchyard.e2e.AccessMatrix.Plan;
 import io.batchyard.e2e.AccessMatrix.Who;
 import io.batchyard.e2e.AccessProbes.Call;
 import io.batchyard.e2e.AccessProbes.Probe;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.fuzz.OpenApiOperations;
 import io.batchyard.teststack.identity.Identity;
 import java.io.BufferedReader;
@@ -84,16 +85,18 @@ class AccessMatrixEndToEndTest {
     static void start() {
         stack = Stack.shared();
         dashboard = stack.startDashboard();
+        Map<String, ServiceProcess> services = new LinkedHashMap<>();
+        services.put("registry-service", stack.registry);
+        services.put("execution-service", stack.execution);
+        services.put("queue-service", stack.queue);
+        services.put("lineage-service", stack.lineage);
+        services.put("dashboard", dashboard);
         urls = new LinkedHashMap<>();
-        urls.put("registry-service", stack.registry.url());
-        urls.put("execution-service", stack.execution.url());
-        urls.put("queue-service", stack.queue.url());
-        urls.put("lineage-service", stack.lineage.url());
-        urls.put("dashboard", dashboard.url());
+        services.forEach((service, process) -> urls.put(service, process.url()));
         assertThat(urls.keySet()).as("the services the access policy covers")
                 .containsExactlyInAnyOrderElementsOf(AccessPolicy.services());
         live = new LinkedHashMap<>();
-        urls.forEach((service, url) -> live.put(service, liveOperations(url)));
+        services.forEach((service, process) -> live.put(service, liveOperations(process.management())));
         fixtures = new AccessFixtures(stack, dashboard);
     }
 
@@ -411,19 +414,9 @@ class AccessMatrixEndToEndTest {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    private static List<String> liveOperations(String url) {
-        try {
-            HttpResponse<String> doc = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/q/openapi?format=json"))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(doc.statusCode()).as(url + "/q/openapi").isEqualTo(200);
-            return new OpenApiOperations(JSON.readTree(doc.body())).operations().stream()
-                    .map(OpenApiOperations.Operation::id).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    /** The operations the service's own OpenAPI document lists, read on its management interface. */
+    private static List<String> liveOperations(Management management) {
+        return OpenApiOperations.of(management).operations().stream().map(OpenApiOperations.Operation::id).toList();
     }
 
     /** Prints and writes every failure, the mismatches grouped by service, for whoever makes the services agree. */

@@ -16,6 +16,7 @@ import io.batchyard.teststack.ChildProcesses;
 import io.batchyard.teststack.ConnectionTerminator;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventProbe.Received;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.RestartableKafka;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -210,21 +211,22 @@ class FaultEndToEndTest {
         List<Job> outage = jobs.subList(12, 32);
         kafka.stop();
         Instant down = Instant.now();
-        List<String> services = List.of(stack.registry.url(), stack.queue.url(), stack.execution.url());
+        List<Management> services = List.of(stack.registry.management(), stack.queue.management(),
+                stack.execution.management());
         // Readiness follows the broker in every service; liveness never does (nothing to restart).
-        for (String service : services) {
-            await().atMost(Duration.ofSeconds(20)).until(() -> status(service + "/q/health/ready") == 503);
+        for (Management service : services) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> Management.status(service.ready()) == 503);
         }
         AtomicInteger calls = new AtomicInteger();
         List<Run> runs = outage.stream().map(job -> runCounting(job, calls)).toList();
         while (Duration.between(down, Instant.now()).toSeconds() < 30) {
-            for (String service : services) {
-                assertThat(status(service + "/q/health/live")).as(service + " liveness").isEqualTo(200);
+            for (Management service : services) {
+                assertThat(Management.status(service.live())).as(service + " liveness").isEqualTo(200);
             }
             ChildProcesses.sleep(1000);
         }
-        for (String service : services) {
-            assertThat(status(service + "/q/health/ready")).as(service + " readiness").isEqualTo(503);
+        for (Management service : services) {
+            assertThat(Management.status(service.ready())).as(service + " readiness").isEqualTo(503);
         }
         Instant restarting = Instant.now();
         kafka.restart();
@@ -232,8 +234,8 @@ class FaultEndToEndTest {
 
         List<Received<BatchEnqueued>> delivered = awaitFanOuts(runs, runs.size() * consumers.size());
         Instant drained = Instant.ofEpochMilli(delivered.stream().mapToLong(Received::timestamp).max().orElseThrow());
-        for (String service : services) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> status(service + "/q/health/ready") == 200);
+        for (Management service : services) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> Management.status(service.ready()) == 200);
         }
         System.out.printf("[faults] broker stopped %d s (its restart took %d ms more): %d REST calls during the outage, "
                         + "all answered 2xx; broker up -> outbox drained and last fan-out delivered %d ms, ready again "
@@ -353,8 +355,8 @@ class FaultEndToEndTest {
     }
 
     private static void awaitReady(ServiceProcess service) {
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> status(service.url() + "/q/health/ready")
-                == 200);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> Management.status(service.management().ready()) == 200);
     }
 
     private static String runState(long run) {
@@ -418,14 +420,6 @@ class FaultEndToEndTest {
             throw new IllegalStateException(e);
         } finally {
             pool.shutdownNow();
-        }
-    }
-
-    private static int status(String url) {
-        try {
-            return given().get(url).statusCode();
-        } catch (Exception noAnswer) {
-            return -1;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.batchyard.e2e;
 
 import io.batchyard.teststack.ChildProcesses;
+import io.batchyard.teststack.Management;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One packaged service ({@code <module>/target/quarkus-app/quarkus-run.jar}) running as its own JVM. It can be killed
- * the way {@code kill -9} does and started again on the same port with the same environment, so that callers keep
- * their URL; its log is appended to, never truncated, across restarts.
+ * the way {@code kill -9} does and started again on the same ports with the same environment, so that callers keep
+ * their URL; its log is appended to, never truncated, across restarts. Health, metrics and OpenAPI answer on its
+ * management port ({@link #management()}), not on its main port.
  */
 final class ServiceProcess implements AutoCloseable {
 
@@ -30,14 +32,17 @@ final class ServiceProcess implements AutoCloseable {
 
     private final String module;
     private final int port;
+    private final int managementPort;
     private final List<String> command;
     private final Map<String, String> env;
     private final Path log;
     private volatile Process process;
 
-    private ServiceProcess(String module, int port, List<String> command, Map<String, String> env, Path log) {
+    private ServiceProcess(String module, int port, int managementPort, List<String> command, Map<String, String> env,
+                           Path log) {
         this.module = module;
         this.port = port;
+        this.managementPort = managementPort;
         this.command = command;
         this.env = env;
         this.log = log;
@@ -64,7 +69,7 @@ final class ServiceProcess implements AutoCloseable {
         try {
             Path logDir = Files.createDirectories(Path.of("target", "e2e-logs"));
             String java = ProcessHandle.current().info().command().orElse("java");
-            ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(),
+            ServiceProcess service = new ServiceProcess(module, ChildProcesses.freePort(), ChildProcesses.freePort(),
                     List.of(java, "-Xmx384m", "-XX:+UseSerialGC", QUICK_JIT, URI_SCREEN, "-jar", jar.toString()), Map.copyOf(env),
                     logDir.resolve(name + ".log"));
             service.spawnProcess();
@@ -104,6 +109,7 @@ final class ServiceProcess implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().putAll(env);
             pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port));
+            pb.environment().put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
             process = pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -140,8 +146,13 @@ final class ServiceProcess implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /** Where its health checks, meters and OpenAPI document answer, without a token. */
+    Management management() {
+        return Management.at("127.0.0.1", managementPort);
+    }
+
     private void awaitReady(Duration timeout) {
-        ChildProcesses.awaitOk(process, module, URI.create(url() + "/q/health/ready"), timeout, log);
+        ChildProcesses.awaitOk(process, module, management().ready(), timeout, log);
     }
 
     String tail() {

@@ -177,9 +177,9 @@ class TriggerEndToEndTest {
                 "owner", "e2e")).post("/applications"), 201).jsonPath().getLong("id");
     }
 
-    /** The current value of batchyard_triggers_total for the outcome, from execution-service's /q/metrics. */
+    /** The current value of batchyard_triggers_total for the outcome, from execution-service's meters. */
     private static double triggers(String outcome) {
-        return PrometheusText.value(ok(execution().get("/q/metrics")).asString(), "batchyard_triggers_total",
+        return PrometheusText.value(stack.execution.management().metricsText(), "batchyard_triggers_total",
                 "outcome", outcome);
     }
 

@@ -12,6 +12,7 @@ import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.schedule.RunnerScheduler;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
@@ -242,7 +243,7 @@ class TriggeredRunTest extends RunnerTestSupport {
 
     /** The current value of batchyard_triggers_total for the outcome, read as Prometheus does. */
     private static double triggers(String outcome) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.ofApplicationUnderTest().metricsText();
         return PrometheusText.value(metrics, "batchyard_triggers_total", "outcome", outcome);
     }
 

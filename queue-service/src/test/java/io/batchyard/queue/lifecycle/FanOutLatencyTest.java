@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.ProcessTrees;
 import java.time.Duration;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -62,7 +63,7 @@ class FanOutLatencyTest {
 
     /** The endpoint a scraper calls: no token. */
     private static String scrape() {
-        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.ofApplicationUnderTest().metricsText();
     }
 
     /** Records the lifecycle consumer's ledger dropped as already applied. */

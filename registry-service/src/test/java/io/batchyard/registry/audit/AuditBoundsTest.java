@@ -8,6 +8,7 @@ import io.batchyard.eventing.Retention;
 import io.batchyard.registry.Fixtures;
 import io.batchyard.registry.RegistryTest;
 import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.identity.Identity;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -154,7 +155,7 @@ class AuditBoundsTest {
     }
 
     private static String metrics() {
-        return given().noFilters().get("/q/metrics").then().statusCode(200).extract().asString();
+        return Management.ofApplicationUnderTest().metricsText();
     }
 
     private static Connection connect() throws SQLException {

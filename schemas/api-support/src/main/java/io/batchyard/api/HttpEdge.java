@@ -40,6 +40,11 @@ public class HttpEdge {
 
     private static final Logger LOG = Logger.getLogger(HttpEdge.class);
 
+    /**
+     * Health, OpenAPI and metrics live on the management interface, which this screen does not see. Nothing answers
+     * them on the main port any more; asked there without a token they still get the plain 404 problem of a path that
+     * does not exist rather than a 401, so that a probe or scraper pointed at the old port learns where the mistake is.
+     */
     private static final List<String> OPEN_PATHS = List.of("/q/health", "/q/openapi", "/q/metrics");
 
     /**
@@ -120,7 +125,7 @@ public class HttpEdge {
         ctx.next();
     }
 
-    /** What anyone may call: health, the OpenAPI document and metrics. */
+    /** What needs no token: health, the OpenAPI document and metrics (served on the management interface). */
     public static boolean isOpen(String path) {
         for (String open : OPEN_PATHS) {
             if (path.equals(open) || path.startsWith(open + "/")) {

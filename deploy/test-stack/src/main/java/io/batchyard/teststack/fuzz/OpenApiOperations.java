@@ -1,13 +1,17 @@
 package io.batchyard.teststack.fuzz;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.batchyard.teststack.Management;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The operations of a service as its own OpenAPI document ({@code /q/openapi?format=json}) describes them. */
+/**
+ * The operations of a service as its own OpenAPI document ({@code /q/openapi?format=json} on its management interface)
+ * describes them.
+ */
 public final class OpenApiOperations {
 
     public record Param(String name, String in, boolean required, JsonNode schema) {
@@ -31,6 +35,11 @@ public final class OpenApiOperations {
 
     public OpenApiOperations(JsonNode document) {
         this.document = document;
+    }
+
+    /** The operations the service whose management interface this is serves now. */
+    public static OpenApiOperations of(Management management) {
+        return new OpenApiOperations(management.openApiDocument());
     }
 
     public List<Operation> operations() {

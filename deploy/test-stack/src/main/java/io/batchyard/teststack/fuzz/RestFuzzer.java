@@ -3,6 +3,7 @@ package io.batchyard.teststack.fuzz;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.Infrastructure;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.fuzz.OpenApiOperations.Operation;
 import io.batchyard.teststack.fuzz.OpenApiOperations.Param;
 import java.io.IOException;
@@ -17,10 +18,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * An OpenAPI-driven REST fuzzer: reads a running service's own {@code /q/openapi}, sends a few thousand seeded bad
- * requests to every operation, and checks the error contract on each answer: never a 5xx, every 4xx is
- * {@code application/problem+json} with an integer {@code code}, and a rejected request changes no table of the
- * service's database. Requests that unexpectedly succeed are reported (and the table fingerprint is taken afresh).
+ * An OpenAPI-driven REST fuzzer: reads a running service's own {@code /q/openapi} (on its management interface), sends
+ * a few thousand seeded bad requests to every operation, and checks the error contract on each answer: never a 5xx,
+ * every 4xx is {@code application/problem+json} with an integer {@code code}, and a rejected request changes no table
+ * of the service's database. Requests that unexpectedly succeed are reported (and the table fingerprint is taken
+ * afresh).
  *
  * <pre>{@code
  * RestFuzzer.Report report = new RestFuzzer(settings).run();
@@ -31,6 +33,7 @@ public final class RestFuzzer {
 
     /**
      * @param host and port of the running service
+     * @param management its management interface, which serves the OpenAPI document the fuzzer reads
      * @param jdbcUrl user password: the service's own database, fingerprinted around rejected requests
      * @param seed the run's seed; the same seed sends the same requests
      * @param casesPerOperation at least this many requests per operation (more where the fixed catalogue is larger)
@@ -39,7 +42,8 @@ public final class RestFuzzer {
      * @param noHugeNumbers body fields that must not receive numbers beyond the 64-bit range or near it
      * @param skipOperations operations ("POST /path/{id}") not fuzzed, each with a reason in the caller's code
      */
-    public record Settings(String host, int port, String jdbcUrl, String user, String password, long seed,
+    public record Settings(String host, int port, Management management, String jdbcUrl, String user, String password,
+                           long seed,
                            int casesPerOperation, Map<String, List<String>> knownIds, Set<String> noHugeNumbers,
                            Set<String> skipOperations) {
     }
@@ -71,8 +75,7 @@ public final class RestFuzzer {
 
     public Report run() throws IOException, SQLException, InterruptedException {
         long started = System.nanoTime();
-        RawHttp.Response doc = http.send(new RawHttp.Request("GET", "/q/openapi?format=json", Map.of(), null));
-        JsonNode document = BadInputs.mapper().readTree(doc.body());
+        JsonNode document = settings.management().openApiDocument();
         String service = document.path("info").path("title").asText("service");
         OpenApiOperations api = new OpenApiOperations(document);
         List<Operation> operations = api.operations().stream()
@@ -297,7 +300,7 @@ public final class RestFuzzer {
      */
     public static Settings forQuarkusTest(int port, Map<String, List<String>> knownIds, Set<String> noHugeNumbers) {
         Infrastructure.Database db = BatchyardTestStack.database();
-        return new Settings("localhost", port, db.jdbcUrl(), db.user(), db.password(), 20_261_123L, 60, knownIds,
-                noHugeNumbers, Set.of());
+        return new Settings("localhost", port, Management.ofApplicationUnderTest(), db.jdbcUrl(), db.user(),
+                db.password(), 20_261_123L, 60, knownIds, noHugeNumbers, Set.of());
     }
 }

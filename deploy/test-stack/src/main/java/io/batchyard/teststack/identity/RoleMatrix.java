@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.access.AccessPolicy;
+import io.batchyard.teststack.Management;
 import io.batchyard.teststack.fuzz.OpenApiOperations;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -224,11 +225,6 @@ public final class RoleMatrix {
     }
 
     private static List<OpenApiOperations.Operation> liveOperations() {
-        try {
-            String doc = given().noFilters().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
-            return new OpenApiOperations(new ObjectMapper().readTree(doc)).operations();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return OpenApiOperations.of(Management.ofApplicationUnderTest()).operations();
     }
 }
