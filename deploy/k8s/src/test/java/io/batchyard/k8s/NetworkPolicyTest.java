@@ -66,7 +66,8 @@ class NetworkPolicyTest {
         List<Pod> pods = pods(m);
         Map<String, List<Integer>> listens = new LinkedHashMap<>();
         for (String app : SourceFacts.DEPLOYABLES) {
-            listens.put(app, List.of(8080));
+            // The API, and the management interface (health, metrics, OpenAPI).
+            listens.put(app, List.of(8080, 9000));
         }
         listens.put("schema-registry", List.of(8080, 9000));
         listens.put("kafka", List.of(9090, 9091, 9093));
@@ -91,7 +92,8 @@ class NetworkPolicyTest {
         TreeSet<String> expected = new TreeSet<>();
         for (String app : SourceFacts.DEPLOYABLES) {
             expected.add("ingress-controller -> " + app + ":8080");
-            expected.add("prometheus -> " + app + ":8080");
+            // Prometheus scrapes the management port, and reaches nothing else of a deployable.
+            expected.add("prometheus -> " + app + ":9000");
             expected.add(app + " -> kafka:9093");
             expected.add(app + " -> schema-registry:8080");
             expected.add(app + " -> keycloak:8080");

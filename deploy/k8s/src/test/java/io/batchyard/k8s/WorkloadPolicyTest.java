@@ -121,8 +121,10 @@ class WorkloadPolicyTest {
             assertThat(c.at("/readinessProbe/httpGet/path").asText()).as(app).isEqualTo("/q/health/ready");
             assertThat(c.at("/livenessProbe/httpGet/path").asText()).as(app).isEqualTo("/q/health/live");
             for (String probe : List.of("startupProbe", "readinessProbe", "livenessProbe")) {
-                assertThat(c.at("/" + probe + "/httpGet/port").asText()).isEqualTo("http");
+                assertThat(c.at("/" + probe + "/httpGet/port").asText()).as(app + " " + probe).isEqualTo("management");
             }
+            assertThat(containerPort(c, "management")).as(app + " management port")
+                    .isEqualTo(managementPort(Manifests.of(tree)));
         }
         JsonNode registry = Manifests.container(Manifests.of(tree).get("Deployment", "schema-registry"));
         assertThat(registry.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/health/ready");
@@ -186,8 +188,10 @@ class WorkloadPolicyTest {
             JsonNode monitor = m.get("ServiceMonitor", app);
             assertThat(selects(monitor.at("/spec/selector/matchLabels"), service.at("/metadata/labels"))).isTrue();
             assertThat(monitor.at("/spec/endpoints/0/path").asText()).isEqualTo("/q/metrics");
-            assertThat(monitor.at("/spec/endpoints/0/port").asText()).isEqualTo("http");
+            assertThat(monitor.at("/spec/endpoints/0/port").asText()).as(app + " scraped").isEqualTo("management");
             assertThat(service.at("/spec/ports/0/name").asText()).isEqualTo("http");
+            assertThat(servicePort(service, "management").path("targetPort").asText()).as(app + " Service")
+                    .isEqualTo("management");
         }
     }
 
@@ -225,6 +229,68 @@ class WorkloadPolicyTest {
             List<String> ports = service.at("/spec/ports").findValuesAsText("name");
             assertThat(ports).contains(backend.at("/port/name").asText());
         }
+    }
+
+    /**
+     * Health, metrics and OpenAPI are served on the management port only; the Ingress publishes the API's port and
+     * never that one, whichever way a backend names its port.
+     */
+    @ParameterizedTest
+    @MethodSource("trees")
+    void theIngressNeverRoutesAManagementPort(String tree) {
+        Manifests m = Manifests.of(tree);
+        int management = managementPort(m);
+        List<String> routed = new java.util.ArrayList<>();
+        for (JsonNode rule : m.get("Ingress", "batchyard").at("/spec/rules")) {
+            for (JsonNode path : rule.at("/http/paths")) {
+                JsonNode backend = path.at("/backend/service");
+                String app = backend.path("name").asText();
+                routed.add(app);
+                JsonNode port = backend.path("port");
+                JsonNode servicePort = port.has("name") ? servicePort(m.get("Service", app), port.path("name").asText())
+                        : servicePort(m.get("Service", app), port.path("number").asInt());
+                assertThat(servicePort.path("name").asText()).as(app + " routed port").isEqualTo("http");
+                assertThat(servicePort.path("port").asInt()).as(app + " routed port").isNotEqualTo(management);
+                JsonNode c = Manifests.container(m.get("Deployment", app));
+                JsonNode target = servicePort.path("targetPort");
+                int targetPort = target.isInt() ? target.asInt() : containerPort(c, target.asText());
+                assertThat(targetPort).as(app + " routed container port").isNotEqualTo(containerPort(c, "management"))
+                        .isEqualTo(containerPort(c, "http"));
+            }
+        }
+        assertThat(routed).as("every API and the dashboard are routed").containsAll(SourceFacts.DEPLOYABLES);
+    }
+
+    /** The management interface's port, as the shared ConfigMap sets it for every deployable. */
+    private static int managementPort(Manifests m) {
+        return Integer.parseInt(m.get("ConfigMap", "batchyard-config").at("/data/QUARKUS_MANAGEMENT_PORT").asText());
+    }
+
+    private static int containerPort(JsonNode container, String name) {
+        for (JsonNode p : container.path("ports")) {
+            if (p.path("name").asText().equals(name)) {
+                return p.path("containerPort").asInt();
+            }
+        }
+        throw new AssertionError(container.path("name").asText() + " has no container port " + name);
+    }
+
+    private static JsonNode servicePort(JsonNode service, String name) {
+        for (JsonNode p : service.at("/spec/ports")) {
+            if (p.path("name").asText().equals(name)) {
+                return p;
+            }
+        }
+        throw new AssertionError(Manifests.name(service) + " has no port " + name);
+    }
+
+    private static JsonNode servicePort(JsonNode service, int number) {
+        for (JsonNode p : service.at("/spec/ports")) {
+            if (p.path("port").asInt() == number) {
+                return p;
+            }
+        }
+        throw new AssertionError(Manifests.name(service) + " has no port " + number);
     }
 
     @ParameterizedTest
