@@ -360,10 +360,10 @@ start_dashboard
 for svc in "${SERVICES[@]}" dashboard; do await_service "$svc"; done
 
 say "Batchyard is up:"
-printf '  %-18s %-24s %-42s %s\n' service url 'health, metrics, openapi (no token)' log
+printf '  %-18s %-24s %-50s %s\n' service url 'health, metrics, openapi (no token)' log
 for svc in "${SERVICES[@]}" dashboard; do
   p=$(port_of "$svc")
-  printf '  %-18s %-24s %-42s %s\n' "$svc" "http://$HOST:$p" "$(management_url "$svc")/{health,metrics,openapi}" \
+  printf '  %-18s %-24s %-50s %s\n' "$svc" "http://$HOST:$p" "$(management_url "$svc")/{health,metrics,openapi}" \
     "$WORK/logs/$svc.log"
 done
 say "Kafka: $HOST:$KAFKA_PORT    PostgreSQL ($PG_KIND): $PG_HOST:$PG_PORT (role batchyard)"
