@@ -22,8 +22,9 @@ public enum CompactionError implements ErrorCode {
     QUARANTINE_STATE(322, 409, "Quarantined object is not in a state that allows this action"),
     // 323-324: the movable clock (io.batchyard.queue.clock.ClockError)
     OUTSIDE_ACCEPTANCE_WINDOW(325, 422, "Partition date is outside the table's acceptance window"),
-    // the partition is published and its date is past the mergeable-delay window: merging the object would change
-    // what readers were told is final, so it is refused and not registered
+    // Retired, answered by no operation any more: an object for a published partition behind the mergeable-delay
+    // window used to be refused with it, which left the producer to keep the object or lose it. Such an object is now
+    // registered, stored and held as late (merged only by a rebuild). The number keeps this meaning and is not reused.
     TOO_LATE_FOR_PUBLISHED_PARTITION(326, 409, "Partition is published and past the table's mergeable-delay window"),
     INVALID_TABLE_SETTINGS(327, 400, "Invalid table settings"),
     // a table asks for the S3 store while this service has none configured (batchyard.compaction.s3.enabled=false):

@@ -76,8 +76,9 @@ public interface CompactionConfig {
     Optional<Integer> acceptanceFutureDays();
 
     /**
-     * Default mergeable-delay window, in days: a new object for an already published partition whose date is more
-     * than this many days before today is refused (326) and never changes its manifest. Unset: unbounded.
+     * Default mergeable-delay window, in days behind today (the window reaches one day ahead): only an arrival for a
+     * partition inside it makes a merge job; one outside waits for the window to reach its partition, or, when the
+     * partition is published and behind the window, is held as late until a rebuild. Unset: unbounded.
      */
     Optional<Integer> mergeableDelayDays();
 

@@ -5,7 +5,6 @@ import static io.batchyard.queue.CompactionError.OBJECT_KEY_OUTSIDE_TABLE;
 import static io.batchyard.queue.CompactionError.OBJECT_MISSING;
 import static io.batchyard.queue.CompactionError.OUTSIDE_ACCEPTANCE_WINDOW;
 import static io.batchyard.queue.CompactionError.SYMBOLIC_LINK;
-import static io.batchyard.queue.CompactionError.TOO_LATE_FOR_PUBLISHED_PARTITION;
 import static io.batchyard.queue.CompactionError.UNKNOWN_TABLE;
 import static io.batchyard.queue.CompactionError.TABLE_DROPPED;
 
@@ -161,8 +160,8 @@ public class ObjectRegistrationService {
                             .chain(partitionId -> objects.find(partitionId, objectKey).chain(existing -> existing.isPresent()
                                     ? Uni.createFrom().item(new Registered(existing.get(), false,
                                             storageKey(schema, table, date, existing.get())))
-                                    : checkMergeable(settings, today, partitionId)
-                                            .chain(() -> place(t, partitionId, schema, table, date, objectKey))));
+                                    : hold(settings, date, partitionId).chain(hold ->
+                                            place(t, partitionId, schema, table, date, objectKey, hold))));
                 })
                 .onFailure(LinkRefusedException.class).transform(e -> SYMBOLIC_LINK.exception(e.getMessage()));
     }
@@ -178,32 +177,30 @@ public class ObjectRegistrationService {
     }
 
     /**
-     * A late object for a published partition merges (and re-publishes) only within the mergeable-delay window; past
-     * it the object is refused, so a published manifest that old never changes. Checked under the partition's shared
-     * lock, after the idempotency lookup: registering an already registered object again still answers its row.
+     * Whether the arrival makes a merge job: only inside the table's mergeable window. Outside it the object is held:
+     * late when its partition is published already and its date lies behind the window (a published manifest that
+     * old changes only by an operator's rebuild), else waiting for the window to reach its partition. Decided under
+     * the partition's shared lock, which a publish waits for, after the idempotency lookup: registering an already
+     * registered object again answers its row as it was.
      */
-    private Uni<Void> checkMergeable(TableSettings.Effective s, LocalDate today, long partitionId) {
-        if (s.mergeableDelayDays() == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return partitions.find(partitionId).map(Optional::orElseThrow).invoke(p -> {
-            if (p.currentManifestVersion() >= 0 && p.partitionDate().isBefore(today.minusDays(s.mergeableDelayDays()))) {
-                throw TOO_LATE_FOR_PUBLISHED_PARTITION.exception("partition " + p.partitionDate() + " is published and "
-                        + "more than " + s.mergeableDelayDays() + " day(s) before today (" + today + " in "
-                        + s.timeZone() + ")");
-            }
-        }).replaceWithVoid();
+    private Uni<SmallObject.Hold> hold(TableSettings.Effective s, LocalDate date, long partitionId) {
+        return switch (s.window(date, clock.instant())) {
+            case INSIDE -> Uni.createFrom().nullItem();
+            case AHEAD -> Uni.createFrom().item(SmallObject.Hold.WAITING);
+            case BEHIND -> partitions.find(partitionId).map(Optional::orElseThrow)
+                    .map(p -> p.currentManifestVersion() >= 0 ? SmallObject.Hold.LATE : SmallObject.Hold.WAITING);
+        };
     }
 
     private Uni<Registered> place(CompactionTable t, long partitionId, String schema, String table, LocalDate date,
-                                  String objectKey) {
+                                  String objectKey, SmallObject.Hold hold) {
         StoreAvailability.require(stores, t.store(), "table " + schema + "." + table);
         ObjectStore store = stores.of(t.store());
         return Blocking.blocking(() -> store.exists(objectKey) ? store.size(objectKey) : -1L).chain(length -> {
             if (length < 0) {
                 throw OBJECT_MISSING.exception("object " + objectKey + " is not in the object store");
             }
-            return objects.insert(partitionId, objectKey, length);
+            return objects.insert(partitionId, objectKey, length, hold);
         }).chain(inserted -> {
             if (inserted.isEmpty()) { // a concurrent registration of the same object committed first
                 return objects.find(partitionId, objectKey).map(first -> new Registered(first.orElseThrow(), false,
@@ -211,7 +208,8 @@ public class ObjectRegistrationService {
             }
             String key = storageKey(schema, table, date, inserted.get());
             return Blocking.blocking(() -> copy(store, objectKey, key))
-                    .chain(() -> jobs.enqueue(partitionId, clock.now().plus(t.mergeInterval())))
+                    .chain(() -> hold != null ? Uni.createFrom().voidItem()
+                            : jobs.enqueue(partitionId, clock.now().plus(t.mergeInterval())).replaceWithVoid())
                     .replaceWith(new Registered(inserted.get(), true, key));
         });
     }

@@ -150,6 +150,11 @@ public final class CompactionFixture {
         return r;
     }
 
+    /** Counts the records of an object registered elsewhere (over REST, by an event) as written to the partition. */
+    public void written(long partitionId, String key) {
+        written.computeIfAbsent(partitionId, p -> new ArrayList<>()).addAll(idsIn(key));
+    }
+
     /** Writes and registers {@code count} objects; returns the partition id. */
     public long arrive(int count, int records, int padding) {
         long partition = -1;

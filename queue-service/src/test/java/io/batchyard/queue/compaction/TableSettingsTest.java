@@ -2,18 +2,21 @@ package io.batchyard.queue.compaction;
 
 import static io.batchyard.eventing.persistence.Blocking.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
+import static io.batchyard.queue.compaction.CompactionRest.clockAt;
+import static io.batchyard.queue.compaction.CompactionRest.problem;
+import static io.batchyard.queue.compaction.CompactionRest.put;
+import static io.batchyard.queue.compaction.CompactionRest.realTime;
+import static io.batchyard.queue.compaction.CompactionRest.registerOverRest;
+import static io.batchyard.queue.compaction.CompactionRest.settings;
+import static io.batchyard.queue.compaction.CompactionRest.tableId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
 import io.batchyard.queue.QueueTest;
-import io.batchyard.queue.compaction.partition.Partition;
-import io.restassured.http.ContentType;
-import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.time.LocalDate;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,39 +35,8 @@ class TableSettingsTest {
     Compaction compaction;
 
     @AfterEach
-    void realTime() {
-        given().delete("/admin/clock").then().statusCode(200).body("moved", equalTo(false));
-    }
-
-    private static ValidatableResponse put(String path, Object body) {
-        return given().contentType(ContentType.JSON).body(body).put(path).then();
-    }
-
-    private static void clockAt(String instant) {
-        put("/admin/clock", Map.of("instant", instant)).statusCode(200).body("fixedAt", equalTo(instant))
-                .body("moved", equalTo(true));
-    }
-
-    private static Map<String, Object> settings(Object... pairs) {
-        Map<String, Object> body = new HashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            body.put((String) pairs[i], pairs[i + 1]);
-        }
-        return body;
-    }
-
-    private static long tableId(CompactionFixture f) {
-        return given().get("/compaction/tables?limit=500").then().statusCode(200).extract().jsonPath()
-                .getLong("items.find { it.schemaName == '" + f.schema + "' }.tableId");
-    }
-
-    private static ValidatableResponse registerOverRest(CompactionFixture f, LocalDate date, String key) {
-        return given().contentType(ContentType.JSON).body(Map.of("schemaName", f.schema, "tableName", f.table,
-                "partitionDate", date.toString(), "objectKey", key)).post("/compaction/objects").then();
-    }
-
-    private static void problem(ValidatableResponse r, int status, int code) {
-        r.statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
+    void backToRealTime() {
+        realTime();
     }
 
     @ParameterizedTest
@@ -128,34 +100,6 @@ class TableSettingsTest {
         registerOverRest(f, LocalDate.of(2026, 3, 9), f.write(2, 0)).statusCode(201);
         registerOverRest(f, LocalDate.of(2026, 3, 12), f.write(2, 0)).statusCode(201);
         given().get("/compaction/partitions?tableId=" + id).then().statusCode(200).body("total", equalTo(2));
-    }
-
-    @ParameterizedTest
-    @EnumSource(TestStore.class)
-    void pastTheMergeableDelayALateObjectIsRefusedAndThePublishedManifestStays(TestStore store) {
-        LocalDate day = LocalDate.of(2026, 4, 1);
-        clockAt("2026-04-02T10:00:00Z");
-        CompactionFixture f = new CompactionFixture(compaction, store, 0, day);
-        long id = tableId(f);
-        put("/compaction/tables/" + id + "/settings", settings("mergeIntervalSeconds", 0, "mergeableDelayDays", 1))
-                .statusCode(200);
-        long partition = f.arrive(2, 5, 0);
-        drain(compaction.worker("w"));
-        await(compaction.catalog::run); // closes (the day is over at the moved clock) and publishes
-        await(compaction.catalog::run);
-        Partition published = f.partition(partition);
-        assertThat(published.currentManifestVersion()).isGreaterThanOrEqualTo(0);
-
-        // within the window a late object is still taken (delayed, merged, re-published later)
-        String late = f.write(2, 0);
-        registerOverRest(f, day, late).statusCode(201).body("object.delayed", equalTo(true));
-
-        clockAt("2026-04-03T10:00:00Z"); // two days after: past the one-day window
-        problem(registerOverRest(f, day, f.write(2, 0)), 409, 326);
-        registerOverRest(f, day, late).statusCode(200); // an already registered object still answers its row
-        drain(compaction.worker("w2"));
-        await(compaction.catalog::run);
-        given().get("/compaction/partitions/" + partition + "/objects").then().statusCode(200).body("total", equalTo(3));
     }
 
     @ParameterizedTest

@@ -304,7 +304,8 @@ public class CompactionResource {
 
     @GET
     @Path("partitions/{id}/objects")
-    @Operation(summary = "The partition's small objects, ids ascending, with state PENDING, MERGED, QUARANTINED or DROPPED")
+    @Operation(summary = "The partition's small objects, ids ascending, with state PENDING, WAITING, LATE, MERGED, "
+            + "QUARANTINED or DROPPED")
     public Uni<Page<PartitionObject>> objects(@PathParam("id") long id, @Valid @BeanParam PageRequest page,
                                               @QueryParam("state") String state) {
         PartitionObject.State filter = parse(PartitionObject.State.class, "state", state);
@@ -375,7 +376,8 @@ public class CompactionResource {
     @RolesAllowed(Roles.OPERATOR)
     @POST
     @Path("catalog/sync")
-    @Operation(summary = "Run the catalog step now: switch, close, publish")
+    @Operation(summary = "Run the catalog step now: switch, close, publish, then merge jobs for partitions whose "
+            + "objects waited for the mergeable window and that it reaches now")
     public Uni<CatalogSync.Summary> sync() {
         return catalog.run();
     }

@@ -83,9 +83,9 @@ public class OperatorResource {
 
     @POST
     @Path("partitions/{id}/rebuild")
-    @Operation(summary = "Re-merge a switched partition from its small objects into a new manifest version; readers keep "
-            + "the old one until the new one is published (idempotent per Idempotency-Key and while pending; 314, 329, "
-            + "331-334)")
+    @Operation(summary = "Re-merge a switched partition from its small objects, late ones included, into a new "
+            + "manifest version; readers keep the old one until the new one is published (idempotent per Idempotency-Key and "
+            + "while pending; 314, 329, 331-334); a partition not switched yet takes in its late objects")
     public Uni<OperatorService.Rebuilt> rebuild(@PathParam("id") long id,
                                                 @HeaderParam("Idempotency-Key") @Size(min = 1, max = 256) String key) {
         return operator.rebuild(caller(), id, key);

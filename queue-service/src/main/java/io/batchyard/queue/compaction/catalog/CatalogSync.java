@@ -1,6 +1,7 @@
 package io.batchyard.queue.compaction.catalog;
 
 import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.queue.compaction.merge.MergeJobService;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.PartitionState;
@@ -22,16 +23,19 @@ import org.jboss.logging.Logger;
  * The catalog step, in the reference's order: switch, then close, then publish. A partition closed in one run therefore
  * switches at the earliest in the next. Each switch, close and publish is a transaction of its own
  * ({@link CatalogService}); manifests are written to the store on a worker thread before the version that names them
- * commits. Every step is convergent (conditional updates, monotonic versions, deterministic manifest keys), so a failed
- * run is simply repeated by the next one.
+ * commits. Last, partitions whose objects waited for their table's mergeable window get their merge job once the
+ * window reaches them ({@link MergeJobService#enqueueIfMergeable}, a transaction each): the window moves with the clock
+ * and with the table's settings, and no arrival may come to make the job. Every step is convergent (conditional
+ * updates, monotonic versions, deterministic manifest keys, one pending job per partition), so a failed run is simply
+ * repeated by the next one.
  */
 @ApplicationScoped
 public class CatalogSync {
 
     private static final Logger LOG = Logger.getLogger(CatalogSync.class);
 
-    /** Partition ids each step changed. */
-    public record Summary(List<Long> switched, List<Long> closed, List<Long> published) {
+    /** Partition ids each step changed; {@code enqueued}: merge jobs made for partitions the window reached. */
+    public record Summary(List<Long> switched, List<Long> closed, List<Long> published, List<Long> enqueued) {
     }
 
     /**
@@ -56,21 +60,26 @@ public class CatalogSync {
 
     private final ObjectStores stores;
     private final CatalogService catalog;
+    private final MergeJobService jobs;
 
-    public CatalogSync(ObjectStores stores, CatalogService catalog) {
+    public CatalogSync(ObjectStores stores, CatalogService catalog, MergeJobService jobs) {
         this.stores = stores;
         this.catalog = catalog;
+        this.jobs = jobs;
     }
 
     public Uni<Summary> run() {
         return catalog.switchReady().chain(switched -> catalog.dueForClose()
                 .chain(due -> each(due, id -> catalog.close(id).map(Optional::isPresent)))
                 .chain(closed -> catalog.toPublish().chain(ids -> each(ids, this::publish))
-                        .map(published -> new Summary(switched, closed, published))))
+                        .chain(published -> jobs.partitionsWaiting()
+                                .chain(waiting -> each(waiting, jobs::enqueueIfMergeable))
+                                .map(enqueued -> new Summary(switched, closed, published, enqueued)))))
                 .invoke(s -> {
-                    if (!s.switched().isEmpty() || !s.closed().isEmpty() || !s.published().isEmpty()) {
-                        LOG.infof("catalog sync: switched %s, closed %s, published %s", s.switched(), s.closed(),
-                                s.published());
+                    if (!s.switched().isEmpty() || !s.closed().isEmpty() || !s.published().isEmpty()
+                            || !s.enqueued().isEmpty()) {
+                        LOG.infof("catalog sync: switched %s, closed %s, published %s, merge jobs for %s", s.switched(),
+                                s.closed(), s.published(), s.enqueued());
                     }
                 });
     }

@@ -29,6 +29,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +46,7 @@ public class MergeJobService {
 
     /**
      * What one merge run reads before it plans: the partition, its open range, the objects above it, and which of
-     * those are quarantined or dropped (a range still covers their ids, but none of their records).
+     * those are quarantined, dropped or late (a range still covers their ids, but none of their records).
      */
     public record Inputs(Partition partition, Optional<MergeRange> open, List<SmallObject> unmerged, Set<Long> excluded,
                          long sizeCap) {
@@ -61,11 +62,13 @@ public class MergeJobService {
     private final MergeSignal signal;
     private final PartitionAccess partitionAccess;
     private final AccessChecks access;
+    private final TableSettings.Defaults defaults;
 
     public MergeJobService(MergeJobRepository jobs, RangeRepository ranges, PartitionRepository partitions,
                            SmallObjectRepository objects, QuarantineRepository quarantine, ServiceClock clock,
                            TableRepository tables, MergeSignal signal, PartitionAccess partitionAccess,
-                           AccessChecks access) {
+                           AccessChecks access, TableSettings.Defaults defaults) {
+        this.defaults = defaults;
         this.partitionAccess = partitionAccess;
         this.access = access;
         this.signal = signal;
@@ -133,8 +136,15 @@ public class MergeJobService {
                     long cap = tableCap != null ? tableCap : defaultSizeCap;
                     return objects.unmerged(partitionId, above, fetchSize)
                             .chain(unmerged -> quarantine.excludedAbove(partitionId, above)
-                                    .map(excluded -> new Inputs(p, open, unmerged, Set.copyOf(excluded), cap)));
+                                    .map(excluded -> new Inputs(p, open, unmerged, excluded(excluded, unmerged), cap)));
                 })));
+    }
+
+    /** Quarantined and dropped objects, and late ones: a rebuild, not an ordinary merge, takes them in. */
+    private static Set<Long> excluded(List<Long> quarantined, List<SmallObject> unmerged) {
+        Set<Long> excluded = new HashSet<>(quarantined);
+        unmerged.stream().filter(SmallObject::late).map(SmallObject::objectId).forEach(excluded::add);
+        return Set.copyOf(excluded);
     }
 
     /**
@@ -242,6 +252,30 @@ public class MergeJobService {
             DEAD.next(MergeJobState.Event.REVIVE);
             return jobs.requeue(jobId, partition.get(), clock.now(), 0, null).replaceWith(true);
         });
+    }
+
+    /** Partitions holding objects that wait for their table's mergeable window, for {@link #enqueueIfMergeable}. */
+    @WithSession
+    public Uni<List<Long>> partitionsWaiting() {
+        return objects.partitionsWaiting();
+    }
+
+    /**
+     * The mergeable window reached a partition whose objects wait for it (time passed, or the table's mergeable delay
+     * grew): its merge job is made, due in the table's merge interval from now, and its objects wait no longer. False
+     * while the partition is still outside its window.
+     */
+    @WithTransaction
+    public Uni<Boolean> enqueueIfMergeable(long partitionId) {
+        return partitions.find(partitionId).map(Optional::orElseThrow).chain(p -> tables.find(p.tableId())
+                .map(Optional::orElseThrow).chain(t -> {
+                    TableSettings.Effective settings = t.settings().effective(defaults, t.zoneOffsetMinutes());
+                    if (settings.window(p.partitionDate(), clock.instant()) != TableSettings.Window.INSIDE) {
+                        return Uni.createFrom().item(false);
+                    }
+                    return jobs.enqueue(partitionId, clock.now().plus(t.mergeInterval()))
+                            .chain(() -> objects.stopWaiting(partitionId)).replaceWith(true);
+                }));
     }
 
     @WithSession

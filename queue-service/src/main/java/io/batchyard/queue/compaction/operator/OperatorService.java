@@ -174,13 +174,16 @@ public class OperatorService {
 
     /**
      * Rebuilds a switched partition from its small objects: every object but the quarantined and dropped ones
-     * (released ones included) gets a fresh id from the sequence, in id order, and its stored copy is placed under that
-     * id before the transaction commits (as at registration); the range chain goes back to its sentinel and a merge is
-     * due at once. The ordinary merges then write the rebuilt chain under new keys (new ids, new names; the durability
+     * (released ones included, and late ones, which only a rebuild takes in) gets a fresh id from the sequence, in id
+     * order, and its stored copy is placed under that id before the transaction commits (as at registration); the
+     * range chain goes back to its sentinel and a merge is due at once. The ordinary merges then write the rebuilt chain under new keys (new ids, new names; the durability
      * rule is theirs), and the catalog publishes it as one manifest whose version (its last id) is above every version
      * published before; until the chain reaches {@code targetVersion} nothing of it is published and readers keep the
      * old manifest, whose objects stay. Each object's records are in exactly one range of the new chain: the old ranges
      * are gone, and a new range covers an old id only with no bytes (an excluded object's).
+     *
+     * <p>A partition not switched yet is refused (331) unless it holds late objects: those are taken in
+     * ({@link #letIn}).
      *
      * <p>Idempotent: a request with an {@code idempotencyKey} that already rebuilt this partition, or any request while
      * the partition's last rebuild is not published yet, changes nothing and answers {@code rebuiltNow} false.
@@ -233,18 +236,52 @@ public class OperatorService {
                 throw TABLE_DROPPED.exception("the table of partition " + partitionId + " is dropped");
             }
             if (!check.switched()) {
-                throw PARTITION_NOT_SWITCHED.exception("partition " + partitionId
-                        + " is not switched yet: its readers still read the live prefix and its merges go on");
+                return objects.late(partitionId).chain(late -> {
+                    if (late.isEmpty()) {
+                        throw PARTITION_NOT_SWITCHED.exception("partition " + partitionId + " is not switched yet and"
+                                + " has no late object: its readers still read the live prefix and its merges go on");
+                    }
+                    return noMergeRunning(partitionId).chain(() -> partitions.find(partitionId)
+                            .map(Optional::orElseThrow)
+                            .chain(p -> letIn(p, late, moved, check, actor, idempotencyKey)));
+                });
             }
-            return jobs.lockStates(partitionId).chain(states -> {
-                if (states.contains("ONGOING") || states.contains("DEAD")) {
-                    throw MERGE_RUNNING.exception("partition " + partitionId + " has a merge job "
-                            + (states.contains("DEAD") ? "dead-lettered (retry it first)" : "running (retry later)"));
-                }
-                return partitions.find(partitionId).map(Optional::orElseThrow)
-                        .chain(p -> renumber(p, moved, check, actor, idempotencyKey));
-            });
+            return noMergeRunning(partitionId).chain(() -> partitions.find(partitionId).map(Optional::orElseThrow)
+                    .chain(p -> renumber(p, moved, check, actor, idempotencyKey)));
         });
+    }
+
+    /** Locks the partition's merge jobs against a claim; 332 while one is running or dead-lettered. */
+    private Uni<Void> noMergeRunning(long partitionId) {
+        return jobs.lockStates(partitionId).invoke(states -> {
+            if (states.contains("ONGOING") || states.contains("DEAD")) {
+                throw MERGE_RUNNING.exception("partition " + partitionId + " has a merge job "
+                        + (states.contains("DEAD") ? "dead-lettered (retry it first)" : "running (retry later)"));
+            }
+        }).replaceWithVoid();
+    }
+
+    /**
+     * A partition not switched yet has no manifest to replace: its readers read the live prefix until the ordinary
+     * merges reach its last live object. Its late objects (stored under delayed/, which that prefix does not show) are
+     * taken in: each gets a fresh id above every range and is held no longer, and a merge is due at once, so the
+     * merges include them and the partition switches and publishes as any other. Its live objects are not renumbered:
+     * new copies in the live prefix would show its readers each of them twice until the old ones were removed.
+     */
+    private Uni<Rebuilt> letIn(Partition p, List<SmallObject> late, List<Move> moved,
+                               OperatorRepository.RebuildCheck check, String actor, String idempotencyKey) {
+        StoreAvailability.require(stores, p.store(), "the table of partition " + p.partitionId());
+        ObjectStore store = stores.of(p.store());
+        List<Renumbered> pairs = new ArrayList<>();
+        return Sequential.each(late, o -> objects.renumber(o.objectId()).invoke(n -> pairs.add(new Renumbered(o, n))))
+                .chain(() -> Blocking.blocking(() -> place(store, p, pairs, moved)))
+                .chain(() -> jobs.enqueue(p.partitionId(), clock.now()))
+                .chain(() -> jobs.dueBy(p.partitionId(), clock.now()))
+                .chain(() -> repository.audit(actor, REBUILD, "partition " + p.partitionId(), p.tableId(), "DONE",
+                        pairs.size() + " late object(s) taken into the merges of the partition, which is not switched"
+                                + " yet", idempotencyKey))
+                .map(audited -> new Rebuilt(p.partitionId(), true, pairs.size(), check.currentVersion(),
+                        check.rebuildTarget()));
     }
 
     private Uni<Rebuilt> renumber(Partition p, List<Move> moved, OperatorRepository.RebuildCheck check, String actor,

@@ -23,7 +23,8 @@ public class PartitionRepository extends NativeRepository {
     private static final String SELECT = """
             SELECT p.partition_id, p.table_id, t.schema_name, t.table_name, p.partition_date,
               p.current_manifest_version, p.desired_manifest_version, p.last_live_object_id, p.switched,
-              t.store_kind, t.store_bucket, t.store_prefix, t.application_id
+              t.store_kind, t.store_bucket, t.store_prefix, t.application_id,
+              (SELECT count(*) FROM small_object s WHERE s.partition_id = p.partition_id AND s.hold = 'LATE')
             FROM compaction_partition p JOIN compaction_table t ON t.table_id = p.table_id""";
 
     public Uni<Long> findOrCreate(long tableId, LocalDate date) {
@@ -156,7 +157,7 @@ public class PartitionRepository extends NativeRepository {
         long current = toLong(r[5]);
         boolean switched = (Boolean) r[8];
         return new Partition(toLong(r[0]), toLong(r[1]), (String) r[2], (String) r[3], date(r[4]), current,
-                toLong(r[6]), lastLive, switched, PartitionState.of(switched, lastLive, current),
+                toLong(r[6]), lastLive, switched, PartitionState.of(switched, lastLive, current), toLong(r[13]),
                 StoreLocation.of((String) r[9], (String) r[10], (String) r[11]), toLong(r[12]));
     }
 }

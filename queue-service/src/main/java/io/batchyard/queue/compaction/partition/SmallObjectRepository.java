@@ -15,33 +15,41 @@ import java.util.Optional;
 @ApplicationScoped
 public class SmallObjectRepository extends NativeRepository {
 
-    private static final String COLUMNS = "object_id, partition_id, source_key, delayed, content_length";
+    private static final String COLUMNS = "object_id, partition_id, source_key, delayed, content_length, hold";
 
     /**
-     * An object's state: a quarantine decision wins; otherwise it is merged once a range reaches its id (ranges tile
-     * the ids without gaps from 0), else pending.
+     * An object's state: a quarantine decision wins, then a late arrival (a range may cover its id with none of its
+     * records); otherwise it is merged once a range reaches its id (ranges tile the ids without gaps from 0), else
+     * waiting for its partition's mergeable window or pending.
      */
     private static final String WITH_STATE = """
             SELECT o.object_id, o.source_key, o.delayed, o.content_length, o.registered_at, o.state FROM (
               SELECT s.object_id, s.partition_id, s.source_key, s.delayed, s.content_length, s.registered_at,
                 CASE WHEN q.state IN ('QUARANTINED', 'DROPPED') THEN q.state
+                     WHEN s.hold = 'LATE' THEN 'LATE'
                      WHEN s.object_id <= COALESCE((SELECT max(r.upper_bound) FROM merge_range r
                                                    WHERE r.partition_id = s.partition_id), 0) THEN 'MERGED'
+                     WHEN s.hold = 'WAITING' THEN 'WAITING'
                      ELSE 'PENDING' END AS state
               FROM small_object s LEFT JOIN small_object_quarantine q ON q.object_id = s.object_id) o""";
 
     /**
-     * Inserts the object, delayed if and only if its partition is closed at this moment (decided inside the insert).
-     * Empty when the same source key is already registered for the partition.
+     * Inserts the object, delayed if and only if its partition is closed at this moment (decided inside the insert)
+     * or it is late (merges leave a late object out, so the live prefix must not show it either); {@code hold} null
+     * when a merge job is made for it. Empty when the same source key is already registered for the partition.
      */
-    public Uni<Optional<SmallObject>> insert(long partitionId, String sourceKey, long contentLength) {
+    public Uni<Optional<SmallObject>> insert(long partitionId, String sourceKey, long contentLength,
+                                             SmallObject.Hold hold) {
         return first("""
-                        INSERT INTO small_object (partition_id, source_key, delayed, content_length)
-                        SELECT p.partition_id, :key, p.last_live_object_id IS NOT NULL, :length
+                        INSERT INTO small_object (partition_id, source_key, delayed, content_length, hold)
+                        SELECT p.partition_id, :key,
+                          p.last_live_object_id IS NOT NULL OR CAST(:hold AS text) IS NOT DISTINCT FROM 'LATE',
+                          :length, CAST(:hold AS text)
                         FROM compaction_partition p WHERE p.partition_id = :p
                         ON CONFLICT (partition_id, source_key) DO NOTHING
                         RETURNING\s""" + COLUMNS,
-                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey).setParameter("length", contentLength),
+                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey)
+                        .setParameter("length", contentLength).setParameter("hold", hold == null ? null : hold.name()),
                 SmallObjectRepository::row);
     }
 
@@ -70,7 +78,10 @@ public class SmallObjectRepository extends NativeRepository {
                 SmallObjectRepository::row).map(Optional::orElseThrow);
     }
 
-    /** The objects a rebuild merges again: all but the quarantined and dropped ones, ids ascending. */
+    /**
+     * The objects a rebuild merges again: all but the quarantined and dropped ones (late ones included), ids
+     * ascending.
+     */
     public Uni<List<SmallObject>> rebuildable(long partitionId) {
         return rows("""
                         SELECT\s""" + COLUMNS + """
@@ -81,9 +92,13 @@ public class SmallObjectRepository extends NativeRepository {
                 q -> q.setParameter("p", partitionId), SmallObjectRepository::row);
     }
 
-    /** A fresh id from the sequence for an object a rebuild merges again (its quarantine row, if any, follows). */
+    /**
+     * A fresh id from the sequence for an object a rebuild merges again (its quarantine row, if any, follows); a
+     * late or waiting object is held no longer, since the rebuild's merges take it in.
+     */
     public Uni<SmallObject> renumber(long objectId) {
-        return first("UPDATE small_object SET object_id = DEFAULT WHERE object_id = :o RETURNING " + COLUMNS,
+        return first("UPDATE small_object SET object_id = DEFAULT, hold = NULL WHERE object_id = :o RETURNING "
+                        + COLUMNS,
                 q -> q.setParameter("o", objectId), SmallObjectRepository::row).map(Optional::orElseThrow);
     }
 
@@ -106,7 +121,35 @@ public class SmallObjectRepository extends NativeRepository {
         return Filter.of("o.partition_id", partitionId, "o.state", state == null ? null : state.name());
     }
 
+    /** The partition's late objects, ids ascending. */
+    public Uni<List<SmallObject>> late(long partitionId) {
+        return rows("SELECT " + COLUMNS + " FROM small_object WHERE partition_id = :p AND hold = 'LATE'"
+                + " ORDER BY object_id", q -> q.setParameter("p", partitionId), SmallObjectRepository::row);
+    }
+
+    /**
+     * Partitions of tables not dropped that hold waiting objects no merged range reaches yet (an object a merge took
+     * up anyway, made due by an operator, is waiting no longer), ids ascending.
+     */
+    public Uni<List<Long>> partitionsWaiting() {
+        return values("""
+                        SELECT DISTINCT s.partition_id FROM small_object s
+                        JOIN compaction_partition p ON p.partition_id = s.partition_id
+                        JOIN compaction_table t ON t.table_id = p.table_id
+                        WHERE s.hold = 'WAITING' AND t.dropped_at IS NULL
+                          AND s.object_id > COALESCE((SELECT max(r.upper_bound) FROM merge_range r
+                                                      WHERE r.partition_id = s.partition_id), 0)
+                        ORDER BY s.partition_id""", Long.class, q -> q);
+    }
+
+    /** The partition's waiting objects wait no longer: its merge job was made. */
+    public Uni<Integer> stopWaiting(long partitionId) {
+        return update("UPDATE small_object SET hold = NULL WHERE partition_id = :p AND hold = 'WAITING'",
+                q -> q.setParameter("p", partitionId));
+    }
+
     private static SmallObject row(Object[] r) {
-        return new SmallObject(toLong(r[0]), toLong(r[1]), (String) r[2], (Boolean) r[3], toLong(r[4]));
+        return new SmallObject(toLong(r[0]), toLong(r[1]), (String) r[2], (Boolean) r[3], toLong(r[4]),
+                r[5] == null ? null : SmallObject.Hold.valueOf((String) r[5]));
     }
 }
