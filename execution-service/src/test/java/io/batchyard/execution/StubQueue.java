@@ -25,6 +25,8 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     private static final Map<Long, String> PREPARED = new ConcurrentHashMap<>();
     /** The Authorization header of the last claim of each parent: which identity execution-service presented. */
     private static final Map<Long, String> CALLERS = new ConcurrentHashMap<>();
+    /** The request body of the last claim of each parent: what execution-service asked the queue for. */
+    private static final Map<Long, String> CLAIMS = new ConcurrentHashMap<>();
     private static final Pattern PARENT = Pattern.compile("\"parentProcessId\"\\s*:\\s*(\\d+)");
     private static final Pattern RUN = Pattern.compile("\"instanceExecId\"\\s*:\\s*(\\d+)");
     private HttpServer server;
@@ -32,6 +34,11 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     /** The Authorization header execution-service sent with the last claim of {@code parentId}, if any. */
     public static String authorizationOfLastClaim(long parentId) {
         return CALLERS.get(parentId);
+    }
+
+    /** The JSON body of the last claim of {@code parentId} (its {@code maxBatch} among others), if any. */
+    public static String lastClaim(long parentId) {
+        return CLAIMS.get(parentId);
     }
 
     /** The next claim of {@code parentId} answers with this JSON body and status. */
@@ -52,6 +59,7 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
             long pid = parent.find() ? Long.parseLong(parent.group(1)) : -1;
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
             CALLERS.put(pid, authorization == null ? "" : authorization);
+            CLAIMS.put(pid, body);
             String prepared = PREPARED.remove(pid);
             int status = 200;
             String answer;

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * One request to deploy a parent process: the deployment script of its process type, run once by a poller.
- * {@code message} says why a failed deployment failed.
+ * {@code message} says why a failed deployment failed, or what the service checked when it deployed a stand-alone
+ * parent whose process type has no script.
  */
 public record Deployment(long deploymentId, long processId, Integer processTypeId, Status status, String userName,
                          OffsetDateTime insertTs, OffsetDateTime startTs, OffsetDateTime endTs,

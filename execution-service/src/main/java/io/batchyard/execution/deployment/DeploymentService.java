@@ -76,7 +76,13 @@ public class DeploymentService {
     /** HaltDeploy: a running deployment succeeded. */
     @WithTransaction
     public Uni<Deployment> halt(Caller caller, long deploymentId) {
-        return checked(caller, deploymentId, DeploymentService::refuseUnlessRunning, Status.SUCCESS, null);
+        return halt(caller, deploymentId, null);
+    }
+
+    /** HaltDeploy with a note on what the deployment did (the service's own deployment of a stand-alone parent). */
+    @WithTransaction
+    public Uni<Deployment> halt(Caller caller, long deploymentId, String note) {
+        return checked(caller, deploymentId, DeploymentService::refuseUnlessRunning, Status.SUCCESS, clip(note));
     }
 
     /** TermDeploy: a running deployment failed, with an optional reason. */

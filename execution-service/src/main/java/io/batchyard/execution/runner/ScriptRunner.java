@@ -39,6 +39,11 @@ public class ScriptRunner {
         files = new JobFiles(workDir);
     }
 
+    /** The directory every script resolves in. */
+    public String scriptDirectory() {
+        return resolver.toString();
+    }
+
     public Path workDir() {
         return workDir;
     }
@@ -78,6 +83,15 @@ public class ScriptRunner {
      */
     public void check(String script) {
         commandLine(script, List.of());
+    }
+
+    /**
+     * Whether the script is in the script directory.
+     *
+     * @throws ScriptResolver.Refused when the runner would not run the script (its name, or where it leads)
+     */
+    public boolean exists(String script) {
+        return commandLine(script, List.of()).isPresent();
     }
 
     public CommandResult run(String script, List<String> args, Map<String, String> env, Duration timeout,

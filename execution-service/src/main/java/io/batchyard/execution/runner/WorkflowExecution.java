@@ -86,32 +86,26 @@ public class WorkflowExecution {
         ProcessDefinitionRepository.Tree tree = Blocking.await(() -> definitions.tree(pid)).orElse(null);
         StepGraph graph;
         List<String> bucketArgs;
+        int maxBatch;
         try {
             if (tree == null) {
                 throw new IllegalArgumentException("process " + pid + " is no longer in the registry");
             }
-            graph = new StepGraph(tree.parent(), tree.steps());
-            // A refused script (problem 410/411) or context file (433/434) stops the run before InitJob: no step of it
-            // runs, not even a harmless one, and the file is never read.
-            tree.steps().forEach(step -> {
-                StepCommand command = StepCommand.of(step);
-                scripts.check(command.script());
-                if (command.loopScript() != null) {
-                    scripts.check(command.loopScript());
-                }
-            });
+            graph = StepScripts.checked(tree, scripts);
+            // A refused context file (433/434) stops the run before InitJob as a refused script does: the file is
+            // never read.
             if (hasContextFile(job)) {
                 scripts.files().check(job.context().file());
             }
             bucketArgs = bucketArguments(job, buckets);
+            maxBatch = MaxBatch.of(tree.parent(), job);
         } catch (IllegalArgumentException e) {
             return notStarted(job, buckets, e.getMessage());
         }
         LifecycleService.JobStart start;
         try {
-            Integer maxBatch = tree.parent().property(StepCommand.RUNNER_GROUP, "max-batch").map(Integer::valueOf).orElse(null);
             start = Blocking.await(() -> lifecycle.initJob(LifecycleService.RUNNER, pid, maxBatch, correlation));
-        } catch (ApiException | NumberFormatException e) {
+        } catch (ApiException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();

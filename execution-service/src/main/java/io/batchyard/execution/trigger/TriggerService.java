@@ -165,9 +165,9 @@ public class TriggerService implements MoreReasons {
     public Uni<List<Planner.Reason>> reasons(long processId) {
         return policies.find(processId).chain(policy -> policy == TriggerPolicy.NONE
                 ? Uni.createFrom().item(List.<Planner.Reason>of())
-                : deployments.latest(processId).chain(latest -> {
+                : definitions.find(processId).chain(parent -> deployments.latest(processId).chain(latest -> {
                     List<Planner.Reason> reasons = new ArrayList<>();
-                    notDeployed(processId, latest).ifPresent(reasons::add);
+                    notDeployed(processId, nameOf(parent), latest).ifPresent(reasons::add);
                     Uni<List<Planner.Reason>> withLaunch = policies.launchFailure(processId).map(failure -> {
                         failure.ifPresent(why -> reasons.add(new Planner.Reason("LAUNCH_FAILED", "launch failed: the "
                                 + "launcher hook could not start parent " + processId + ": " + why)));
@@ -180,7 +180,7 @@ public class TriggerService implements MoreReasons {
                         waiting.ifPresent(reasons::add);
                         return reasons;
                     });
-                }));
+                })));
     }
 
     /** The reason an all-enqueuers parent is not due yet; empty when it is. */
@@ -216,12 +216,12 @@ public class TriggerService implements MoreReasons {
                                     ? ignored(parentId, "parent " + parentId + " has workflow type " + type
                                             + " and no launcher hook is configured (batchyard.trigger.launcher.kind)")
                                     : delivered(policy, parentId, event)
-                                            .chain(() -> external(policy, parentId, type, event));
+                                            .chain(() -> external(policy, parent.get(), type, event));
                         }
                         return jobs.find(parentId).chain(job -> job.filter(RunnerJob::enabled).isEmpty()
                                 ? ignored(parentId, "parent " + parentId + " has no enabled run policy")
                                 : delivered(policy, parentId, event)
-                                        .chain(() -> deployed(policy, parentId, job.get(), event, now)));
+                                        .chain(() -> deployed(policy, parent.get(), job.get(), event, now)));
                     }));
         });
     }
@@ -238,9 +238,10 @@ public class TriggerService implements MoreReasons {
     }
 
     /** An Oozie or Airflow parent: deployed and (all-enqueuers) due, the launcher hook is to start it. */
-    private Uni<Decision> external(TriggerPolicy policy, long parentId, int type, BatchEnqueued event) {
+    private Uni<Decision> external(TriggerPolicy policy, ProcessDefinition parent, int type, BatchEnqueued event) {
+        long parentId = parent.processId();
         return deployments.latest(parentId).chain(latest -> {
-            Optional<Planner.Reason> notDeployed = notDeployed(parentId, latest);
+            Optional<Planner.Reason> notDeployed = notDeployed(parentId, parent.name(), latest);
             if (notDeployed.isPresent()) {
                 return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
             }
@@ -264,10 +265,11 @@ public class TriggerService implements MoreReasons {
                 .orElseGet(() -> policies.clearLaunchFailure(parentId));
     }
 
-    private Uni<Decision> deployed(TriggerPolicy policy, long parentId, RunnerJob job, BatchEnqueued event,
+    private Uni<Decision> deployed(TriggerPolicy policy, ProcessDefinition parent, RunnerJob job, BatchEnqueued event,
                                    LocalDateTime now) {
+        long parentId = parent.processId();
         return deployments.latest(parentId).chain(latest -> {
-            Optional<Planner.Reason> notDeployed = notDeployed(parentId, latest);
+            Optional<Planner.Reason> notDeployed = notDeployed(parentId, parent.name(), latest);
             if (notDeployed.isPresent()) {
                 return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
             }
@@ -303,13 +305,25 @@ public class TriggerService implements MoreReasons {
         return planner.bucketAt(job, now, new ArrayList<>());
     }
 
-    private static Optional<Planner.Reason> notDeployed(long parentId, Optional<Deployment> latest) {
+    /**
+     * The words BDRE users know ({@code <name> has not been deployed. Please deploy it}), then why it counts as not
+     * deployed: no deployment at all, or the state of the latest one with the reason it failed.
+     */
+    private static Optional<Planner.Reason> notDeployed(long parentId, String name, Optional<Deployment> latest) {
         if (Deployment.deployed(latest)) {
             return Optional.empty();
         }
-        return Optional.of(new Planner.Reason("NOT_DEPLOYED", "not deployed: parent " + parentId + " is triggered only "
-                + "when its latest deployment succeeded; " + latest.map(d -> "latest deployment " + d.deploymentId()
-                + " is " + d.status()).orElse("no deployment")));
+        String state = latest.map(d -> "its latest deployment " + d.deploymentId() + " is " + d.status()
+                + (d.status() == Deployment.Status.FAIL && d.message() != null ? ": " + d.message() : ""))
+                .orElse("it has no deployment");
+        return Optional.of(new Planner.Reason("NOT_DEPLOYED", (name == null || name.isBlank() ? "parent " + parentId
+                : name) + " has not been deployed. Please deploy it (POST /processes/" + parentId + "/deployments): "
+                + "parent " + parentId + " is started by its data only once its latest deployment succeeded, and "
+                + state));
+    }
+
+    private static String nameOf(Optional<ProcessDefinition> process) {
+        return process.map(ProcessDefinition::name).orElse(null);
     }
 
     private static Uni<Decision> ignored(Long parentId, String why) {

@@ -6,6 +6,7 @@ import static io.batchyard.execution.ExecutionFixtures.register;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
@@ -140,14 +141,61 @@ class DeploymentQueueTest {
     }
 
     @Test
-    void aMissingScriptFailsTheDeploymentWithTheReason() {
+    void aMissingScriptFailsTheDeploymentOfAnOozieParentWithTheReason() {
         long p = parent();
         long id = requestedId(p);
 
         deployUntilEnded(id);
 
         given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("FAIL"))
-                .body("message", startsWith("not started: script 'process-type-" + type(p) + ".sh' not found"));
+                .body("message", startsWith("not started: script 'process-type-" + type(p) + ".sh' not found"))
+                .body("message", endsWith("; only a stand-alone parent (workflow type 2) deploys without its process "
+                        + "type's script"));
+    }
+
+    /**
+     * The no-script rule: a stand-alone parent whose process type has no deployment script is deployed by the
+     * service, which checks that every step's script is in the script directory, and succeeds (before, every such
+     * deployment failed with "script … not found", so a trigger could never start it).
+     */
+    @Test
+    void aStandAloneParentWithoutADeploymentScriptIsDeployedOnceItsStepsScriptsAreThere() throws IOException {
+        long p = id(), s1 = id(), s2 = id();
+        Path steps = Files.createDirectories(Path.of(scriptDir).toAbsolutePath().resolve("deploy-test-" + p));
+        String first = "deploy-test-" + p + "/first.sh", second = "deploy-test-" + p + "/second.sh";
+        register(bootstrap, ProcessTrees.parent(p).processType(type(p)).workflowType(2).next(s1)
+                .step(s1, st -> st.property("script", "run", first).next(s2))
+                .step(s2, st -> st.property("script", "run", second + " --all").next(p)));
+        Path firstScript = Files.writeString(steps.resolve("first.sh"), "#!/bin/sh\ntrue\n");
+        Files.setPosixFilePermissions(firstScript, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        // the second step's script is missing: the deployment fails and names it
+        long missing = requestedId(p);
+        deployUntilEnded(missing);
+        given().get("/deployments/" + missing).then().statusCode(200).body("status", equalTo("FAIL"))
+                .body("message", equalTo("no process-type-" + type(p) + ".sh in the script directory "
+                        + Path.of(scriptDir).toAbsolutePath().normalize() + ": execution-service deployed the "
+                        + "stand-alone parent itself and found it cannot run: step scripts not found: step " + s2
+                        + ": '" + second + " --all'"));
+        assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isFalse();
+
+        // with every script there the deployment succeeds, saying what it did, and the parent counts as deployed
+        Files.copy(firstScript, steps.resolve("second.sh"));
+        long id = requestedId(p);
+        deployUntilEnded(id);
+        given().get("/deployments/" + id).then().statusCode(200).body("status", equalTo("SUCCESS"))
+                .body("deployScriptLocation", equalTo("process-type-" + type(p) + ".sh"))
+                .body("message", startsWith("no process-type-" + type(p) + ".sh in the script directory"))
+                .body("message", endsWith(": execution-service deployed the stand-alone parent itself: the "
+                        + "scripts of its 2 step(s) are all there, where the runner runs them (nothing to copy)"));
+        assertThat(Blocking.await(() -> service.latestDeploymentSucceeded(p))).isTrue();
+
+        // a script of its process type, when there is one, is what deploys it, as for any parent
+        script(type(p), "echo 'no cluster' >&2; exit 4");
+        long scripted = requestedId(p);
+        deployUntilEnded(scripted);
+        given().get("/deployments/" + scripted).then().statusCode(200).body("status", equalTo("FAIL"))
+                .body("message", equalTo("exit code 4: no cluster"));
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.StubOrchestrator;
+import io.batchyard.execution.StubQueue;
 import io.batchyard.execution.deployment.DeployPoller;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.schedule.RunnerScheduler;
@@ -50,13 +51,25 @@ class TriggeredRunTest extends RunnerTestSupport {
 
     /** A one-step parent of the policy whose step (enqueued by {@code enqueuers}) appends its bucket to a file. */
     private long triggeredParent(String before, boolean deployed, String policy, long... enqueuers) {
+        return triggeredParent(before, deployed, policy, Map.of(), null, enqueuers);
+    }
+
+    /**
+     * As above, with these run policy fields and, unless null, the parent property {@code runner/max-batch}. Without
+     * either the parent is registered as the README's steps register one: nothing says how many batches a run
+     * claims.
+     */
+    private long triggeredParent(String before, boolean deployed, String policy, Map<String, Object> runPolicy,
+                                 String maxBatchProperty, long... enqueuers) {
         long p = RunnerFixtures.id(), s = RunnerFixtures.id();
         int type = (int) p;
         String record = f.script("record" + p + ".sh", before + "\necho \"$BATCHYARD_BUCKET\" >> " + f.file("calls-" + p));
-        // a parent with an enqueued step claims its batches: InitJob needs its max-batch
-        f.register(ProcessTrees.parent(p).processType(type).workflowType(2).property("runner", "max-batch", "10")
-                .next(s).step(s, st -> st.enqueuedBy(enqueuers).property("script", "run", record).next(p)));
-        f.policy(p, Map.of());
+        ProcessTrees tree = ProcessTrees.parent(p).processType(type).workflowType(2);
+        if (maxBatchProperty != null) {
+            tree.property("runner", "max-batch", maxBatchProperty);
+        }
+        f.register(tree.next(s).step(s, st -> st.enqueuedBy(enqueuers).property("script", "run", record).next(p)));
+        f.policy(p, runPolicy);
         if (deployed) {
             deploy(p, type);
         }
@@ -68,12 +81,7 @@ class TriggeredRunTest extends RunnerTestSupport {
     /** Deploys the parent (its type's script succeeds) and waits for the deployment's SUCCESS. */
     private void deploy(long p, int type) {
         deployScript(type);
-        long id = given().post("/processes/" + p + "/deployments").then().statusCode(201).extract().jsonPath()
-                .getLong("deploymentId");
-        await().atMost(WAIT).until(() -> {
-            poller.pollOnce();
-            return "SUCCESS".equals(given().get("/deployments/" + id).then().extract().jsonPath().getString("status"));
-        });
+        requestDeployment(p, "SUCCESS");
     }
 
     private BatchEnqueued enqueued(long parent, long sourceBatchId) {
@@ -105,6 +113,48 @@ class TriggeredRunTest extends RunnerTestSupport {
                 .getInt("total")).isEqualTo(1);
     }
 
+    /**
+     * A downstream job as the README registers it: its step consumes an upstream job's batches and nothing names a max
+     * batch. Its triggered run claims one batch per step (InitJob refused the runner's null with 101 before, and the
+     * bucket failed); a run policy's maxBatchSize, or the parent property runner/max-batch before it, says otherwise.
+     */
+    @Test
+    void aTriggeredRunOfAnEnqueuedStepClaimsOneBatchPerStepUnlessTheParentSaysHowMany() {
+        long upstream = RunnerFixtures.id();
+        long plain = triggeredParent("", true, "on-batch", Map.of(), null, upstream);
+        long sized = triggeredParent("", true, "on-batch", Map.of("batch", true, "maxBatchSize", 3), null, upstream);
+        long property = triggeredParent("", true, "on-batch", Map.of("maxBatchSize", 3), "10", upstream);
+        for (long p : List.of(plain, sized, property)) {
+            f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10, upstream));
+        }
+        for (long p : List.of(plain, sized, property)) {
+            String bucket = "batch-" + p * 10;
+            await().atMost(WAIT).until(() -> f.status(p, bucket) != null && !"INIT".equals(f.status(p, bucket))
+                    && !"RUNNING".equals(f.status(p, bucket)));
+            assertThat(f.status(p, bucket)).as("bucket of %d", p).isEqualTo("COMPLETE");
+            assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+        }
+        assertThat(StubQueue.lastClaim(plain)).contains("\"maxBatch\":1");
+        assertThat(StubQueue.lastClaim(sized)).contains("\"maxBatch\":3");
+        assertThat(StubQueue.lastClaim(property)).contains("\"maxBatch\":10");
+    }
+
+    @Test
+    void aMaxBatchPropertyThatIsNoNumberFailsTheBucketBeforeInitJob() {
+        long upstream = RunnerFixtures.id();
+        long p = triggeredParent("", true, "on-batch", Map.of(), "lots", upstream);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10, upstream));
+
+        String bucket = "batch-" + p * 10;
+        await().atMost(WAIT).until(() -> "FAILED".equals(f.status(p, bucket)));
+        assertThat(given().queryParam("limit", 500).get("/runner/processes/" + p + "/buckets").then().statusCode(200)
+                .extract().jsonPath().getString("items.find { it.bucket == '" + bucket + "' }.message"))
+                .isEqualTo("property runner/max-batch of parent " + p
+                        + " must be a whole number of at least 1, got 'lots'");
+        assertThat(StubQueue.lastClaim(p)).isNull();
+        assertThat(f.lines("calls-" + p)).isEmpty();
+    }
+
     @Test
     void aParentThatIsNotDeployedIsNotStartedAndWhySaysSo() {
         long p = onBatchParent("", false);
@@ -114,11 +164,42 @@ class TriggeredRunTest extends RunnerTestSupport {
         await().atMost(WAIT).until(() -> triggers("not_deployed") > before);
         JsonPath why = given().get("/why/" + p).then().statusCode(200).extract().jsonPath();
         assertThat(why.getList("reasons.code", String.class)).contains("NOT_DEPLOYED");
-        String text = why.getString("reasons.find { it.code == 'NOT_DEPLOYED' }.message");
-        assertThat(text).startsWith("not deployed").contains("no deployment");
+        // the words BDRE users know, with the parent's name, then why: never deployed
+        assertThat(notDeployed(p)).isEqualTo("p" + p + " has not been deployed. Please deploy it (POST /processes/" + p
+                + "/deployments): parent " + p + " is started by its data only once its latest deployment succeeded, "
+                + "and it has no deployment");
         assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
                 .getInt("total")).isZero();
         assertThat(f.lines("calls-" + p)).isEmpty();
+
+        // a deployment that failed: the same words, then its state and why it failed
+        script(Deployment.scriptFor((int) p), "echo 'cluster unreachable' >&2; exit 3");
+        long failed = requestDeployment(p, "FAIL");
+        assertThat(notDeployed(p)).startsWith("p" + p + " has not been deployed. Please deploy it")
+                .endsWith("and its latest deployment " + failed + " is FAIL: exit code 3: cluster unreachable");
+
+        // deployed at last (its process type's script succeeds): nothing keeps a trigger from starting it
+        script(Deployment.scriptFor((int) p), "true");
+        requestDeployment(p, "SUCCESS");
+        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getList("reasons.code", String.class)).doesNotContain("NOT_DEPLOYED");
+    }
+
+    /** The NOT_DEPLOYED reason /why gives for the parent, or null. */
+    private static String notDeployed(long p) {
+        return given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getString("reasons.find { it.code == 'NOT_DEPLOYED' }.message");
+    }
+
+    /** Requests a deployment of the parent and polls until it ends in {@code state}; answers its id. */
+    private long requestDeployment(long p, String state) {
+        long id = given().post("/processes/" + p + "/deployments").then().statusCode(201).extract().jsonPath()
+                .getLong("deploymentId");
+        await().atMost(WAIT).until(() -> {
+            poller.pollOnce();
+            return state.equals(given().get("/deployments/" + id).then().extract().jsonPath().getString("status"));
+        });
+        return id;
     }
 
     @Test
@@ -248,9 +329,14 @@ class TriggeredRunTest extends RunnerTestSupport {
     }
 
     private void deployScript(int type) {
+        script(Deployment.scriptFor(type), "true");
+    }
+
+    /** An executable script of the runner's script directory itself (a deployment script lives there). */
+    private void script(String name, String body) {
         try {
-            Path p = f.scriptDir.resolve(Deployment.scriptFor(type));
-            Files.writeString(p, "#!/bin/sh\ntrue\n");
+            Path p = f.scriptDir.resolve(name);
+            Files.writeString(p, "#!/bin/sh\n" + body + "\n");
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
