@@ -97,7 +97,12 @@ final class AccessFixtures {
     final long standalone;
     final long standaloneStep;
     final String completedBucket = "acl-bucket";
-    /** A stand-alone parent whose run policy the policy deletes remove (re-made before each of them). */
+    /** A bucket whose run failed (the script fails for it), for the retries. */
+    final String failedBucket = "acl-failing";
+    /**
+     * A stand-alone parent with a disabled daily run policy (so a backfill has dates to record and nothing runs),
+     * which the policy deletes remove (re-made before each of them).
+     */
     final long policyParent;
     /** A parent whose ETL driver the driver deletes remove (re-made before each of them). */
     final long etlParent;
@@ -195,7 +200,7 @@ final class AccessFixtures {
         deployment = execution().post("/processes/" + parent + "/deployments").then().statusCode(201).extract()
                 .jsonPath().getLong("deploymentId");
         runnerRun = runnerRun();
-        putRunPolicy(policyParent);
+        putDailyPolicy(policyParent);
         progress("runs " + run + " and " + runnerRun + ", batches, process log, deployment");
 
         hiveDb = "acl_" + tag;
@@ -338,7 +343,7 @@ final class AccessFixtures {
 
     /** The policy parent, with its run policy set again. */
     long freshRunPolicy() {
-        putRunPolicy(policyParent);
+        putDailyPolicy(policyParent);
         return policyParent;
     }
 
@@ -405,11 +410,15 @@ final class AccessFixtures {
                 .getLong("batchId");
     }
 
-    /** The stand-alone parent's step runs a script that prints a line; its run's output is the run log. */
+    /**
+     * The stand-alone parent's step runs a script that prints a line (its run's output is the run log) and fails for
+     * {@link #failedBucket}, whose run is left FAILED for the retries.
+     */
     private long runnerRun() {
         Path script = Stack.sharedScriptDir().resolve("acl-matrix.sh");
         try {
-            Files.writeString(script, "#!/bin/sh\necho \"access matrix $*\"\n");
+            Files.writeString(script, "#!/bin/sh\ncase \"$*\" in *" + failedBucket + "*) echo failing >&2; exit 3;;"
+                    + " esac\necho \"access matrix $*\"\n");
             Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -425,12 +434,24 @@ final class AccessFixtures {
         execution().post("/runner/processes/" + standalone + "/launch").then().statusCode(Matchers.oneOf(200, 202));
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> "COMPLETE".equals(execution()
                 .get("/runner/processes/" + standalone + "/buckets").jsonPath().getString("items[0].status")));
-        return execution().get("/runner/processes/" + standalone + "/buckets").jsonPath()
+        long completed = execution().get("/runner/processes/" + standalone + "/buckets").jsonPath()
                 .getLong("items[0].instanceExecId");
+        execution().body(Map.of("bucket", failedBucket)).post("/runner/processes/" + standalone + "/buckets")
+                .then().statusCode(201);
+        execution().post("/runner/processes/" + standalone + "/launch").then().statusCode(Matchers.oneOf(200, 202));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> "FAILED".equals(execution()
+                .queryParam("status", "FAILED").get("/runner/processes/" + standalone + "/buckets").jsonPath()
+                .getString("items.find { it.bucket == '" + failedBucket + "' }.status")));
+        return completed;
     }
 
     private void putRunPolicy(long process) {
         execution().body(Map.of()).put("/runner/processes/" + process).then().statusCode(200);
+    }
+
+    private void putDailyPolicy(long process) {
+        execution().body(Map.of("bucket", "YYYYMMDD", "enabled", false)).put("/runner/processes/" + process).then()
+                .statusCode(200);
     }
 
     private long hiveTable(String table, String type) {

@@ -210,9 +210,13 @@ final class AccessProbes {
         p.add(guarded(s, "POST /deployments/{id}/init", () -> fx.deployment, AccessProbes::at));
         p.add(guarded(s, "POST /deployments/{id}/term", () -> fx.deployment,
                 id -> at(id).body(Map.of("text", "access matrix"))));
+        // A lifecycle in its own order, so that the first caller let through makes each call on a run in progress.
+        p.add(guarded(s, "POST /jobs/{pid}/init", () -> fx.lifecycleParent, id -> at(id).body(Map.of("maxBatch", 1))));
+        p.add(guarded(s, "POST /steps/{sid}/init", () -> fx.lifecycleStep, AccessProbes::at));
+        p.add(guarded(s, "POST /steps/{sids}/halt", () -> fx.lifecycleStep, AccessProbes::at));
+        p.add(guarded(s, "POST /steps/{sid}/term", () -> fx.lifecycleStep, AccessProbes::at));
         p.add(guarded(s, "POST /jobs/{pid}/halt", () -> fx.lifecycleParent,
                 id -> at(id).body(Map.of("batchMarking", "acl"))));
-        p.add(guarded(s, "POST /jobs/{pid}/init", () -> fx.lifecycleParent, id -> at(id).body(Map.of("maxBatch", 1))));
         p.add(guarded(s, "POST /jobs/{pid}/term", () -> fx.lifecycleParent,
                 id -> at(id).body(Map.of("code", 1, "text", "access matrix"))));
         p.add(guarded(s, "GET /process-definitions/{id}", () -> fx.parent, AccessProbes::at));
@@ -236,13 +240,13 @@ final class AccessProbes {
         p.add(guarded(s, "GET /runner/processes/{pid}", () -> fx.standalone, AccessProbes::at));
         p.add(guarded(s, "PUT /runner/processes/{pid}", () -> fx.standalone, id -> at(id).body(Map.of())));
         p.add(guarded(s, "DELETE /runner/processes/{pid}", fx::freshRunPolicy, AccessProbes::at));
-        p.add(guarded(s, "POST /runner/processes/{pid}/backfill", () -> fx.standalone,
-                id -> at(id).body(Map.of("from", "2026-01-01", "to", "2026-01-02"))));
+        p.add(guarded(s, "POST /runner/processes/{pid}/backfill", () -> fx.policyParent,
+                id -> at(id).body(Map.of("from", "20260101", "to", "20260102"))));
         p.add(guarded(s, "GET /runner/processes/{pid}/buckets", () -> fx.standalone, AccessProbes::at));
         p.add(guarded(s, "POST /runner/processes/{pid}/buckets", () -> fx.standalone,
                 id -> at(id).body(Map.of("bucket", "acl-more"))));
         p.add(guarded(s, "POST /runner/processes/{pid}/buckets/{bucket}/retry", () -> fx.standalone,
-                id -> at(id, fx.completedBucket)));
+                id -> at(id, fx.failedBucket)));
         p.add(guarded(s, "POST /runner/processes/{pid}/launch", () -> fx.standalone, AccessProbes::at));
         p.add(guarded(s, "GET /runner/processes/{pid}/steps/{sid}", () -> fx.standalone,
                 id -> at(id, fx.standaloneStep)));
@@ -252,9 +256,6 @@ final class AccessProbes {
         p.add(guarded(s, "GET /runs/{id}", () -> fx.run, AccessProbes::at));
         p.add(guarded(s, "GET /runs/{id}/history", () -> fx.run, AccessProbes::at));
         p.add(guarded(s, "GET /runs/{ie}/log", () -> fx.runnerRun, AccessProbes::at));
-        p.add(guarded(s, "POST /steps/{sids}/halt", () -> fx.lifecycleStep, AccessProbes::at));
-        p.add(guarded(s, "POST /steps/{sid}/init", () -> fx.lifecycleStep, AccessProbes::at));
-        p.add(guarded(s, "POST /steps/{sid}/term", () -> fx.lifecycleStep, AccessProbes::at));
         p.add(guarded(s, "GET /why/{pid}", () -> fx.standalone, AccessProbes::at));
     }
 
