@@ -313,11 +313,13 @@ final class AccessProbes {
         String s = "lineage-service";
         p.add(none(s, "GET /audit", AccessProbes::at));
         p.add(guarded(s, "GET /lineage/batches/{batchId}", () -> fx.targetBatch, AccessProbes::at));
-        p.add(list(s, "GET /lineage/columns", at().query("table", fx.targetTable).query("column", "amount"),
-                "edges.processId", () -> fx.step));
+        p.add(graph(s, "GET /lineage/columns", () -> fx.targetTable,
+                table -> at().query("table", table).query("column", "amount"), "edges.processId", () -> fx.step));
         p.add(guarded(s, "GET /lineage/processes/{processId}", () -> fx.parent, AccessProbes::at));
-        p.add(list(s, "GET /lineage/tables/{table}", at(fx.targetTable), "edges.processId", () -> fx.step));
-        p.add(list(s, "GET /lineage/tables/{table}/impact", at(fx.sourceTable), "processes", () -> fx.step));
+        p.add(graph(s, "GET /lineage/tables/{table}", () -> fx.targetTable, AccessProbes::at, "edges.processId",
+                () -> fx.step));
+        p.add(graph(s, "GET /lineage/tables/{table}/impact", () -> fx.sourceTable, AccessProbes::at, "processes",
+                () -> fx.step));
         p.add(guarded(s, "GET /openlineage/runs/{instanceExecId}", () -> fx.run, AccessProbes::at));
         p.add(guarded(s, "GET /process-definitions/{id}", () -> fx.parent, AccessProbes::at));
         p.add(guarded(s, "GET /process-definitions/{id}/tree", () -> fx.parent, AccessProbes::at));
@@ -339,7 +341,7 @@ final class AccessProbes {
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
         p.add(guarded(s, "GET /api/panels/lineage/processes/{pid}", () -> fx.parent, AccessProbes::at));
-        p.add(list(s, "GET /api/panels/lineage/tables/{table}", at(fx.targetTable), null, null));
+        p.add(graph(s, "GET /api/panels/lineage/tables/{table}", () -> fx.targetTable, AccessProbes::at, null, null));
     }
 
     private static void clock(String s, List<Probe> p) {
@@ -358,6 +360,16 @@ final class AccessProbes {
     /** An operation that guards no object of an application. */
     private static Probe none(String service, String operation, Supplier<Call> call) {
         return new Probe(service, operation, null, ignored -> call.get(), null);
+    }
+
+    /**
+     * A filtered graph asked for by a name ({@code key}: a table): like a list, except that a name whose whole graph
+     * the caller may not see is, for that caller, a name nothing is known about, so it may also answer exactly as the
+     * same call for a name that does not exist ({@link #twinOf} the key).
+     */
+    private static Probe graph(String service, String operation, Supplier<Object> key, Function<Object, Call> call,
+                               String path, Supplier<Object> id) {
+        return new Probe(service, operation, key, call, path == null ? null : new Seen(path, id));
     }
 
     /** A list: {@code id} is the fixture's object, found at {@code path} of the answer (null: not searched). */

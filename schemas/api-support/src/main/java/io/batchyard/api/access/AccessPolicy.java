@@ -30,7 +30,10 @@ public final class AccessPolicy {
     public enum Need {
         /** Nothing: the object belongs to no application (master data, servers, the audit trail, the clock). */
         NONE,
-        /** A list: it shows only the objects of applications the caller may read. */
+        /**
+         * A list or graph: it shows only what objects of applications the caller may read contribute. A graph asked for
+         * by name (a table's lineage) of which the caller may see nothing answers as a name nothing is known about.
+         */
         FILTERED,
         /** Read on the object's application; without it the object answers as if it did not exist. */
         READ,
