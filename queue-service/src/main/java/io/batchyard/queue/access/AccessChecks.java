@@ -26,14 +26,11 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class AccessChecks {
 
-    private final ApplicationRepository applications;
-    private final ApplicationAccessRepository processes;
+    private final ApplicationAccessRepository access;
     private final ProcessDefinitionRepository definitions;
 
-    public AccessChecks(ApplicationRepository applications, ApplicationAccessRepository processes,
-                        ProcessDefinitionRepository definitions) {
-        this.applications = applications;
-        this.processes = processes;
+    public AccessChecks(ApplicationAccessRepository access, ProcessDefinitionRepository definitions) {
+        this.access = access;
         this.definitions = definitions;
     }
 
@@ -42,12 +39,12 @@ public class AccessChecks {
         if (caller.admin()) {
             return Uni.createFrom().item(Visibility.everything());
         }
-        return processes.readableBy(caller).map(readable -> Visibility.only(Set.copyOf(readable)));
+        return access.readableBy(caller).map(readable -> Visibility.only(Set.copyOf(readable)));
     }
 
     /** The permissions of an application, as far as the rule needs them for {@code caller}. */
     public Uni<Optional<ApplicationAccess>> ofApplication(Caller caller, long applicationId) {
-        return caller.admin() ? Uni.createFrom().item(Optional.empty()) : applications.find(applicationId);
+        return caller.admin() ? Uni.createFrom().item(Optional.empty()) : access.ofApplication(applicationId);
     }
 
     /** The permissions of the application a process belongs to: a step belongs to its parent's. */
@@ -55,7 +52,7 @@ public class AccessChecks {
         if (caller.admin()) {
             return Uni.createFrom().item(Optional.empty());
         }
-        return processes.ofProcess(process.isParent() ? process.processId() : process.parentProcessId());
+        return access.ofProcess(process.isParent() ? process.processId() : process.parentProcessId());
     }
 
     /** Whether {@code caller} may read the process: false for one the read model does not know. */
@@ -97,7 +94,7 @@ public class AccessChecks {
         if (caller.admin()) {
             return Uni.createFrom().item(true);
         }
-        return applications.findAll(applicationIds).map(found -> {
+        return access.ofApplications(applicationIds).map(found -> {
             if (found.stream().noneMatch(a -> ApplicationGuard.canRead(caller, Optional.of(a)))) {
                 return false;
             }

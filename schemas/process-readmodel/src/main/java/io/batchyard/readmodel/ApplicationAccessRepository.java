@@ -11,12 +11,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 /** The local copy of applications' permissions; every method joins the caller's session. */
 @ApplicationScoped
 public class ApplicationAccessRepository {
+
+    private static final String SELECT_LIVE = """
+            SELECT application_id, owner_user, owner_group, owner_permission, group_permission, others_permission
+            FROM application_access WHERE NOT deleted""";
 
     /** Writes an application's permissions unless the row already holds a state at least as recent as {@code at}. */
     Uni<Void> upsert(ApplicationChanged e, Instant at) {
@@ -59,14 +64,30 @@ public class ApplicationAccessRepository {
      * {@link Caller#admin()} before it asks this.
      */
     public Uni<List<Long>> readableBy(Caller reader) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
-                        SELECT application_id, owner_user, owner_group, owner_permission, group_permission,
-                          others_permission
-                        FROM application_access WHERE NOT deleted""", Object[].class)
-                .getResultList())
+        return Panache.getSession().chain(s -> s.createNativeQuery(SELECT_LIVE, Object[].class).getResultList())
                 .map(rows -> rows.stream().map(r -> map(r, 0))
                         .filter(a -> ApplicationGuard.canRead(reader, Optional.of(a)))
                         .map(ApplicationAccess::applicationId).toList());
+    }
+
+    /**
+     * The permissions of an application itself, for objects that belong to an application rather than to a process
+     * (a compaction table); empty when they never arrived or it was deleted.
+     */
+    public Uni<Optional<ApplicationAccess>> ofApplication(long applicationId) {
+        return ofApplications(List.of(applicationId)).map(found -> found.stream().findFirst());
+    }
+
+    /** The permissions of these applications, in one statement; one that never arrived or was deleted has none. */
+    public Uni<List<ApplicationAccess>> ofApplications(Collection<Long> applicationIds) {
+        if (applicationIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery(SELECT_LIVE + " AND application_id IN (:ids)",
+                        Object[].class)
+                .setParameter("ids", applicationIds)
+                .getResultList())
+                .map(rows -> rows.stream().map(r -> map(r, 0)).toList());
     }
 
     /**
