@@ -107,7 +107,8 @@ public class PropertyService {
         if (!property.sensitive()) {
             return properties.upsert(property, null, null);
         }
-        byte[] ct = cipher.encrypt(property.value(), associatedData(property.processId(), property.key()));
+        byte[] ct = cipher.encrypt(property.value(),
+                SecretCipher.propertyAssociatedData(property.processId(), property.key()));
         return properties.upsert(new PropertyRow(property.processId(), property.configGroup(), property.key(), "",
                 property.description()), ct, cipher.keyId());
     }
@@ -122,11 +123,6 @@ public class PropertyService {
                 throw SCRIPT_NAME_REFUSED.exception("property '" + property.key() + "': " + why);
             });
         }
-    }
-
-    /** Binds a ciphertext to its process and key, so it cannot be moved to another row and decrypted there. */
-    static String associatedData(long processId, String key) {
-        return "property:" + processId + ":" + key;
     }
 
     private Uni<ProcessRow> requireProcess(long processId) {

@@ -159,10 +159,11 @@ public class SecretCipher {
     }
 
     /**
-     * The associated data of a secret property's ciphertext, as the property feature seals it (process id and key);
-     * re-encryption must open and seal it with the same.
+     * The associated data of a secret property's ciphertext: it binds the ciphertext to its process and key, so it
+     * cannot be moved to another row and decrypted there. The property feature seals with it and re-encryption opens
+     * and seals with the same, so it is written once, here.
      */
-    static String propertyAssociatedData(long processId, String key) {
+    public static String propertyAssociatedData(long processId, String key) {
         return "property:" + processId + ":" + key;
     }
 }

@@ -67,7 +67,7 @@ class PropertySecretsTest {
         Stored stored = stored(s1, "dbpass");
         assertThat(stored.value()).isEmpty();
         assertThat(new String(stored.ciphertext(), StandardCharsets.ISO_8859_1)).doesNotContain(canary);
-        assertThat(cipher.decrypt(stored.ciphertext(), PropertyService.associatedData(s1, "dbpass"))).isEqualTo(canary);
+        assertThat(cipher.decrypt(stored.ciphertext(), SecretCipher.propertyAssociatedData(s1, "dbpass"))).isEqualTo(canary);
         assertThat(count("SELECT count(*) FROM property WHERE prop_value LIKE ? OR description LIKE ?", canary))
                 .isZero();
 
@@ -105,7 +105,7 @@ class PropertySecretsTest {
 
         Stored stored = stored(s1, "legacy");
         assertThat(stored.value()).isEmpty();
-        assertThat(cipher.decrypt(stored.ciphertext(), PropertyService.associatedData(s1, "legacy"))).isEqualTo(canary);
+        assertThat(cipher.decrypt(stored.ciphertext(), SecretCipher.propertyAssociatedData(s1, "legacy"))).isEqualTo(canary);
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE property VALIDATE CONSTRAINT property_secret_not_clear");
         }
