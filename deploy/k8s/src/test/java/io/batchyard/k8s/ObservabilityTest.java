@@ -62,7 +62,7 @@ class ObservabilityTest {
         // The switches are the ones the deployables read: api-support maps the OTLP variable onto Quarkus' exporter
         // setting, and each service with the JSON formatter turns it off in its application.properties.
         assertThat(SourceFacts.read(SourceFacts.REPO.resolve(
-                "schemas/api-support/src/main/resources/META-INF/microprofile-config.properties")))
+                "platform/http/src/main/resources/META-INF/microprofile-config.properties")))
                 .contains("quarkus.otel.exporter.otlp.endpoint=${OTEL_EXPORTER_OTLP_ENDPOINT:}");
         Set<String> jsonLogging = new TreeSet<>();
         for (String app : SourceFacts.DEPLOYABLES) {

@@ -66,7 +66,7 @@ final class SourceFacts {
         Properties props = new Properties();
         if (read(module.resolve("pom.xml")).contains("<artifactId>batchyard-process-readmodel</artifactId>")) {
             // The read model's channel defaults (ordinal 100) apply unless the service overrides them.
-            load(props, REPO.resolve("schemas/process-readmodel/src/main/resources/META-INF/microprofile-config.properties"));
+            load(props, REPO.resolve("platform/readmodel/src/main/resources/META-INF/microprofile-config.properties"));
         }
         load(props, module.resolve("src/main/resources/application.properties"));
         String appName = props.getProperty("quarkus.application.name", service);

@@ -336,7 +336,7 @@ class WorkloadPolicyTest {
     void everyDeployableRequiresTheAudienceTheServicesAndTheRealmUse(String tree) throws IOException {
         Properties defaults = new Properties();
         try (Reader in = Files.newBufferedReader(SourceFacts.REPO.resolve(
-                "schemas/api-support/src/main/resources/META-INF/microprofile-config.properties"))) {
+                "platform/http/src/main/resources/META-INF/microprofile-config.properties"))) {
             defaults.load(in);
         }
         String audience = defaults.getProperty("quarkus.oidc.token.audience");

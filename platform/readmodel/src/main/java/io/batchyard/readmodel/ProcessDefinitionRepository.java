@@ -1,0 +1,218 @@
+package io.batchyard.readmodel;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.batchyard.api.access.ApplicationAccess;
+import io.batchyard.persistence.Columns;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The local read model's table. Every method joins the caller's session, so a lock taken here holds until the
+ * caller's transaction ends. Arrays and JSON are read as text: one portable shape for every column type. JSON is
+ * written through a text cast too: a Java string bound straight to a jsonb parameter is stored as a JSON string.
+ */
+@ApplicationScoped
+public class ProcessDefinitionRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<List<ProcessDefinition.Property>> PROPERTIES = new TypeReference<>() {
+    };
+    // Qualified, so that a query joining application_access (which also has deleted, application_id) stays unambiguous.
+    private static final String FIELDS = """
+            process_definition.process_id, process_definition.parent_process_id, process_definition.process_name,
+              process_definition.process_type_id, process_definition.can_recover,
+              array_to_string(process_definition.enqueuing_process_ids, ','), process_definition.batch_cut_pattern,
+              array_to_string(process_definition.next_process_ids, ','), process_definition.deleted,
+              process_definition.workflow_type_id, CAST(process_definition.properties AS text)""";
+    private static final String COLUMNS = "SELECT " + FIELDS + " FROM process_definition";
+    private static final String GUARDED = "SELECT " + FIELDS + """
+            , a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission, a.others_permission
+            FROM process_definition LEFT JOIN application_access a
+              ON a.application_id = process_definition.application_id AND NOT a.deleted""";
+
+    /** A parent and its live steps (ordered by id). */
+    public record Tree(ProcessDefinition parent, List<ProcessDefinition> steps) {
+    }
+
+    /**
+     * A process's definition with the permissions of its application, read in the same statement; the permissions
+     * are empty when the application's never arrived (or it was deleted).
+     */
+    public record Guarded(ProcessDefinition definition, Optional<ApplicationAccess> access) {
+    }
+
+    public Uni<Optional<ProcessDefinition>> find(long processId) {
+        return one(COLUMNS + " WHERE process_definition.process_id = :id", processId);
+    }
+
+    /** The definitions of these processes, one statement; an unknown id has no element. */
+    public Uni<List<ProcessDefinition>> findAll(Collection<Long> processIds) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return list(COLUMNS + " WHERE process_definition.process_id IN (:ids)", "ids", processIds);
+    }
+
+    /**
+     * Locks a process's row: lifecycle calls on one parent serialise on it, which is what makes "exactly one of two
+     * concurrent InitJobs wins" hold without a read-then-write race.
+     */
+    public Uni<Optional<ProcessDefinition>> lock(long processId) {
+        return one(COLUMNS + " WHERE process_definition.process_id = :id FOR UPDATE", processId);
+    }
+
+    /**
+     * Locks a process's row as {@link #lock} does, and reads its application's permissions in the same statement:
+     * what a job's lifecycle call reads first.
+     */
+    public Uni<Optional<Guarded>> lockGuarded(long processId) {
+        return guarded(GUARDED + " WHERE process_definition.process_id = :id FOR UPDATE OF process_definition",
+                processId);
+    }
+
+    /**
+     * A step's definition and its application's permissions, its parent's row locked in the same statement (as
+     * {@link #lock} would): what a step's lifecycle call reads first and then waits on. Nothing is locked when the
+     * process is unknown or has no parent.
+     */
+    public Uni<Optional<Guarded>> findGuardedLockingParent(long processId) {
+        // The lateral subquery names the table it locks "p", so "process_definition" inside it is the outer step row.
+        return guarded(GUARDED + """
+                 LEFT JOIN LATERAL (SELECT 1 AS parent_locked FROM process_definition p
+                   WHERE p.process_id = process_definition.parent_process_id FOR UPDATE) parent ON true
+                WHERE process_definition.process_id = :id""", processId);
+    }
+
+    /**
+     * Locks several processes' rows, one statement, in id order: two transactions that lock overlapping sets this way
+     * take the common rows in the same order, so they wait for each other but never in a cycle. Unknown ids lock
+     * nothing.
+     */
+    public Uni<Void> lockAll(Collection<Long> processIds) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery(
+                        "SELECT process_id FROM process_definition WHERE process_id IN (:ids) ORDER BY process_id"
+                                + " FOR UPDATE", Object.class)
+                .setParameter("ids", processIds).getResultList()).replaceWithVoid();
+    }
+
+    public Uni<Optional<Tree>> tree(long parentId) {
+        return find(parentId).chain(parent -> parent.filter(ProcessDefinition::isParent)
+                .map(p -> stepsOf(parentId).map(steps -> Optional.of(new Tree(p, steps))))
+                .orElseGet(() -> Uni.createFrom().item(Optional.empty())));
+    }
+
+    /** The live steps of a parent, in id order (for a caller that already holds the parent's row). */
+    public Uni<List<ProcessDefinition>> stepsOf(long parentId) {
+        return list(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id", parentId);
+    }
+
+    /** Live processes that name {@code parentId} among their enqueuing processes (downstream consumers). */
+    public Uni<List<ProcessDefinition>> consumersOf(long parentId) {
+        return list(COLUMNS + " WHERE NOT deleted AND CAST(:id AS bigint) = ANY(enqueuing_process_ids)"
+                + " ORDER BY process_id", parentId);
+    }
+
+    /**
+     * Writes a definition, and the application it belongs to, unless the row already holds a state at least as recent
+     * as {@code at}.
+     */
+    Uni<Void> upsert(ProcessDefinition d, long applicationId, Instant at) {
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        INSERT INTO process_definition (process_id, parent_process_id, process_name, process_type_id,
+                          can_recover, enqueuing_process_ids, batch_cut_pattern, next_process_ids, deleted,
+                          workflow_type_id, properties, application_id, source_occurred_at)
+                        VALUES (:id, :parent, :name, :type, :canRecover,
+                          CAST(string_to_array(:enqueuers, ',') AS bigint[]), :bcp,
+                          CAST(string_to_array(:next, ',') AS bigint[]), :deleted, :workflow,
+                          CAST(CAST(:properties AS text) AS jsonb), :application, :at)
+                        ON CONFLICT (process_id) DO UPDATE SET parent_process_id = EXCLUDED.parent_process_id,
+                          process_name = EXCLUDED.process_name, process_type_id = EXCLUDED.process_type_id,
+                          can_recover = EXCLUDED.can_recover, enqueuing_process_ids = EXCLUDED.enqueuing_process_ids,
+                          batch_cut_pattern = EXCLUDED.batch_cut_pattern, next_process_ids = EXCLUDED.next_process_ids,
+                          deleted = EXCLUDED.deleted, workflow_type_id = EXCLUDED.workflow_type_id,
+                          properties = EXCLUDED.properties, application_id = EXCLUDED.application_id,
+                          source_occurred_at = EXCLUDED.source_occurred_at
+                        WHERE process_definition.source_occurred_at <= EXCLUDED.source_occurred_at""")
+                .setParameter("id", d.processId())
+                .setParameter("parent", d.parentProcessId())
+                .setParameter("name", d.name())
+                .setParameter("type", d.processTypeId())
+                .setParameter("canRecover", d.canRecover())
+                .setParameter("enqueuers", csv(d.enqueuingProcessIds()))
+                .setParameter("bcp", d.batchCutPattern())
+                .setParameter("next", csv(d.nextProcessIds()))
+                .setParameter("deleted", d.deleted())
+                .setParameter("workflow", d.workflowTypeId())
+                .setParameter("properties", json(d.properties()))
+                .setParameter("application", applicationId)
+                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    /** Marks processes deleted, again only over states older than {@code at}. */
+    Uni<Void> markDeleted(Collection<Long> processIds, Instant at) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Panache.getSession().chain(s -> s.createNativeQuery("""
+                        UPDATE process_definition SET deleted = true, source_occurred_at = :at
+                        WHERE process_id IN (:ids) AND source_occurred_at <= :at""")
+                .setParameter("ids", processIds)
+                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .executeUpdate()).replaceWithVoid();
+    }
+
+    private Uni<Optional<Guarded>> guarded(String sql, long id) {
+        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
+                .getResultList()).map(rows -> rows.stream().findFirst().map(r -> new Guarded(map(r),
+                r[11] == null ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r, 11)))));
+    }
+
+    private Uni<Optional<ProcessDefinition>> one(String sql, long id) {
+        return list(sql, id).map(rows -> rows.stream().findFirst());
+    }
+
+    private Uni<List<ProcessDefinition>> list(String sql, long id) {
+        return list(sql, "id", id);
+    }
+
+    private Uni<List<ProcessDefinition>> list(String sql, String parameter, Object value) {
+        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter(parameter, value)
+                .getResultList()).map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
+    }
+
+    private static ProcessDefinition map(Object[] r) {
+        try {
+            return new ProcessDefinition(Columns.toLong(r[0]), Columns.longOrNull(r[1]), Columns.string(r[2]),
+                    Columns.toInt(r[3]), Columns.toBoolean(r[4]), Columns.longs(r[5]), Columns.string(r[6]),
+                    Columns.longs(r[7]), Columns.toBoolean(r[8]), Columns.toInt(r[9]),
+                    JSON.readValue(Columns.string(r[10]), PROPERTIES));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable properties of process " + r[0], e);
+        }
+    }
+
+    private static String csv(List<Long> ids) {
+        return String.join(",", ids.stream().map(String::valueOf).toList());
+    }
+
+    private static String json(List<ProcessDefinition.Property> properties) {
+        try {
+            return JSON.writeValueAsString(properties);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
