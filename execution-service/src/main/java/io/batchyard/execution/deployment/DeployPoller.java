@@ -1,7 +1,7 @@
 package io.batchyard.execution.deployment;
 
 import io.batchyard.api.access.Caller;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.runner.CommandResult;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerDrain;

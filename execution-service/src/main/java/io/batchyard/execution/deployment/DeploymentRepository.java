@@ -1,9 +1,9 @@
 package io.batchyard.execution.deployment;
 
-import static io.batchyard.eventing.persistence.Columns.intOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toInt;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.intOrNull;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toInt;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.deployment.Deployment.Status;

@@ -1,6 +1,6 @@
 package io.batchyard.execution.group;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.clock.ServiceClock;
 import io.batchyard.execution.runner.GroupJobs;
 import io.batchyard.execution.runner.JobSettings;

@@ -1,6 +1,6 @@
 package io.batchyard.execution.group;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.longOrNull;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.runner.JobSettings;

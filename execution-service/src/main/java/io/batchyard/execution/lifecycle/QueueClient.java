@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.ServiceIdentity;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;

@@ -1,10 +1,10 @@
 package io.batchyard.execution.lifecycle;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.intOrNull;
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.intOrNull;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
 
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.SqlRepository;

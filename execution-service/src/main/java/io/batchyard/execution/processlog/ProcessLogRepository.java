@@ -1,8 +1,8 @@
 package io.batchyard.execution.processlog;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.execution.SqlRepository;
 import io.smallrye.mutiny.Uni;

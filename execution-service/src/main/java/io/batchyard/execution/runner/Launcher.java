@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.clock.ServiceClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketRepository;
 import io.batchyard.execution.bucket.BucketSelection;

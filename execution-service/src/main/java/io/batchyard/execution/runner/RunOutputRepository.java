@@ -1,9 +1,9 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

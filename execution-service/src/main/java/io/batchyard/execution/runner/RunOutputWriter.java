@@ -1,6 +1,6 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.intOrNull;
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.intOrNull;
+import static io.batchyard.persistence.Columns.longOrNull;
 
 import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketRepository;

@@ -1,8 +1,8 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.longOrNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

@@ -1,7 +1,7 @@
 package io.batchyard.execution.runner;
 
 import io.batchyard.api.ApiException;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
 import io.batchyard.execution.lifecycle.FailureReason;

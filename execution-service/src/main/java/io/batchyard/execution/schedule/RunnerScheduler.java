@@ -1,7 +1,7 @@
 package io.batchyard.execution.schedule;
 
 import io.batchyard.api.CommonErrors;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.clock.ServiceClock;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.RunEnded;

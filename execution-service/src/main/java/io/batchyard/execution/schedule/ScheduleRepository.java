@@ -1,9 +1,9 @@
 package io.batchyard.execution.schedule;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
 
 import io.batchyard.execution.SqlRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.batchyard.execution.trigger;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.runner.CommandResult;
 import io.batchyard.execution.runner.OsCommand;
 import io.smallrye.mutiny.Uni;

@@ -1,7 +1,7 @@
 package io.batchyard.execution.trigger;
 
 import io.batchyard.eventing.consumer.RecordProcessor;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.Planner;

@@ -11,7 +11,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.schemas.Topics;

@@ -6,7 +6,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.ExecutionTest;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.lifecycle.LifecycleService;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.column;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.access.AccessRepository;
 import io.batchyard.lineage.access.Readable;
 import io.quarkus.hibernate.reactive.panache.Panache;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
 import io.batchyard.lineage.InOrder;
 import io.batchyard.lineage.column.ColumnEdge;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.openlineage;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.column.IndirectClause;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.process;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.lineage.process.ProcessLineage.Run;

@@ -1,6 +1,6 @@
 package io.batchyard.lineage.query;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 
 import static io.batchyard.api.CommonErrors.CONFLICT;
 import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;

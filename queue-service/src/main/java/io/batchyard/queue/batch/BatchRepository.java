@@ -1,10 +1,10 @@
 package io.batchyard.queue.batch;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.api.ChosenIds;
 import io.batchyard.queue.NativeRepository;

@@ -1,8 +1,8 @@
 package io.batchyard.queue.claim;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;

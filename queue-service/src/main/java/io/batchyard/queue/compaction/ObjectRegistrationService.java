@@ -13,7 +13,7 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.ObjectCreated;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.compaction.merge.MergeJobRepository;
 import io.batchyard.queue.compaction.partition.PartitionRepository;

@@ -1,7 +1,7 @@
 package io.batchyard.queue.compaction;
 
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.batchyard.queue.Visibility;

@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction;
 
-import static io.batchyard.eventing.persistence.Blocking.await;
+import static io.batchyard.persistence.Blocking.await;
 
 import io.batchyard.queue.compaction.merge.MergeSignal;
 import io.batchyard.queue.compaction.merge.MergeWorker;

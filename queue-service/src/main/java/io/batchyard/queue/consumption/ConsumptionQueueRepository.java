@@ -1,11 +1,11 @@
 package io.batchyard.queue.consumption;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.longOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toInt;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.longOrNull;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toInt;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.batchyard.queue.Visibility;

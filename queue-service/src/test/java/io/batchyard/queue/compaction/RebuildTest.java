@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction;
 
-import static io.batchyard.eventing.persistence.Blocking.await;
+import static io.batchyard.persistence.Blocking.await;
 import static io.batchyard.queue.compaction.CompactionFixture.drain;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,7 +1,7 @@
 package io.batchyard.registry.application;
 
 import io.batchyard.api.access.Caller;
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.registry.NativeSqlRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;

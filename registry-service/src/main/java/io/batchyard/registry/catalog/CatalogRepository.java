@@ -1,7 +1,7 @@
 package io.batchyard.registry.catalog;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.batchyard.registry.process;
 
 import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.api.access.Caller;
 import io.batchyard.registry.application.ApplicationRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.batchyard.registry.server;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.batchyard.registry.NativeSqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

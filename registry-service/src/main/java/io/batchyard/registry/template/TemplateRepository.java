@@ -3,7 +3,7 @@ package io.batchyard.registry.template;
 import io.batchyard.api.access.Caller;
 import io.batchyard.registry.NativeSqlRepository;
 import io.batchyard.registry.application.ApplicationRepository;
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction.catalog;
 
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.queue.compaction.merge.MergeJobService;
 import io.batchyard.queue.compaction.merge.MergeRange;
 import io.batchyard.queue.compaction.partition.Partition;

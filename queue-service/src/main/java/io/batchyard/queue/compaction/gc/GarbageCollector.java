@@ -2,7 +2,7 @@ package io.batchyard.queue.compaction.gc;
 
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.queue.compaction.catalog.CatalogService;
 import io.batchyard.queue.compaction.catalog.CatalogSync;
 import io.batchyard.queue.compaction.merge.MergeRange;

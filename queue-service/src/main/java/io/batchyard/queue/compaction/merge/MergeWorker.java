@@ -1,6 +1,6 @@
 package io.batchyard.queue.compaction.merge;
 
-import static io.batchyard.eventing.persistence.Blocking.await;
+import static io.batchyard.persistence.Blocking.await;
 
 import io.batchyard.queue.compaction.partition.Partition;
 import io.batchyard.queue.compaction.partition.SmallObject;

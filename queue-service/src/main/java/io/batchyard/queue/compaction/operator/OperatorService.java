@@ -13,7 +13,7 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.eventing.persistence.Blocking;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.queue.Sequential;
 import io.batchyard.queue.access.AccessChecks;
 import io.batchyard.queue.clock.ServiceClock;

@@ -1,9 +1,9 @@
 package io.batchyard.queue.compaction.partition;
 
-import static io.batchyard.eventing.persistence.Columns.date;
-import static io.batchyard.eventing.persistence.Columns.intOrNull;
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.date;
+import static io.batchyard.persistence.Columns.intOrNull;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.batchyard.queue.compaction.store.StoreLocation;

@@ -1,9 +1,9 @@
 package io.batchyard.queue.compaction.partition;
 
-import io.batchyard.eventing.persistence.Columns;
+import io.batchyard.persistence.Columns;
 
-import static io.batchyard.eventing.persistence.Columns.time;
-import static io.batchyard.eventing.persistence.Columns.toLong;
+import static io.batchyard.persistence.Columns.time;
+import static io.batchyard.persistence.Columns.toLong;
 
 import io.batchyard.queue.NativeRepository;
 import io.smallrye.mutiny.Uni;
