@@ -1,8 +1,10 @@
 package io.batchyard.registry.application;
 
 import io.batchyard.api.access.Caller;
-import io.batchyard.persistence.Columns;
-import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +15,7 @@ import java.util.Optional;
 
 /** SQL over {@code application}; every statement joins the session of the calling service method. */
 @ApplicationScoped
-public class ApplicationRepository extends NativeSqlRepository {
+public class ApplicationRepository extends SqlRepository {
 
     private static final String COLUMNS = "application_id, name, description, owner, created_at, updated_at,"
             + " owner_user, owner_group, owner_permission, group_permission, others_permission";
@@ -22,94 +24,87 @@ public class ApplicationRepository extends NativeSqlRepository {
 
     public Uni<ApplicationRow> insert(String name, String description, String owner, String ownerUser,
                                       String ownerGroup) {
-        return rows("""
+        return first("""
                         INSERT INTO application (name, description, owner, owner_user, owner_group)
                         VALUES (:name, :description, :owner, :ownerUser, CAST(:ownerGroup AS text)) RETURNING\s"""
                         + COLUMNS,
-                "name", name, "description", description, "owner", owner, "ownerUser", ownerUser,
-                "ownerGroup", ownerGroup)
-                .map(list -> map(list.get(0)));
+                Params.of("name", name).and("description", description).and("owner", owner)
+                        .and("ownerUser", ownerUser).and("ownerGroup", ownerGroup), ApplicationRepository::map)
+                .map(Optional::orElseThrow);
     }
 
     public Uni<Optional<ApplicationRow>> setPermissions(long id, ApplicationRow.Permissions p) {
-        return row("""
+        return first("""
                         UPDATE application SET owner_user = CAST(:ownerUser AS text),
                           owner_group = CAST(:ownerGroup AS text), owner_permission = :owner,
                           group_permission = :group, others_permission = :others, updated_at = now()
                         WHERE application_id = :id RETURNING\s""" + COLUMNS,
-                "id", id, "ownerUser", p.ownerUser(), "ownerGroup", p.ownerGroup(), "owner", p.owner(),
-                "group", p.group(), "others", p.others())
-                .map(r -> r.map(ApplicationRepository::map));
+                Params.of("id", id).and("ownerUser", p.ownerUser()).and("ownerGroup", p.ownerGroup())
+                        .and("owner", p.owner()).and("group", p.group()).and("others", p.others()),
+                ApplicationRepository::map);
     }
 
     public Uni<Void> markAnnounced(long id) {
-        return update("UPDATE application SET announced_at = now() WHERE application_id = :id", "id", id)
+        return update("UPDATE application SET announced_at = now() WHERE application_id = :id", Params.of("id", id))
                 .replaceWithVoid();
     }
 
     /** Applications whose current state was never put on the registry topic (seeded rows, rows from before). */
     public Uni<List<ApplicationRow>> unannounced() {
-        return rows("SELECT " + COLUMNS + " FROM application WHERE announced_at IS NULL ORDER BY application_id"
-                + " FOR UPDATE SKIP LOCKED")
-                .map(list -> list.stream().map(ApplicationRepository::map).toList());
+        return list("SELECT " + COLUMNS + " FROM application WHERE announced_at IS NULL ORDER BY application_id"
+                + " FOR UPDATE SKIP LOCKED", Params.none(), ApplicationRepository::map);
     }
 
     public Uni<Boolean> isMasterData(long id) {
-        return scalar("SELECT count(*) FROM application WHERE application_id = :id AND master_data", Long.class,
-                "id", id).map(n -> n > 0);
+        return single("SELECT count(*) FROM application WHERE application_id = :id AND master_data", Long.class,
+                Params.of("id", id)).map(n -> n > 0);
     }
 
     /** The application of a process, if the process exists. */
     public Uni<Optional<ApplicationRow>> ofProcess(long processId) {
-        return row("SELECT " + QUALIFIED_COLUMNS + """
+        return first("SELECT " + QUALIFIED_COLUMNS + """
                          FROM application a JOIN process p ON p.application_id = a.application_id
-                        WHERE p.process_id = :id""", "id", processId)
-                .map(r -> r.map(ApplicationRepository::map));
+                        WHERE p.process_id = :id""", Params.of("id", processId), ApplicationRepository::map);
     }
 
     public Uni<Optional<ApplicationRow>> update(long id, String name, String description, String owner) {
-        return row("""
+        return first("""
                         UPDATE application SET name = :name, description = :description, owner = :owner,
                           updated_at = now() WHERE application_id = :id RETURNING\s""" + COLUMNS,
-                "id", id, "name", name, "description", description, "owner", owner)
-                .map(r -> r.map(ApplicationRepository::map));
+                Params.of("id", id).and("name", name).and("description", description).and("owner", owner),
+                ApplicationRepository::map);
     }
 
     public Uni<Boolean> delete(long id) {
-        return update("DELETE FROM application WHERE application_id = :id", "id", id).map(n -> n == 1);
+        return update("DELETE FROM application WHERE application_id = :id", Params.of("id", id)).map(n -> n == 1);
     }
 
     public Uni<Optional<ApplicationRow>> find(long id) {
-        return row("SELECT " + COLUMNS + " FROM application WHERE application_id = :id", "id", id)
-                .map(r -> r.map(ApplicationRepository::map));
+        return first("SELECT " + COLUMNS + " FROM application WHERE application_id = :id", Params.of("id", id),
+                ApplicationRepository::map);
     }
 
     public Uni<Boolean> nameTaken(String name, Long exceptId) {
-        return scalar("""
+        return single("""
                         SELECT count(*) FROM application
                         WHERE name = :name AND application_id IS DISTINCT FROM CAST(:except AS bigint)""",
-                Long.class, "name", name, "except", exceptId)
+                Long.class, Params.of("name", name).and("except", exceptId))
                 .map(n -> n > 0);
     }
 
     /** What still belongs to the application: processes (deleted ones included), templates and Hive tables. */
     public Uni<String> dependents(long id) {
-        return row("""
-                        SELECT (SELECT count(*) FROM process WHERE application_id = :id),
-                               (SELECT count(*) FROM process_template WHERE application_id = :id),
-                               (SELECT count(*) FROM hive_table WHERE application_id = :id)""", "id", id)
-                .map(found -> {
-                    Object[] r = found.orElseThrow();
+        return first("""
+                        SELECT (SELECT count(*) FROM process WHERE application_id = :id) AS processes,
+                               (SELECT count(*) FROM process_template WHERE application_id = :id) AS templates,
+                               (SELECT count(*) FROM hive_table WHERE application_id = :id) AS hive_tables""",
+                Params.of("id", id), r -> {
                     List<String> parts = new ArrayList<>();
-                    String[] names = {"process(es)", "template(s)", "Hive table(s)"};
-                    for (int i = 0; i < names.length; i++) {
-                        long n = Columns.toLong(r[i]);
-                        if (n > 0) {
-                            parts.add(n + " " + names[i]);
-                        }
-                    }
+                    addCount(parts, r.getLong("processes"), "process(es)");
+                    addCount(parts, r.getLong("templates"), "template(s)");
+                    addCount(parts, r.getLong("hive_tables"), "Hive table(s)");
                     return String.join(", ", parts);
-                });
+                }).map(Optional::orElseThrow);
     }
 
     /** The applications among {@code ids} that exist. */
@@ -117,23 +112,22 @@ public class ApplicationRepository extends NativeSqlRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return rows("SELECT " + COLUMNS + " FROM application WHERE application_id IN (:ids)", "ids", ids)
-                .map(list -> list.stream().map(ApplicationRepository::map).toList());
+        return list("SELECT " + COLUMNS + " FROM application WHERE application_id IN (:ids)", Params.of("ids", ids),
+                ApplicationRepository::map);
     }
 
     /** A page of the applications matching {@code nameContains} that {@code reader} may read. */
     public Uni<List<ApplicationRow>> list(String nameContains, Caller reader, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM application WHERE " + NAME_MATCHES + " AND "
-                        + readableBy("application.application_id")
-                        + " ORDER BY application_id LIMIT :limit OFFSET :offset",
-                with(readerParams(reader), "name", nameContains, "limit", limit, "offset", offset))
-                .map(list -> list.stream().map(ApplicationRepository::map).toList());
+        return list("SELECT " + COLUMNS + " FROM application WHERE " + NAME_MATCHES + " AND "
+                        + readableBy("application.application_id") + " ORDER BY application_id" + Paging.CLAUSE,
+                readerParams(reader).and("name", nameContains).and(new Paging(limit, offset).params()),
+                ApplicationRepository::map);
     }
 
     public Uni<Long> count(String nameContains, Caller reader) {
-        return scalar("SELECT count(*) FROM application WHERE " + NAME_MATCHES + " AND "
+        return single("SELECT count(*) FROM application WHERE " + NAME_MATCHES + " AND "
                         + readableBy("application.application_id"), Long.class,
-                with(readerParams(reader), "name", nameContains));
+                readerParams(reader).and("name", nameContains));
     }
 
     private static final String NAME_MATCHES =
@@ -159,16 +153,29 @@ public class ApplicationRepository extends NativeSqlRepository {
     }
 
     /** The parameters of {@link #readableBy}. */
-    public static Object[] readerParams(Caller reader) {
+    public static Params readerParams(Caller reader) {
         // Group names are free text: a JSON array carries any of them intact (cast to text first in the query: the
         // reactive driver would send a string bound straight to jsonb as a JSON string).
+        return Params.of("readerAdmin", reader.admin()).and("reader", reader.name())
+                .and("readerGroups", new JsonArray(List.copyOf(reader.groups())).encode());
+    }
+
+    /** TEMPORARY bridge for repositories not yet on SqlRepository: {@link #readerParams} as name/value pairs. */
+    public static Object[] readerParamPairs(Caller reader) {
         return new Object[] {"readerAdmin", reader.admin(), "reader", reader.name(),
                 "readerGroups", new JsonArray(List.copyOf(reader.groups())).encode()};
     }
 
-    private static ApplicationRow map(Object[] r) {
-        return new ApplicationRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
-                Columns.time(r[4]), Columns.time(r[5]), new ApplicationRow.Permissions(Columns.string(r[6]),
-                        Columns.string(r[7]), Columns.toInt(r[8]), Columns.toInt(r[9]), Columns.toInt(r[10])));
+    private static void addCount(List<String> parts, long n, String what) {
+        if (n > 0) {
+            parts.add(n + " " + what);
+        }
+    }
+
+    private static ApplicationRow map(Row r) {
+        return new ApplicationRow(r.getLong("application_id"), r.getString("name"), r.getString("description"),
+                r.getString("owner"), r.getTime("created_at"), r.getTime("updated_at"),
+                new ApplicationRow.Permissions(r.getString("owner_user"), r.getString("owner_group"),
+                        r.getInt("owner_permission"), r.getInt("group_permission"), r.getInt("others_permission")));
     }
 }

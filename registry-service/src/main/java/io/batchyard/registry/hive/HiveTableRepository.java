@@ -46,13 +46,13 @@ public class HiveTableRepository extends NativeSqlRepository {
     public Uni<List<HiveTable>> list(String dbName, Caller reader, int limit, int offset) {
         return rows("SELECT " + COLUMNS + " FROM hive_table WHERE " + MATCHES + " ORDER BY table_id"
                         + " LIMIT :limit OFFSET :offset",
-                with(ApplicationRepository.readerParams(reader), "db", dbName, "limit", limit, "offset", offset))
+                with(ApplicationRepository.readerParamPairs(reader), "db", dbName, "limit", limit, "offset", offset))
                 .map(list -> list.stream().map(HiveTableRepository::map).toList());
     }
 
     public Uni<Long> count(String dbName, Caller reader) {
         return scalar("SELECT count(*) FROM hive_table WHERE " + MATCHES, Long.class,
-                with(ApplicationRepository.readerParams(reader), "db", dbName));
+                with(ApplicationRepository.readerParamPairs(reader), "db", dbName));
     }
 
     private static final String MATCHES = "(CAST(:db AS text) IS NULL OR db_name = CAST(:db AS text)) AND "

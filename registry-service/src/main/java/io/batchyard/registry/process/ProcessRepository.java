@@ -152,13 +152,13 @@ public class ProcessRepository extends NativeSqlRepository {
     public Uni<List<ProcessRow>> list(ProcessFilter f, Caller reader, int limit, int offset) {
         return processes("SELECT " + COLUMNS + " FROM process WHERE " + WHERE + READABLE
                         + " ORDER BY process_id LIMIT :limit OFFSET :offset",
-                with(with(filterParams(f), ApplicationRepository.readerParams(reader)), "limit", limit,
+                with(with(filterParams(f), ApplicationRepository.readerParamPairs(reader)), "limit", limit,
                         "offset", offset));
     }
 
     public Uni<Long> count(ProcessFilter f, Caller reader) {
         return scalar("SELECT count(*) FROM process WHERE " + WHERE + READABLE, Long.class,
-                with(filterParams(f), ApplicationRepository.readerParams(reader)));
+                with(filterParams(f), ApplicationRepository.readerParamPairs(reader)));
     }
 
     /** Fixed clause; the values are always bound, never concatenated. */

@@ -80,13 +80,13 @@ public class TemplateRepository extends NativeSqlRepository {
     public Uni<List<TemplateRow>> list(boolean parentsOnly, Caller reader, int limit, int offset) {
         return templates("SELECT " + COLUMNS + " FROM process_template WHERE " + MATCHES
                         + " ORDER BY process_template_id LIMIT :limit OFFSET :offset",
-                with(ApplicationRepository.readerParams(reader), "parentsOnly", parentsOnly, "limit", limit,
+                with(ApplicationRepository.readerParamPairs(reader), "parentsOnly", parentsOnly, "limit", limit,
                         "offset", offset));
     }
 
     public Uni<Long> count(boolean parentsOnly, Caller reader) {
         return scalar("SELECT count(*) FROM process_template WHERE " + MATCHES, Long.class,
-                with(ApplicationRepository.readerParams(reader), "parentsOnly", parentsOnly));
+                with(ApplicationRepository.readerParamPairs(reader), "parentsOnly", parentsOnly));
     }
 
     private static final String MATCHES = """
