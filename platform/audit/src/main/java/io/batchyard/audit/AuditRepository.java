@@ -1,7 +1,10 @@
 package io.batchyard.audit;
 
-import io.batchyard.persistence.Columns;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -10,20 +13,13 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
-import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
  * The audit trail's table; every method joins the caller's session but {@link #insertAll} and {@link #deleteOlderThan},
  * which use the pool.
  */
 @ApplicationScoped
-public class AuditRepository {
-
-    private static final String WHERE = """
-            (CAST(:subject AS text) IS NULL OR subject = CAST(:subject AS text))
-            AND (CAST(:processId AS bigint) IS NULL OR process_id = CAST(:processId AS bigint))
-            AND (CAST(:from AS timestamptz) IS NULL OR occurred_at >= CAST(:from AS timestamptz))
-            AND (CAST(:to AS timestamptz) IS NULL OR occurred_at < CAST(:to AS timestamptz))""";
+public class AuditRepository extends SqlRepository {
 
     private final Pool pool;
 
@@ -32,19 +28,14 @@ public class AuditRepository {
     }
 
     Uni<Void> insert(AuditEntry e) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO audit_entry (subject, channel, action, process_id, outcome, problem_code,
                           correlation_id)
                         VALUES (:subject, :channel, :action, CAST(:processId AS bigint), :outcome,
-                          CAST(:code AS int), CAST(:correlation AS text))""")
-                .setParameter("subject", e.subject())
-                .setParameter("channel", e.channel().name())
-                .setParameter("action", e.action())
-                .setParameter("processId", e.processId())
-                .setParameter("outcome", e.outcome())
-                .setParameter("code", e.problemCode())
-                .setParameter("correlation", e.correlationId())
-                .executeUpdate()).replaceWithVoid();
+                          CAST(:code AS int), CAST(:correlation AS text))""",
+                Params.of("subject", e.subject()).and("channel", e.channel().name()).and("action", e.action())
+                        .and("processId", e.processId()).and("outcome", e.outcome()).and("code", e.problemCode())
+                        .and("correlation", e.correlationId())).replaceWithVoid();
     }
 
     /**
@@ -98,33 +89,28 @@ public class AuditRepository {
 
     /** Newest first. */
     Uni<List<AuditEntry>> list(AuditFilter f, int limit, int offset) {
-        return Panache.getSession().chain(s -> bind(s.createNativeQuery("""
+        Where where = where(f);
+        return list("""
                         SELECT audit_id, occurred_at, subject, channel, action, process_id, outcome, problem_code,
                           correlation_id
-                        FROM audit_entry WHERE """ + WHERE + """
-
-                        ORDER BY occurred_at DESC, audit_id DESC LIMIT :limit OFFSET :offset""", Object[].class), f)
-                .setParameter("limit", limit)
-                .setParameter("offset", offset)
-                .getResultList())
-                .map(rows -> rows.stream().map(AuditRepository::map).toList());
+                        FROM audit_entry""" + where.sql() + " ORDER BY occurred_at DESC, audit_id DESC" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), AuditRepository::map);
     }
 
     Uni<Long> count(AuditFilter f) {
-        return Panache.getSession().chain(s -> bind(s.createNativeQuery(
-                        "SELECT count(*) FROM audit_entry WHERE " + WHERE, Long.class), f).getSingleResult());
+        Where where = where(f);
+        return single("SELECT count(*) FROM audit_entry" + where.sql(), Long.class, where.params());
     }
 
-    private static <T> Mutiny.SelectionQuery<T> bind(Mutiny.SelectionQuery<T> q, AuditFilter f) {
-        return q.setParameter("subject", f.subject())
-                .setParameter("processId", f.processId())
-                .setParameter("from", f.from() == null ? null : OffsetDateTime.ofInstant(f.from(), ZoneOffset.UTC))
-                .setParameter("to", f.to() == null ? null : OffsetDateTime.ofInstant(f.to(), ZoneOffset.UTC));
+    private static Where where(AuditFilter f) {
+        return Where.all().eq("subject", f.subject()).eq("process_id", f.processId())
+                .atLeast("occurred_at", f.from() == null ? null : OffsetDateTime.ofInstant(f.from(), ZoneOffset.UTC))
+                .before("occurred_at", f.to() == null ? null : OffsetDateTime.ofInstant(f.to(), ZoneOffset.UTC));
     }
 
-    private static AuditEntry map(Object[] r) {
-        return new AuditEntry(Columns.toLong(r[0]), Columns.time(r[1]).toInstant(), Columns.string(r[2]),
-                AuditEntry.Channel.valueOf(Columns.string(r[3])), Columns.string(r[4]), Columns.longOrNull(r[5]),
-                Columns.string(r[6]), Columns.intOrNull(r[7]), Columns.string(r[8]));
+    private static AuditEntry map(Row r) {
+        return new AuditEntry(r.getLong("audit_id"), r.getTime("occurred_at").toInstant(), r.getString("subject"),
+                r.getEnum("channel", AuditEntry.Channel.class), r.getString("action"), r.getLongOrNull("process_id"),
+                r.getString("outcome"), r.getIntOrNull("problem_code"), r.getString("correlation_id"));
     }
 }

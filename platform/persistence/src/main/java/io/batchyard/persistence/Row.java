@@ -93,8 +93,15 @@ public final class Row {
         return name == null ? null : Enum.valueOf(type, name);
     }
 
-    /** A {@code bigint[]} (or {@code int[]}) column as a list; empty for null. */
+    /**
+     * A {@code bigint[]} (or {@code int[]}) column as a list; empty for null. Hibernate Reactive's native queries
+     * cannot return an array column (it reads one as bytes), so the SQL selects it as
+     * {@code array_to_string(column, ',') AS column}; a real array is taken as well.
+     */
     public List<Long> getLongs(String column) {
+        if (get(column) instanceof String text) {
+            return Columns.longs(text);
+        }
         List<Long> values = new ArrayList<>();
         for (Object element : elements(column)) {
             values.add(Columns.toLong(element instanceof String s ? Long.valueOf(s) : element));
@@ -102,8 +109,14 @@ public final class Row {
         return List.copyOf(values);
     }
 
-    /** A {@code text[]} column as a list; empty for null. */
+    /**
+     * A {@code text[]} column as a list; empty for null. Selected as {@code CAST(array_to_json(column) AS text) AS
+     * column} (see {@link #getLongs}); a real array is taken as well.
+     */
     public List<String> getStrings(String column) {
+        if (get(column) instanceof String json) {
+            return Columns.strings(json);
+        }
         List<String> values = new ArrayList<>();
         for (Object element : elements(column)) {
             values.add(element == null ? null : element.toString());

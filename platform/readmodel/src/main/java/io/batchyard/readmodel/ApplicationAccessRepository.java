@@ -3,9 +3,10 @@ package io.batchyard.readmodel;
 import io.batchyard.api.access.ApplicationAccess;
 import io.batchyard.api.access.ApplicationGuard;
 import io.batchyard.api.access.Caller;
-import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.batchyard.events.registry.ApplicationChanged;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -17,7 +18,7 @@ import java.util.Optional;
 
 /** The local copy of applications' permissions; every method joins the caller's session. */
 @ApplicationScoped
-public class ApplicationAccessRepository {
+public class ApplicationAccessRepository extends SqlRepository {
 
     private static final String SELECT_LIVE = """
             SELECT application_id, owner_user, owner_group, owner_permission, group_permission, others_permission
@@ -25,7 +26,7 @@ public class ApplicationAccessRepository {
 
     /** Writes an application's permissions unless the row already holds a state at least as recent as {@code at}. */
     Uni<Void> upsert(ApplicationChanged e, Instant at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO application_access (application_id, owner_user, owner_group, owner_permission,
                           group_permission, others_permission, deleted, source_occurred_at)
                         VALUES (:id, CAST(:ownerUser AS text), CAST(:ownerGroup AS text), :owner, :group, :others,
@@ -34,28 +35,22 @@ public class ApplicationAccessRepository {
                           owner_group = EXCLUDED.owner_group, owner_permission = EXCLUDED.owner_permission,
                           group_permission = EXCLUDED.group_permission, others_permission = EXCLUDED.others_permission,
                           deleted = EXCLUDED.deleted, source_occurred_at = EXCLUDED.source_occurred_at
-                        WHERE application_access.source_occurred_at <= EXCLUDED.source_occurred_at""")
-                .setParameter("id", e.getApplicationId())
-                .setParameter("ownerUser", e.getOwnerUser())
-                .setParameter("ownerGroup", e.getOwnerGroup())
-                .setParameter("owner", (short) e.getOwnerPermission())
-                .setParameter("group", (short) e.getGroupPermission())
-                .setParameter("others", (short) e.getOthersPermission())
-                .setParameter("deleted", e.getDeleted())
-                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
-                .executeUpdate()).replaceWithVoid();
+                        WHERE application_access.source_occurred_at <= EXCLUDED.source_occurred_at""",
+                Params.of("id", e.getApplicationId()).and("ownerUser", e.getOwnerUser())
+                        .and("ownerGroup", e.getOwnerGroup()).and("owner", (short) e.getOwnerPermission())
+                        .and("group", (short) e.getGroupPermission()).and("others", (short) e.getOthersPermission())
+                        .and("deleted", e.getDeleted()).and("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     /** The permissions of the application {@code processId} belongs to, when both are known here. */
     public Uni<Optional<ApplicationAccess>> ofProcess(long processId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return first("""
                         SELECT a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission,
                           a.others_permission
                         FROM process_definition p JOIN application_access a ON a.application_id = p.application_id
-                        WHERE p.process_id = :id AND NOT a.deleted""", Object[].class)
-                .setParameter("id", processId)
-                .getResultList())
-                .map(rows -> rows.stream().findFirst().map(r -> map(r, 0)));
+                        WHERE p.process_id = :id AND NOT a.deleted""", Params.of("id", processId),
+                ApplicationAccessRepository::map);
     }
 
     /**
@@ -64,9 +59,8 @@ public class ApplicationAccessRepository {
      * {@link Caller#admin()} before it asks this.
      */
     public Uni<List<Long>> readableBy(Caller reader) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(SELECT_LIVE, Object[].class).getResultList())
-                .map(rows -> rows.stream().map(r -> map(r, 0))
-                        .filter(a -> ApplicationGuard.canRead(reader, Optional.of(a)))
+        return list(SELECT_LIVE, Params.none(), ApplicationAccessRepository::map)
+                .map(rows -> rows.stream().filter(a -> ApplicationGuard.canRead(reader, Optional.of(a)))
                         .map(ApplicationAccess::applicationId).toList());
     }
 
@@ -83,19 +77,16 @@ public class ApplicationAccessRepository {
         if (applicationIds.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(SELECT_LIVE + " AND application_id IN (:ids)",
-                        Object[].class)
-                .setParameter("ids", applicationIds)
-                .getResultList())
-                .map(rows -> rows.stream().map(r -> map(r, 0)).toList());
+        return list(SELECT_LIVE + " AND application_id IN (:ids)", Params.of("ids", applicationIds),
+                ApplicationAccessRepository::map);
     }
 
     /**
-     * The permissions in a row's six columns from {@code from} on (application id, owner user, owner group, owner,
-     * group and others permission), as this repository and a definition read joined with them select them.
+     * The permissions in a row's columns application_id, owner_user, owner_group, owner_permission, group_permission
+     * and others_permission, as this repository and a definition read joined with them select them.
      */
-    static ApplicationAccess map(Object[] r, int from) {
-        return new ApplicationAccess(Columns.toLong(r[from]), Columns.string(r[from + 1]), Columns.string(r[from + 2]),
-                Columns.toInt(r[from + 3]), Columns.toInt(r[from + 4]), Columns.toInt(r[from + 5]));
+    static ApplicationAccess map(Row r) {
+        return new ApplicationAccess(r.getLong("application_id"), r.getString("owner_user"), r.getString("owner_group"),
+                r.getInt("owner_permission"), r.getInt("group_permission"), r.getInt("others_permission"));
     }
 }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.access.ApplicationAccess;
-import io.batchyard.persistence.Columns;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -17,11 +18,12 @@ import java.util.Optional;
 
 /**
  * The local read model's table. Every method joins the caller's session, so a lock taken here holds until the
- * caller's transaction ends. Arrays and JSON are read as text: one portable shape for every column type. JSON is
- * written through a text cast too: a Java string bound straight to a jsonb parameter is stored as a JSON string.
+ * caller's transaction ends. Arrays and JSON are read as text (Hibernate Reactive's native queries read an array
+ * column as bytes); JSON is written through a text cast too: a Java string bound straight to a jsonb parameter is
+ * stored as a JSON string.
  */
 @ApplicationScoped
-public class ProcessDefinitionRepository {
+public class ProcessDefinitionRepository extends SqlRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<ProcessDefinition.Property>> PROPERTIES = new TypeReference<>() {
@@ -30,9 +32,10 @@ public class ProcessDefinitionRepository {
     private static final String FIELDS = """
             process_definition.process_id, process_definition.parent_process_id, process_definition.process_name,
               process_definition.process_type_id, process_definition.can_recover,
-              array_to_string(process_definition.enqueuing_process_ids, ','), process_definition.batch_cut_pattern,
-              array_to_string(process_definition.next_process_ids, ','), process_definition.deleted,
-              process_definition.workflow_type_id, CAST(process_definition.properties AS text)""";
+              array_to_string(process_definition.enqueuing_process_ids, ',') AS enqueuing_process_ids,
+              process_definition.batch_cut_pattern,
+              array_to_string(process_definition.next_process_ids, ',') AS next_process_ids, process_definition.deleted,
+              process_definition.workflow_type_id, CAST(process_definition.properties AS text) AS properties""";
     private static final String COLUMNS = "SELECT " + FIELDS + " FROM process_definition";
     private static final String GUARDED = "SELECT " + FIELDS + """
             , a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission, a.others_permission
@@ -59,7 +62,7 @@ public class ProcessDefinitionRepository {
         if (processIds.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return list(COLUMNS + " WHERE process_definition.process_id IN (:ids)", "ids", processIds);
+        return definitions(COLUMNS + " WHERE process_definition.process_id IN (:ids)", Params.of("ids", processIds));
     }
 
     /**
@@ -101,10 +104,8 @@ public class ProcessDefinitionRepository {
         if (processIds.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT process_id FROM process_definition WHERE process_id IN (:ids) ORDER BY process_id"
-                                + " FOR UPDATE", Object.class)
-                .setParameter("ids", processIds).getResultList()).replaceWithVoid();
+        return values("SELECT process_id FROM process_definition WHERE process_id IN (:ids) ORDER BY process_id"
+                + " FOR UPDATE", Long.class, Params.of("ids", processIds)).replaceWithVoid();
     }
 
     public Uni<Optional<Tree>> tree(long parentId) {
@@ -115,13 +116,14 @@ public class ProcessDefinitionRepository {
 
     /** The live steps of a parent, in id order (for a caller that already holds the parent's row). */
     public Uni<List<ProcessDefinition>> stepsOf(long parentId) {
-        return list(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id", parentId);
+        return definitions(COLUMNS + " WHERE parent_process_id = :id AND NOT deleted ORDER BY process_id",
+                Params.of("id", parentId));
     }
 
     /** Live processes that name {@code parentId} among their enqueuing processes (downstream consumers). */
     public Uni<List<ProcessDefinition>> consumersOf(long parentId) {
-        return list(COLUMNS + " WHERE NOT deleted AND CAST(:id AS bigint) = ANY(enqueuing_process_ids)"
-                + " ORDER BY process_id", parentId);
+        return definitions(COLUMNS + " WHERE NOT deleted AND CAST(:id AS bigint) = ANY(enqueuing_process_ids)"
+                + " ORDER BY process_id", Params.of("id", parentId));
     }
 
     /**
@@ -129,7 +131,7 @@ public class ProcessDefinitionRepository {
      * as {@code at}.
      */
     Uni<Void> upsert(ProcessDefinition d, long applicationId, Instant at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO process_definition (process_id, parent_process_id, process_name, process_type_id,
                           can_recover, enqueuing_process_ids, batch_cut_pattern, next_process_ids, deleted,
                           workflow_type_id, properties, application_id, source_occurred_at)
@@ -144,21 +146,14 @@ public class ProcessDefinitionRepository {
                           deleted = EXCLUDED.deleted, workflow_type_id = EXCLUDED.workflow_type_id,
                           properties = EXCLUDED.properties, application_id = EXCLUDED.application_id,
                           source_occurred_at = EXCLUDED.source_occurred_at
-                        WHERE process_definition.source_occurred_at <= EXCLUDED.source_occurred_at""")
-                .setParameter("id", d.processId())
-                .setParameter("parent", d.parentProcessId())
-                .setParameter("name", d.name())
-                .setParameter("type", d.processTypeId())
-                .setParameter("canRecover", d.canRecover())
-                .setParameter("enqueuers", csv(d.enqueuingProcessIds()))
-                .setParameter("bcp", d.batchCutPattern())
-                .setParameter("next", csv(d.nextProcessIds()))
-                .setParameter("deleted", d.deleted())
-                .setParameter("workflow", d.workflowTypeId())
-                .setParameter("properties", json(d.properties()))
-                .setParameter("application", applicationId)
-                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
-                .executeUpdate()).replaceWithVoid();
+                        WHERE process_definition.source_occurred_at <= EXCLUDED.source_occurred_at""",
+                Params.of("id", d.processId()).and("parent", d.parentProcessId()).and("name", d.name())
+                        .and("type", d.processTypeId()).and("canRecover", d.canRecover())
+                        .and("enqueuers", csv(d.enqueuingProcessIds())).and("bcp", d.batchCutPattern())
+                        .and("next", csv(d.nextProcessIds())).and("deleted", d.deleted())
+                        .and("workflow", d.workflowTypeId()).and("properties", json(d.properties()))
+                        .and("application", applicationId).and("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     /** Marks processes deleted, again only over states older than {@code at}. */
@@ -166,41 +161,35 @@ public class ProcessDefinitionRepository {
         if (processIds.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         UPDATE process_definition SET deleted = true, source_occurred_at = :at
-                        WHERE process_id IN (:ids) AND source_occurred_at <= :at""")
-                .setParameter("ids", processIds)
-                .setParameter("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
-                .executeUpdate()).replaceWithVoid();
+                        WHERE process_id IN (:ids) AND source_occurred_at <= :at""",
+                Params.of("ids", processIds).and("at", OffsetDateTime.ofInstant(at, ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     private Uni<Optional<Guarded>> guarded(String sql, long id) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter("id", id)
-                .getResultList()).map(rows -> rows.stream().findFirst().map(r -> new Guarded(map(r),
-                r[11] == null ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r, 11)))));
+        return first(sql, Params.of("id", id), r -> new Guarded(map(r), r.get("application_id") == null
+                ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r))));
     }
 
     private Uni<Optional<ProcessDefinition>> one(String sql, long id) {
-        return list(sql, id).map(rows -> rows.stream().findFirst());
+        return first(sql, Params.of("id", id), ProcessDefinitionRepository::map);
     }
 
-    private Uni<List<ProcessDefinition>> list(String sql, long id) {
-        return list(sql, "id", id);
+    private Uni<List<ProcessDefinition>> definitions(String sql, Params params) {
+        return list(sql, params, ProcessDefinitionRepository::map);
     }
 
-    private Uni<List<ProcessDefinition>> list(String sql, String parameter, Object value) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class).setParameter(parameter, value)
-                .getResultList()).map(rows -> rows.stream().map(ProcessDefinitionRepository::map).toList());
-    }
-
-    private static ProcessDefinition map(Object[] r) {
+    private static ProcessDefinition map(Row r) {
         try {
-            return new ProcessDefinition(Columns.toLong(r[0]), Columns.longOrNull(r[1]), Columns.string(r[2]),
-                    Columns.toInt(r[3]), Columns.toBoolean(r[4]), Columns.longs(r[5]), Columns.string(r[6]),
-                    Columns.longs(r[7]), Columns.toBoolean(r[8]), Columns.toInt(r[9]),
-                    JSON.readValue(Columns.string(r[10]), PROPERTIES));
+            return new ProcessDefinition(r.getLong("process_id"), r.getLongOrNull("parent_process_id"),
+                    r.getString("process_name"), r.getInt("process_type_id"), r.getBoolean("can_recover"),
+                    r.getLongs("enqueuing_process_ids"), r.getString("batch_cut_pattern"),
+                    r.getLongs("next_process_ids"), r.getBoolean("deleted"), r.getInt("workflow_type_id"),
+                    JSON.readValue(r.getString("properties"), PROPERTIES));
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable properties of process " + r[0], e);
+            throw new IllegalStateException("unreadable properties of process " + r.get("process_id"), e);
         }
     }
 
