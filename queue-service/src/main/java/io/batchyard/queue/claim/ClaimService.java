@@ -10,6 +10,8 @@ import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.schemas.claim.ClaimResult;
+import io.batchyard.schemas.claim.ClaimedRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,7 +51,7 @@ public class ClaimService {
      * the caller's fault. The claim is idempotent per run id, so the retry is the same claim; it runs at once, on
      * the same event loop, in a new session.
      */
-    public Uni<ClaimApi.ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+    public Uni<ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
         return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->
                         claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId)))
                 .onFailure(ClaimService::lostConflict).retry().atMost(CONFLICT_RETRIES);
@@ -69,7 +71,7 @@ public class ClaimService {
         return false;
     }
 
-    private Uni<ClaimApi.ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
+    private Uni<ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
                                                 Long completedTargetBatchId) {
         return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
             if (previous.isPresent()) {
@@ -97,7 +99,7 @@ public class ClaimService {
                 ? queue.archive(completedTargetBatchId).replaceWithVoid() : Uni.createFrom().voidItem());
     }
 
-    private Uni<ClaimApi.ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, boolean liveParent,
+    private Uni<ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, boolean liveParent,
                                             List<ProcessDefinition> steps) {
         List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
         return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
@@ -135,7 +137,7 @@ public class ClaimService {
     }
 
     /** E3: one row per claimed queue row, ordered by step and source batch, with the source batches' files. */
-    private Uni<ClaimApi.ClaimResult> result(long target, boolean retry, List<Long> stepIds) {
+    private Uni<ClaimResult> result(long target, boolean retry, List<Long> stepIds) {
         return queue.rowsOf(stepIds).chain(all -> {
             List<QueueRow> claimed = all.stream()
                     .filter(r -> r.targetBatchId() != null && r.targetBatchId() == target)
@@ -143,16 +145,16 @@ public class ClaimService {
                     .toList();
             List<Long> sources = claimed.stream().map(QueueRow::sourceBatchId).distinct().toList();
             return batches.pathsOf(sources).chain(files -> batches.producers(sources).map(producers -> {
-                List<ClaimApi.ClaimedRow> out = new ArrayList<>();
+                List<ClaimedRow> out = new ArrayList<>();
                 for (QueueRow r : claimed) {
                     List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
-                    out.add(new ClaimApi.ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
+                    out.add(new ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
                             target, r.sourceProcessId(), producers.get(r.sourceBatchId()),
                             paths.isEmpty() ? null : String.join(",", paths),
                             paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
                                     .collect(Collectors.joining(","))));
                 }
-                return new ClaimApi.ClaimResult(target, retry, out);
+                return new ClaimResult(target, retry, out);
             }));
         });
     }

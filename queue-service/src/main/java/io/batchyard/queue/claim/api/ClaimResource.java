@@ -1,8 +1,9 @@
 package io.batchyard.queue.claim.api;
 
 import io.batchyard.api.Roles;
-import io.batchyard.queue.claim.ClaimApi;
 import io.batchyard.queue.claim.ClaimService;
+import io.batchyard.schemas.claim.ClaimRequest;
+import io.batchyard.schemas.claim.ClaimResult;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -15,7 +16,11 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Called synchronously by execution-service's InitJob: InitJob's output needs the claimed batches at once. */
+/**
+ * Called synchronously by execution-service's InitJob: InitJob's output needs the claimed batches at once. The bodies
+ * are the contract's records, which execution-service's client ({@code io.batchyard.clients.queue.QueueApi}) sends and
+ * reads too.
+ */
 @RolesAllowed(Roles.SERVICE)
 @Path("/internal/claims")
 @Produces(MediaType.APPLICATION_JSON)
@@ -31,7 +36,7 @@ public class ClaimResource {
 
     @POST
     @Operation(summary = "Claim the input batches of a starting run (idempotent per instanceExecId)")
-    public Uni<ClaimApi.ClaimResult> claim(@Valid @NotNull ClaimApi.ClaimRequest request) {
+    public Uni<ClaimResult> claim(@Valid @NotNull ClaimRequest request) {
         return claims.claim(request.parentProcessId(), request.instanceExecId(), request.maxBatch(),
                 request.completedTargetBatchId());
     }
