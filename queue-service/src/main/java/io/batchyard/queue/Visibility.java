@@ -1,5 +1,6 @@
 package io.batchyard.queue;
 
+import io.batchyard.persistence.Params;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -29,8 +30,33 @@ public record Visibility(boolean all, Set<Long> applications) {
         return all || applicationId != null && applications.contains(applicationId);
     }
 
+    /**
+     * A condition for a repository's WHERE clause: the application id {@code expression} yields is one the caller may
+     * see (parameters from {@link #params()}). A null application, one this service does not know, is seen only when
+     * everything is.
+     */
+    public static String visible(String expression) {
+        return "(CAST(:visible_all AS boolean) OR " + expression
+                + " = ANY(CAST(string_to_array(:visible_apps, ',') AS bigint[])))";
+    }
+
+    /**
+     * The application a process belongs to, for a process id {@code expression} of the outer query: its parent's for a
+     * step, its own for a parent; null for a process the read model does not know.
+     */
+    public static String applicationOfProcess(String expression) {
+        return "(SELECT COALESCE(par.application_id, d.application_id) FROM process_definition d"
+                + " LEFT JOIN process_definition par ON par.process_id = d.parent_process_id"
+                + " WHERE d.process_id = " + expression + ")";
+    }
+
+    /** The parameters of {@link #visible(String)}. */
+    public Params params() {
+        return Params.of("visible_all", all).and("visible_apps", csv());
+    }
+
     /** The application ids as PostgreSQL's {@code string_to_array} reads them ("" for none). */
-    String csv() {
+    private String csv() {
         return applications.stream().sorted().map(String::valueOf).collect(Collectors.joining(","));
     }
 }

@@ -1,13 +1,11 @@
 package io.batchyard.queue.batch;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.time;
-import static io.batchyard.persistence.Columns.toLong;
+import static io.batchyard.queue.Visibility.applicationOfProcess;
+import static io.batchyard.queue.Visibility.visible;
 
 import io.batchyard.api.ChosenIds;
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.SqlRepository;
 import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,7 +21,7 @@ import java.util.stream.Collectors;
  * live in disjoint ranges ({@link ChosenIds}).
  */
 @ApplicationScoped
-public class BatchRepository extends NativeRepository {
+public class BatchRepository extends SqlRepository {
 
     public record Batch(long batchId, Long sourceInstanceExecId, String batchType, OffsetDateTime failedAt,
                         OffsetDateTime createdAt) {
@@ -43,8 +41,8 @@ public class BatchRepository extends NativeRepository {
                         INSERT INTO batch (source_instance_exec_id, batch_type, process_id)
                         VALUES (CAST(:ie AS bigint), :type, CAST(:process AS bigint))
                         RETURNING batch_id""", Long.class,
-                q -> q.setParameter("ie", sourceInstanceExecId).setParameter("type", type)
-                        .setParameter("process", processId)).map(Optional::orElseThrow);
+                Params.of("ie", sourceInstanceExecId).and("type", type).and("process", processId))
+                .map(Optional::orElseThrow);
     }
 
     /**
@@ -59,7 +57,7 @@ public class BatchRepository extends NativeRepository {
                         INSERT INTO batch (batch_id, batch_type, process_id) OVERRIDING SYSTEM VALUE
                         VALUES (:id, :type, CAST(:process AS bigint))
                         ON CONFLICT (batch_id) DO NOTHING""",
-                q -> q.setParameter("id", batchId).setParameter("type", type).setParameter("process", processId));
+                Params.of("id", batchId).and("type", type).and("process", processId));
     }
 
     /**
@@ -70,26 +68,27 @@ public class BatchRepository extends NativeRepository {
     public Uni<List<Long>> applications(long batchId) {
         return values("SELECT DISTINCT app FROM (SELECT " + applicationOfProcess("x.pid") + " AS app FROM ("
                         + processesOf(":b") + ") x (pid)) apps WHERE app IS NOT NULL ORDER BY app", Long.class,
-                q -> q.setParameter("b", batchId));
+                Params.of("b", batchId));
     }
 
     public Uni<Optional<Batch>> find(long batchId) {
         return first("""
                         SELECT batch_id, source_instance_exec_id, batch_type, failed_at, created_at FROM batch
                         WHERE batch_id = :id""",
-                q -> q.setParameter("id", batchId),
-                r -> new Batch(toLong(r[0]), longOrNull(r[1]), (String) r[2], time(r[3]), time(r[4])));
+                Params.of("id", batchId),
+                r -> new Batch(r.getLong("batch_id"), r.getLongOrNull("source_instance_exec_id"),
+                        r.getString("batch_type"), r.getTime("failed_at"), r.getTime("created_at")));
     }
 
     public Uni<Integer> bindToRun(long batchId, long instanceExecId) {
         return update("UPDATE batch SET source_instance_exec_id = :ie, failed_at = NULL WHERE batch_id = :id",
-                q -> q.setParameter("ie", instanceExecId).setParameter("id", batchId));
+                Params.of("ie", instanceExecId).and("id", batchId));
     }
 
     /** Marks a run's target batch failed, unless a retry has already taken it over (a late JobFailed). */
     public Uni<Integer> markFailed(long batchId, long failedRun) {
         return update("UPDATE batch SET failed_at = now() WHERE batch_id = :id AND source_instance_exec_id = :run",
-                q -> q.setParameter("id", batchId).setParameter("run", failedRun));
+                Params.of("id", batchId).and("run", failedRun));
     }
 
     /** Inserts a file; false when the same server, path and hash are already registered. */
@@ -98,21 +97,21 @@ public class BatchRepository extends NativeRepository {
                         INSERT INTO file (batch_id, server_id, path, file_size, file_hash, creation_ts)
                         VALUES (:batchId, :serverId, :path, :fileSize, CAST(:fileHash AS text), :creationTs)
                         ON CONFLICT (server_id, path, COALESCE(file_hash, '')) DO NOTHING""",
-                q -> q.setParameter("batchId", f.batchId()).setParameter("serverId", f.serverId())
-                        .setParameter("path", f.path()).setParameter("fileSize", f.fileSize())
-                        .setParameter("fileHash", f.fileHash()).setParameter("creationTs", f.creationTs()))
+                Params.of("batchId", f.batchId()).and("serverId", f.serverId()).and("path", f.path())
+                        .and("fileSize", f.fileSize()).and("fileHash", f.fileHash()).and("creationTs", f.creationTs()))
                 .map(inserted -> inserted == 1);
     }
 
     /** Files of the batches min..max that the caller may see (a batch is seen through any of its applications). */
     public Uni<List<FileRow>> files(long minBatchId, long maxBatchId, Visibility visibility) {
-        return rows("""
+        return list("""
                         SELECT f.batch_id, f.server_id, f.path, f.file_size, f.file_hash, f.creation_ts FROM file f
                         WHERE f.batch_id BETWEEN :min AND :max AND EXISTS (SELECT 1 FROM ("""
                         + processesOf("f.batch_id") + ") x (pid) WHERE " + visible(applicationOfProcess("x.pid"))
                         + ") ORDER BY f.batch_id, f.file_id",
-                q -> bind(q, visibility).setParameter("min", minBatchId).setParameter("max", maxBatchId),
-                r -> new FileRow(toLong(r[0]), toLong(r[1]), (String) r[2], toLong(r[3]), (String) r[4], time(r[5])));
+                Params.of("min", minBatchId).and("max", maxBatchId).and(visibility.params()),
+                r -> new FileRow(r.getLong("batch_id"), r.getLong("server_id"), r.getString("path"),
+                        r.getLong("file_size"), r.getString("file_hash"), r.getTime("creation_ts")));
     }
 
     /**
@@ -137,8 +136,8 @@ public class BatchRepository extends NativeRepository {
         if (batchIds.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return rows("SELECT batch_id, path FROM file WHERE batch_id IN (:ids) ORDER BY file_id",
-                q -> q.setParameter("ids", batchIds), r -> Map.entry(toLong(r[0]), (String) r[1]))
+        return list("SELECT batch_id, path FROM file WHERE batch_id IN (:ids) ORDER BY file_id",
+                Params.of("ids", batchIds), r -> Map.entry(r.getLong("batch_id"), r.getString("path")))
                 .map(rows -> rows.stream().collect(Collectors.groupingBy(Map.Entry::getKey,
                         Collectors.mapping(Map.Entry::getValue, Collectors.toList()))));
     }
@@ -148,10 +147,11 @@ public class BatchRepository extends NativeRepository {
         if (batchIds.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return rows("""
+        return list("""
                         SELECT batch_id, source_instance_exec_id FROM batch WHERE batch_id IN (:ids)
                           AND source_instance_exec_id IS NOT NULL""",
-                q -> q.setParameter("ids", batchIds), r -> Map.entry(toLong(r[0]), toLong(r[1])))
+                Params.of("ids", batchIds),
+                r -> Map.entry(r.getLong("batch_id"), r.getLong("source_instance_exec_id")))
                 .map(rows -> rows.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     }
 }

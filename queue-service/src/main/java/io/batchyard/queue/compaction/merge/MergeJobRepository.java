@@ -1,12 +1,12 @@
 package io.batchyard.queue.compaction.merge;
 
-import io.batchyard.persistence.Columns;
+import static io.batchyard.queue.Visibility.visible;
 
-import static io.batchyard.persistence.Columns.time;
-import static io.batchyard.persistence.Columns.toInt;
-import static io.batchyard.persistence.Columns.toLong;
-
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.batchyard.queue.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,7 +15,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
  * SQL over the merge-job queue. Every state change is one conditional statement, never a read followed by an
@@ -24,7 +23,7 @@ import org.hibernate.reactive.mutiny.Mutiny;
  * joins the caller's session.
  */
 @ApplicationScoped
-public class MergeJobRepository extends NativeRepository {
+public class MergeJobRepository extends SqlRepository {
 
     private static final String COLUMNS = """
             job_id, partition_id, state, schedule_time, attempts, lease_owner, heartbeat_at, last_error""";
@@ -53,14 +52,14 @@ public class MergeJobRepository extends NativeRepository {
                           AND NOT EXISTS (SELECT 1 FROM compaction_partition p JOIN compaction_table t USING (table_id)
                                           WHERE p.partition_id = :p AND t.dropped_at IS NOT NULL)
                         ON CONFLICT (partition_id) WHERE state = 'PENDING' DO NOTHING""",
-                q -> q.setParameter("p", partitionId).setParameter("due", due))
+                Params.of("p", partitionId).and("due", due))
                 .map(inserted -> inserted == 1);
     }
 
     /** The partition's jobs' states, locked: a claim skips them until the caller's transaction ends. */
     public Uni<List<String>> lockStates(long partitionId) {
         return values("SELECT state FROM merge_job WHERE partition_id = :p FOR UPDATE", String.class,
-                q -> q.setParameter("p", partitionId));
+                Params.of("p", partitionId));
     }
 
     /** Makes the partition's pending job due at {@code now} at the latest. */
@@ -68,7 +67,7 @@ public class MergeJobRepository extends NativeRepository {
         return update("""
                         UPDATE merge_job SET schedule_time = LEAST(schedule_time, CAST(:now AS timestamptz))
                         WHERE partition_id = :p AND state = 'PENDING'""",
-                q -> q.setParameter("p", partitionId).setParameter("now", now));
+                Params.of("p", partitionId).and("now", now));
     }
 
     /** The partition's pending job becomes due at {@code now} if it was due later; false when none waited. */
@@ -76,7 +75,7 @@ public class MergeJobRepository extends NativeRepository {
         return update("""
                         UPDATE merge_job SET schedule_time = CAST(:now AS timestamptz)
                         WHERE partition_id = :p AND state = 'PENDING' AND schedule_time > CAST(:now AS timestamptz)""",
-                q -> q.setParameter("p", partitionId).setParameter("now", now))
+                Params.of("p", partitionId).and("now", now))
                 .map(updated -> updated == 1);
     }
 
@@ -99,43 +98,45 @@ public class MergeJobRepository extends NativeRepository {
                                heartbeat_at = CAST(:now AS timestamptz), attempts = j.attempts + 1
                         FROM candidate WHERE j.job_id = candidate.job_id AND j.state = 'PENDING'
                         RETURNING j.job_id, j.partition_id, j.attempts, j.schedule_time""",
-                q -> q.setParameter("owner", owner).setParameter("now", now),
-                r -> new MergeJobClaim(toLong(r[0]), toLong(r[1]), owner, toInt(r[2]), time(r[3])));
+                Params.of("owner", owner).and("now", now),
+                r -> new MergeJobClaim(r.getLong("job_id"), r.getLong("partition_id"), owner, r.getInt("attempts"),
+                        r.getTime("schedule_time")));
     }
 
     /** Refreshes the lease; false when it was lost (the job was recovered by another worker). */
     public Uni<Boolean> heartbeat(MergeJobClaim claim, OffsetDateTime now) {
         return update("UPDATE merge_job SET heartbeat_at = CAST(:now AS timestamptz) WHERE " + FENCE,
-                q -> fence(q, claim).setParameter("now", now))
+                fence(claim).and("now", now))
                 .map(updated -> updated == 1);
     }
 
     /** Locks the claimed job; false when the lease is no longer this worker's. */
     public Uni<Boolean> holds(MergeJobClaim claim) {
-        return values("SELECT 1 FROM merge_job WHERE " + FENCE + " FOR UPDATE", Integer.class, q -> fence(q, claim))
+        return values("SELECT 1 FROM merge_job WHERE " + FENCE + " FOR UPDATE", Integer.class, fence(claim))
                 .map(held -> !held.isEmpty());
     }
 
     /** FINISHED: nothing left to merge. Call after {@link #holds}. */
     public Uni<Integer> delete(long jobId) {
-        return update("DELETE FROM merge_job WHERE job_id = :id", q -> q.setParameter("id", jobId));
+        return update("DELETE FROM merge_job WHERE job_id = :id", Params.of("id", jobId));
     }
 
     /** Ongoing jobs whose heartbeat is older than {@code deadline}, locked; rows another recoverer holds are skipped. */
     public Uni<List<Expired>> lockExpired(OffsetDateTime deadline, int limit) {
-        return rows("""
+        return list("""
                         SELECT job_id, partition_id, schedule_time, attempts FROM merge_job
                         WHERE state = 'ONGOING' AND heartbeat_at < CAST(:deadline AS timestamptz)
                         ORDER BY heartbeat_at LIMIT :limit
                         FOR UPDATE SKIP LOCKED""",
-                q -> q.setParameter("deadline", deadline).setParameter("limit", limit),
-                r -> new Expired(toLong(r[0]), toLong(r[1]), time(r[2]), toInt(r[3])));
+                Params.of("deadline", deadline).and("limit", limit),
+                r -> new Expired(r.getLong("job_id"), r.getLong("partition_id"), r.getTime("schedule_time"),
+                        r.getInt("attempts")));
     }
 
     /** The partition of a dead job, locked; empty when the job is not dead. */
     public Uni<Optional<Long>> lockDead(long jobId) {
         return value("SELECT partition_id FROM merge_job WHERE job_id = :id AND state = 'DEAD' FOR UPDATE", Long.class,
-                q -> q.setParameter("id", jobId));
+                Params.of("id", jobId));
     }
 
     /**
@@ -144,12 +145,12 @@ public class MergeJobRepository extends NativeRepository {
      */
     public Uni<Integer> deadLetter(long jobId, long partitionId, String error) {
         return update("DELETE FROM merge_job WHERE partition_id = :p AND state = 'PENDING'",
-                q -> q.setParameter("p", partitionId))
+                Params.of("p", partitionId))
                 .chain(() -> update("""
                                 UPDATE merge_job SET state = 'DEAD', lease_owner = NULL, heartbeat_at = NULL,
                                   last_error = CAST(:error AS text)
                                 WHERE job_id = :id""",
-                        q -> q.setParameter("id", jobId).setParameter("error", truncate(error))));
+                        Params.of("id", jobId).and("error", truncate(error))));
     }
 
     /**
@@ -165,37 +166,34 @@ public class MergeJobRepository extends NativeRepository {
                           SET schedule_time = LEAST(merge_job.schedule_time, EXCLUDED.schedule_time),
                               attempts = GREATEST(merge_job.attempts, EXCLUDED.attempts),
                               last_error = COALESCE(EXCLUDED.last_error, merge_job.last_error)""",
-                q -> q.setParameter("p", partitionId).setParameter("schedule", scheduleTime)
-                        .setParameter("attempts", attempts).setParameter("error", truncate(error)))
+                Params.of("p", partitionId).and("schedule", scheduleTime).and("attempts", attempts)
+                        .and("error", truncate(error)))
                 .chain(() -> update("DELETE FROM merge_job WHERE job_id = :id AND state <> 'PENDING'",
-                        q -> q.setParameter("id", jobId)));
+                        Params.of("id", jobId)));
     }
 
     public Uni<Optional<MergeJob>> find(long jobId) {
-        return first("SELECT " + COLUMNS + " FROM merge_job WHERE job_id = :id", q -> q.setParameter("id", jobId),
-                MergeJobRepository::row);
+        return first("SELECT " + COLUMNS + " FROM merge_job WHERE job_id = :id", Params.of("id", jobId),
+                MergeJobRepository::map);
     }
 
     /** Jobs of the partitions of tables of applications the caller may see, optionally of one state and partition. */
     public Uni<List<MergeJob>> list(MergeJobState state, Long partitionId, Visibility visibility, int limit,
                                     int offset) {
-        Filter filter = filter(state, partitionId);
-        return rows("SELECT " + COLUMNS + " FROM merge_job" + filter.where(visible(APPLICATION))
-                        + " ORDER BY job_id LIMIT :limit OFFSET :offset",
-                q -> bind(bind(q, filter), visibility).setParameter("limit", limit).setParameter("offset", offset),
-                MergeJobRepository::row);
+        Where where = filter(state, partitionId, visibility);
+        return list("SELECT " + COLUMNS + " FROM merge_job" + where.sql() + " ORDER BY job_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), MergeJobRepository::map);
     }
 
     public Uni<Long> count(MergeJobState state, Long partitionId, Visibility visibility) {
-        Filter filter = filter(state, partitionId);
-        return value("SELECT count(*) FROM merge_job" + filter.where(visible(APPLICATION)), Long.class,
-                q -> bind(bind(q, filter), visibility)).map(Optional::orElseThrow);
+        Where where = filter(state, partitionId, visibility);
+        return single("SELECT count(*) FROM merge_job" + where.sql(), Long.class, where.params());
     }
 
     /** Jobs of every partition by state; a state no job is in is absent. */
     public Uni<Map<MergeJobState, Long>> countByState() {
-        return rows("SELECT state, count(*) FROM merge_job GROUP BY state", q -> q,
-                r -> Map.entry(MergeJobState.valueOf((String) r[0]), toLong(r[1])))
+        return list("SELECT state, count(*) AS jobs FROM merge_job GROUP BY state", Params.none(),
+                r -> Map.entry(r.getEnum("state", MergeJobState.class), r.getLong("jobs")))
                 .map(rows -> {
                     Map<MergeJobState, Long> counts = new EnumMap<>(MergeJobState.class);
                     rows.forEach(e -> counts.put(e.getKey(), e.getValue()));
@@ -203,23 +201,24 @@ public class MergeJobRepository extends NativeRepository {
                 });
     }
 
-    private static Filter filter(MergeJobState state, Long partitionId) {
-        return Filter.of("state", state == null ? null : state.name(), "partition_id", partitionId);
+    /** Jobs of one state and partition, each if given, of tables of applications the caller may see. */
+    private static Where filter(MergeJobState state, Long partitionId, Visibility visibility) {
+        return Where.all().eq("state", state == null ? null : state.name()).eq("partition_id", partitionId)
+                .and(visible(APPLICATION), visibility.params());
     }
 
-    private static <Q extends Mutiny.AbstractQuery> Q fence(Q q, MergeJobClaim claim) {
-        q.setParameter("id", claim.jobId());
-        q.setParameter("owner", claim.owner());
-        q.setParameter("attempt", claim.attempt());
-        return q;
+    /** The parameters of {@link #FENCE}. */
+    private static Params fence(MergeJobClaim claim) {
+        return Params.of("id", claim.jobId()).and("owner", claim.owner()).and("attempt", claim.attempt());
     }
 
     private static String truncate(String error) {
         return error == null || error.length() <= 500 ? error : error.substring(0, 500);
     }
 
-    private static MergeJob row(Object[] r) {
-        return new MergeJob(toLong(r[0]), toLong(r[1]), MergeJobState.valueOf((String) r[2]), time(r[3]), toInt(r[4]),
-                (String) r[5], time(r[6]), (String) r[7]);
+    private static MergeJob map(Row r) {
+        return new MergeJob(r.getLong("job_id"), r.getLong("partition_id"), r.getEnum("state", MergeJobState.class),
+                r.getTime("schedule_time"), r.getInt("attempts"), r.getString("lease_owner"), r.getTime("heartbeat_at"),
+                r.getString("last_error"));
     }
 }

@@ -1,10 +1,9 @@
 package io.batchyard.queue.compaction.merge;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.toLong;
-
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -15,7 +14,7 @@ import java.util.Optional;
  * class only ever extends the last range or appends after it. Every method joins the caller's session.
  */
 @ApplicationScoped
-public class RangeRepository extends NativeRepository {
+public class RangeRepository extends SqlRepository {
 
     private static final String SELECT = """
             SELECT lower_bound, upper_bound, content_length, record_count FROM merge_range
@@ -23,25 +22,24 @@ public class RangeRepository extends NativeRepository {
 
     /** The partition's last (open) range, if any merge happened. */
     public Uni<Optional<MergeRange>> openRange(long partitionId) {
-        return first(SELECT + " ORDER BY upper_bound DESC LIMIT 1", q -> q.setParameter("p", partitionId),
-                RangeRepository::row);
+        return first(SELECT + " ORDER BY upper_bound DESC LIMIT 1", Params.of("p", partitionId),
+                RangeRepository::map);
     }
 
     /** Every non-sentinel range, ascending. */
     public Uni<List<MergeRange>> ranges(long partitionId) {
-        return rows(SELECT + " ORDER BY upper_bound", q -> q.setParameter("p", partitionId), RangeRepository::row);
+        return list(SELECT + " ORDER BY upper_bound", Params.of("p", partitionId), RangeRepository::map);
     }
 
     /** One page of the non-sentinel ranges, ascending. */
     public Uni<List<MergeRange>> ranges(long partitionId, int limit, int offset) {
-        return rows(SELECT + " ORDER BY upper_bound LIMIT :limit OFFSET :offset",
-                q -> q.setParameter("p", partitionId).setParameter("limit", limit).setParameter("offset", offset),
-                RangeRepository::row);
+        return list(SELECT + " ORDER BY upper_bound" + Paging.CLAUSE,
+                Params.of("p", partitionId).and(new Paging(limit, offset).params()), RangeRepository::map);
     }
 
     public Uni<Long> count(long partitionId) {
-        return value("SELECT count(*) FROM merge_range WHERE partition_id = :p AND upper_bound > 0", Long.class,
-                q -> q.setParameter("p", partitionId)).map(java.util.Optional::orElseThrow);
+        return single("SELECT count(*) FROM merge_range WHERE partition_id = :p AND upper_bound > 0", Long.class,
+                Params.of("p", partitionId));
     }
 
     /**
@@ -51,7 +49,7 @@ public class RangeRepository extends NativeRepository {
     public Uni<Integer> upsert(long partitionId, MergeRange range) {
         return update("""
                         INSERT INTO merge_range (partition_id, lower_bound, upper_bound, content_length)
-                        VALUES (:p, NULL, 0, 0) ON CONFLICT DO NOTHING""", q -> q.setParameter("p", partitionId))
+                        VALUES (:p, NULL, 0, 0) ON CONFLICT DO NOTHING""", Params.of("p", partitionId))
                 .chain(() -> update("""
                                 INSERT INTO merge_range (partition_id, lower_bound, upper_bound, content_length, record_count)
                                 VALUES (:p, :lower, :upper, :length, :records)
@@ -59,9 +57,8 @@ public class RangeRepository extends NativeRepository {
                                   SET upper_bound = EXCLUDED.upper_bound, content_length = EXCLUDED.content_length,
                                       record_count = EXCLUDED.record_count, updated_at = now()
                                   WHERE merge_range.upper_bound <= EXCLUDED.upper_bound""",
-                        q -> q.setParameter("p", partitionId).setParameter("lower", range.lowerBound())
-                                .setParameter("upper", range.upperBound()).setParameter("length", range.contentLength())
-                                .setParameter("records", range.recordCount())));
+                        Params.of("p", partitionId).and("lower", range.lowerBound()).and("upper", range.upperBound())
+                                .and("length", range.contentLength()).and("records", range.recordCount())));
     }
 
     /**
@@ -70,10 +67,11 @@ public class RangeRepository extends NativeRepository {
      */
     public Uni<Integer> reset(long partitionId) {
         return update("DELETE FROM merge_range WHERE partition_id = :p AND upper_bound > 0",
-                q -> q.setParameter("p", partitionId));
+                Params.of("p", partitionId));
     }
 
-    private static MergeRange row(Object[] r) {
-        return new MergeRange(toLong(r[0]), toLong(r[1]), toLong(r[2]), toLong(r[3]));
+    private static MergeRange map(Row r) {
+        return new MergeRange(r.getLong("lower_bound"), r.getLong("upper_bound"), r.getLong("content_length"),
+                r.getLong("record_count"));
     }
 }

@@ -1,11 +1,10 @@
 package io.batchyard.queue.compaction.partition;
 
-import static io.batchyard.persistence.Columns.date;
-import static io.batchyard.persistence.Columns.intOrNull;
-import static io.batchyard.persistence.Columns.time;
-import static io.batchyard.persistence.Columns.toLong;
-
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +13,7 @@ import java.util.Optional;
 
 /** SQL over {@code small_object_quarantine}; every method joins the caller's session. */
 @ApplicationScoped
-public class QuarantineRepository extends NativeRepository {
+public class QuarantineRepository extends SqlRepository {
 
     private static final String SELECT = """
             SELECT q.object_id, q.partition_id, t.schema_name, t.table_name, p.partition_date, q.source_key, q.state,
@@ -35,8 +34,8 @@ public class QuarantineRepository extends NativeRepository {
                           SET state = 'QUARANTINED', line_number = EXCLUDED.line_number, error = EXCLUDED.error,
                               quarantined_at = now(), decided_at = NULL
                           WHERE small_object_quarantine.state = 'RELEASED'""",
-                q -> q.setParameter("o", objectId).setParameter("p", partitionId).setParameter("key", sourceKey)
-                        .setParameter("line", lineNumber).setParameter("error", truncate(error)));
+                Params.of("o", objectId).and("p", partitionId).and("key", sourceKey).and("line", lineNumber)
+                        .and("error", truncate(error)));
     }
 
     /** Ids above {@code above} that merges must skip (quarantined or dropped), ascending. */
@@ -45,50 +44,50 @@ public class QuarantineRepository extends NativeRepository {
                         SELECT object_id FROM small_object_quarantine
                         WHERE partition_id = :p AND object_id > :above AND state IN ('QUARANTINED', 'DROPPED')
                         ORDER BY object_id""", Long.class,
-                q -> q.setParameter("p", partitionId).setParameter("above", above));
+                Params.of("p", partitionId).and("above", above));
     }
 
     /** The quarantine row of one object of the partition, locked for an operator's decision. */
     public Uni<Optional<QuarantinedObject>> lock(long partitionId, String sourceKey) {
         return first(SELECT + " WHERE q.partition_id = :p AND q.source_key = :key FOR UPDATE OF q",
-                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey), QuarantineRepository::row);
+                Params.of("p", partitionId).and("key", sourceKey), QuarantineRepository::map);
     }
 
     public Uni<Optional<QuarantinedObject>> find(long partitionId, String sourceKey) {
         return first(SELECT + " WHERE q.partition_id = :p AND q.source_key = :key",
-                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey), QuarantineRepository::row);
+                Params.of("p", partitionId).and("key", sourceKey), QuarantineRepository::map);
     }
 
     /** An operator's decision; {@code decided_at} says when. */
     public Uni<Integer> decide(long objectId, QuarantineState state) {
         return update("UPDATE small_object_quarantine SET state = :s, decided_at = now() WHERE object_id = :o",
-                q -> q.setParameter("o", objectId).setParameter("s", state.name()));
+                Params.of("o", objectId).and("s", state.name()));
     }
 
     public Uni<List<QuarantinedObject>> list(long partitionId, QuarantineState state, int limit, int offset) {
-        Filter filter = filter(partitionId, state);
-        return rows(SELECT + filter.where() + " ORDER BY q.quarantined_at, q.object_id LIMIT :limit OFFSET :offset",
-                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset),
-                QuarantineRepository::row);
+        Where where = filter(partitionId, state);
+        return list(SELECT + where.sql() + " ORDER BY q.quarantined_at, q.object_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), QuarantineRepository::map);
     }
 
     public Uni<Long> count(long partitionId, QuarantineState state) {
-        Filter filter = filter(partitionId, state);
-        return value("SELECT count(*) FROM small_object_quarantine q" + filter.where(), Long.class, q -> bind(q, filter))
-                .map(Optional::orElseThrow);
+        Where where = filter(partitionId, state);
+        return single("SELECT count(*) FROM small_object_quarantine q" + where.sql(), Long.class, where.params());
     }
 
-    private static Filter filter(long partitionId, QuarantineState state) {
-        return Filter.of("q.partition_id", partitionId, "q.state", state == null ? null : state.name());
+    private static Where filter(long partitionId, QuarantineState state) {
+        return Where.all().eq("q.partition_id", partitionId).eq("q.state", state == null ? null : state.name());
     }
 
     private static String truncate(String error) {
         return error.length() <= 500 ? error : error.substring(0, 500);
     }
 
-    private static QuarantinedObject row(Object[] r) {
-        return new QuarantinedObject(toLong(r[0]), toLong(r[1]), (String) r[2], (String) r[3], date(r[4]),
-                (String) r[5], QuarantineState.valueOf((String) r[6]), intOrNull(r[7]), (String) r[8], time(r[9]),
-                time(r[10]), StoreLocation.of((String) r[11], (String) r[12], (String) r[13]));
+    private static QuarantinedObject map(Row r) {
+        return new QuarantinedObject(r.getLong("object_id"), r.getLong("partition_id"), r.getString("schema_name"),
+                r.getString("table_name"), r.getDate("partition_date"), r.getString("source_key"),
+                r.getEnum("state", QuarantineState.class), r.getIntOrNull("line_number"), r.getString("error"),
+                r.getTime("quarantined_at"), r.getTime("decided_at"),
+                StoreLocation.of(r.getString("store_kind"), r.getString("store_bucket"), r.getString("store_prefix")));
     }
 }

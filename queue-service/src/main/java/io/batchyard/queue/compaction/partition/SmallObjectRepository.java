@@ -1,11 +1,10 @@
 package io.batchyard.queue.compaction.partition;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.time;
-import static io.batchyard.persistence.Columns.toLong;
-
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -13,7 +12,7 @@ import java.util.Optional;
 
 /** SQL over small objects; every method joins the caller's session. */
 @ApplicationScoped
-public class SmallObjectRepository extends NativeRepository {
+public class SmallObjectRepository extends SqlRepository {
 
     private static final String COLUMNS = "object_id, partition_id, source_key, delayed, content_length, hold";
 
@@ -48,24 +47,23 @@ public class SmallObjectRepository extends NativeRepository {
                         FROM compaction_partition p WHERE p.partition_id = :p
                         ON CONFLICT (partition_id, source_key) DO NOTHING
                         RETURNING\s""" + COLUMNS,
-                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey)
-                        .setParameter("length", contentLength).setParameter("hold", hold == null ? null : hold.name()),
-                SmallObjectRepository::row);
+                Params.of("p", partitionId).and("key", sourceKey).and("length", contentLength)
+                        .and("hold", hold == null ? null : hold.name()),
+                SmallObjectRepository::map);
     }
 
     public Uni<Optional<SmallObject>> find(long partitionId, String sourceKey) {
         return first("SELECT " + COLUMNS + " FROM small_object WHERE partition_id = :p AND source_key = :key",
-                q -> q.setParameter("p", partitionId).setParameter("key", sourceKey), SmallObjectRepository::row);
+                Params.of("p", partitionId).and("key", sourceKey), SmallObjectRepository::map);
     }
 
     /** Objects not merged yet (id above {@code above}), ids ascending, live and delayed alike. */
     public Uni<List<SmallObject>> unmerged(long partitionId, long above, int limit) {
-        return rows("""
+        return list("""
                         SELECT\s""" + COLUMNS + """
                          FROM small_object WHERE partition_id = :p AND object_id > :above
                         ORDER BY object_id LIMIT :limit""",
-                q -> q.setParameter("p", partitionId).setParameter("above", above).setParameter("limit", limit),
-                SmallObjectRepository::row);
+                Params.of("p", partitionId).and("above", above).and("limit", limit), SmallObjectRepository::map);
     }
 
     /**
@@ -74,8 +72,8 @@ public class SmallObjectRepository extends NativeRepository {
      */
     public Uni<SmallObject> renumber(long objectId, long contentLength) {
         return first("UPDATE small_object SET object_id = DEFAULT, content_length = :length WHERE object_id = :o RETURNING "
-                        + COLUMNS, q -> q.setParameter("o", objectId).setParameter("length", contentLength),
-                SmallObjectRepository::row).map(Optional::orElseThrow);
+                        + COLUMNS, Params.of("o", objectId).and("length", contentLength),
+                SmallObjectRepository::map).map(Optional::orElseThrow);
     }
 
     /**
@@ -83,13 +81,13 @@ public class SmallObjectRepository extends NativeRepository {
      * ascending.
      */
     public Uni<List<SmallObject>> rebuildable(long partitionId) {
-        return rows("""
+        return list("""
                         SELECT\s""" + COLUMNS + """
                          FROM small_object s WHERE partition_id = :p
                           AND NOT EXISTS (SELECT 1 FROM small_object_quarantine q
                                           WHERE q.object_id = s.object_id AND q.state IN ('QUARANTINED', 'DROPPED'))
                         ORDER BY object_id""",
-                q -> q.setParameter("p", partitionId), SmallObjectRepository::row);
+                Params.of("p", partitionId), SmallObjectRepository::map);
     }
 
     /**
@@ -99,32 +97,32 @@ public class SmallObjectRepository extends NativeRepository {
     public Uni<SmallObject> renumber(long objectId) {
         return first("UPDATE small_object SET object_id = DEFAULT, hold = NULL WHERE object_id = :o RETURNING "
                         + COLUMNS,
-                q -> q.setParameter("o", objectId), SmallObjectRepository::row).map(Optional::orElseThrow);
+                Params.of("o", objectId), SmallObjectRepository::map).map(Optional::orElseThrow);
     }
 
     /** The partition's objects with what became of them, ids ascending, optionally of one state. */
     public Uni<List<PartitionObject>> list(long partitionId, PartitionObject.State state, int limit, int offset) {
-        Filter filter = filter(partitionId, state);
-        return rows(WITH_STATE + filter.where() + " ORDER BY o.object_id LIMIT :limit OFFSET :offset",
-                q -> bind(q, filter).setParameter("limit", limit).setParameter("offset", offset),
-                r -> new PartitionObject(toLong(r[0]), (String) r[1], (Boolean) r[2], toLong(r[3]), time(r[4]),
-                        PartitionObject.State.valueOf((String) r[5])));
+        Where where = filter(partitionId, state);
+        return list(WITH_STATE + where.sql() + " ORDER BY o.object_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()),
+                r -> new PartitionObject(r.getLong("object_id"), r.getString("source_key"), r.getBoolean("delayed"),
+                        r.getLong("content_length"), r.getTime("registered_at"),
+                        r.getEnum("state", PartitionObject.State.class)));
     }
 
     public Uni<Long> count(long partitionId, PartitionObject.State state) {
-        Filter filter = filter(partitionId, state);
-        return value("SELECT count(*) FROM (" + WITH_STATE + filter.where() + ") c", Long.class, q -> bind(q, filter))
-                .map(Optional::orElseThrow);
+        Where where = filter(partitionId, state);
+        return single("SELECT count(*) FROM (" + WITH_STATE + where.sql() + ") c", Long.class, where.params());
     }
 
-    private static Filter filter(long partitionId, PartitionObject.State state) {
-        return Filter.of("o.partition_id", partitionId, "o.state", state == null ? null : state.name());
+    private static Where filter(long partitionId, PartitionObject.State state) {
+        return Where.all().eq("o.partition_id", partitionId).eq("o.state", state == null ? null : state.name());
     }
 
     /** The partition's late objects, ids ascending. */
     public Uni<List<SmallObject>> late(long partitionId) {
-        return rows("SELECT " + COLUMNS + " FROM small_object WHERE partition_id = :p AND hold = 'LATE'"
-                + " ORDER BY object_id", q -> q.setParameter("p", partitionId), SmallObjectRepository::row);
+        return list("SELECT " + COLUMNS + " FROM small_object WHERE partition_id = :p AND hold = 'LATE'"
+                + " ORDER BY object_id", Params.of("p", partitionId), SmallObjectRepository::map);
     }
 
     /**
@@ -139,17 +137,17 @@ public class SmallObjectRepository extends NativeRepository {
                         WHERE s.hold = 'WAITING' AND t.dropped_at IS NULL
                           AND s.object_id > COALESCE((SELECT max(r.upper_bound) FROM merge_range r
                                                       WHERE r.partition_id = s.partition_id), 0)
-                        ORDER BY s.partition_id""", Long.class, q -> q);
+                        ORDER BY s.partition_id""", Long.class, Params.none());
     }
 
     /** The partition's waiting objects wait no longer: its merge job was made. */
     public Uni<Integer> stopWaiting(long partitionId) {
         return update("UPDATE small_object SET hold = NULL WHERE partition_id = :p AND hold = 'WAITING'",
-                q -> q.setParameter("p", partitionId));
+                Params.of("p", partitionId));
     }
 
-    private static SmallObject row(Object[] r) {
-        return new SmallObject(toLong(r[0]), toLong(r[1]), (String) r[2], (Boolean) r[3], toLong(r[4]),
-                r[5] == null ? null : SmallObject.Hold.valueOf((String) r[5]));
+    private static SmallObject map(Row r) {
+        return new SmallObject(r.getLong("object_id"), r.getLong("partition_id"), r.getString("source_key"),
+                r.getBoolean("delayed"), r.getLong("content_length"), r.getEnum("hold", SmallObject.Hold.class));
     }
 }

@@ -1,13 +1,11 @@
 package io.batchyard.queue.compaction.table;
 
-import io.batchyard.persistence.Columns;
+import static io.batchyard.queue.Visibility.visible;
 
-import static io.batchyard.persistence.Columns.intOrNull;
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.toInt;
-import static io.batchyard.persistence.Columns.toLong;
-
-import io.batchyard.queue.NativeRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.batchyard.queue.Visibility;
 import io.batchyard.queue.compaction.store.StoreLocation;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +15,7 @@ import java.util.Optional;
 
 /** SQL over compaction tables; every method joins the caller's session. */
 @ApplicationScoped
-public class TableRepository extends NativeRepository {
+public class TableRepository extends SqlRepository {
 
     private static final String COLUMNS = """
             table_id, schema_name, table_name, merge_interval_seconds, zone_offset_minutes, merged_object_size,
@@ -33,11 +31,10 @@ public class TableRepository extends NativeRepository {
                         VALUES (:s, :t, :interval, :zone, :kind, CAST(:bucket AS text), :prefix, :application)
                         ON CONFLICT (schema_name, table_name) DO NOTHING
                         RETURNING\s""" + COLUMNS,
-                q -> q.setParameter("s", schema).setParameter("t", table).setParameter("interval", mergeIntervalSeconds)
-                        .setParameter("zone", zoneOffsetMinutes).setParameter("kind", store.kind().json())
-                        .setParameter("bucket", store.bucket()).setParameter("prefix", store.prefix())
-                        .setParameter("application", applicationId),
-                TableRepository::row);
+                Params.of("s", schema).and("t", table).and("interval", mergeIntervalSeconds)
+                        .and("zone", zoneOffsetMinutes).and("kind", store.kind().json()).and("bucket", store.bucket())
+                        .and("prefix", store.prefix()).and("application", applicationId),
+                TableRepository::map);
     }
 
     /**
@@ -45,22 +42,22 @@ public class TableRepository extends NativeRepository {
      * other; the empty prefix nests with every other).
      */
     public Uni<Boolean> prefixNests(String bucket, String prefix) {
-        return value("""
+        return single("""
                         SELECT EXISTS (SELECT 1 FROM compaction_table
                           WHERE store_kind = 's3' AND store_bucket = :b AND store_prefix <> :p
                             AND (left(:p, length(store_prefix)) = store_prefix
                               OR left(store_prefix, length(:p)) = :p))""",
-                Boolean.class, q -> q.setParameter("b", bucket).setParameter("p", prefix)).map(Optional::orElseThrow);
+                Boolean.class, Params.of("b", bucket).and("p", prefix));
     }
 
     public Uni<Optional<CompactionTable>> find(String schema, String table) {
         return first("SELECT " + COLUMNS + " FROM compaction_table WHERE schema_name = :s AND table_name = :t",
-                q -> q.setParameter("s", schema).setParameter("t", table), TableRepository::row);
+                Params.of("s", schema).and("t", table), TableRepository::map);
     }
 
     public Uni<Optional<CompactionTable>> find(long tableId) {
         return first("SELECT " + COLUMNS + " FROM compaction_table WHERE table_id = :id",
-                q -> q.setParameter("id", tableId), TableRepository::row);
+                Params.of("id", tableId), TableRepository::map);
     }
 
     /** Replaces the table's settings; empty when there is no such table. */
@@ -71,36 +68,38 @@ public class TableRepository extends NativeRepository {
                           time_zone = CAST(:zone AS text), settings_updated_at = now()
                         WHERE table_id = :id
                         RETURNING\s""" + COLUMNS,
-                q -> q.setParameter("id", tableId).setParameter("size", s.mergedObjectSize())
-                        .setParameter("interval", s.mergeIntervalSeconds()).setParameter("past", s.acceptancePastDays())
-                        .setParameter("future", s.acceptanceFutureDays()).setParameter("delay", s.mergeableDelayDays())
-                        .setParameter("zone", s.timeZone()),
-                TableRepository::row);
+                Params.of("id", tableId).and("size", s.mergedObjectSize()).and("interval", s.mergeIntervalSeconds())
+                        .and("past", s.acceptancePastDays()).and("future", s.acceptanceFutureDays())
+                        .and("delay", s.mergeableDelayDays()).and("zone", s.timeZone()),
+                TableRepository::map);
     }
 
     /** Whether PostgreSQL knows the zone: the close step converts with it in SQL, so Java knowing it is not enough. */
     public Uni<Boolean> zoneKnown(String zone) {
-        return value("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = :z)", Boolean.class,
-                q -> q.setParameter("z", zone)).map(Optional::orElseThrow);
+        return single("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = :z)", Boolean.class,
+                Params.of("z", zone));
     }
 
     /** The tables of applications the caller may see. */
     public Uni<List<CompactionTable>> list(Visibility visibility, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + " FROM compaction_table WHERE " + visible("application_id")
-                        + " ORDER BY table_id LIMIT :limit OFFSET :offset",
-                q -> bind(q, visibility).setParameter("limit", limit).setParameter("offset", offset),
-                TableRepository::row);
+        return list("SELECT " + COLUMNS + " FROM compaction_table WHERE " + visible("application_id")
+                        + " ORDER BY table_id" + Paging.CLAUSE,
+                visibility.params().and(new Paging(limit, offset).params()), TableRepository::map);
     }
 
     public Uni<Long> count(Visibility visibility) {
-        return value("SELECT count(*) FROM compaction_table WHERE " + visible("application_id"), Long.class,
-                q -> bind(q, visibility)).map(Optional::orElseThrow);
+        return single("SELECT count(*) FROM compaction_table WHERE " + visible("application_id"), Long.class,
+                visibility.params());
     }
 
-    private static CompactionTable row(Object[] r) {
-        return new CompactionTable(toLong(r[0]), (String) r[1], (String) r[2], toInt(r[3]), toInt(r[4]),
-                new TableSettings(longOrNull(r[5]), toInt(r[3]), intOrNull(r[6]), intOrNull(r[7]), intOrNull(r[8]),
-                        (String) r[9]), StoreLocation.of((String) r[10], (String) r[11], (String) r[12]),
-                toLong(r[13]));
+    private static CompactionTable map(Row r) {
+        int mergeInterval = r.getInt("merge_interval_seconds");
+        return new CompactionTable(r.getLong("table_id"), r.getString("schema_name"), r.getString("table_name"),
+                mergeInterval, r.getInt("zone_offset_minutes"),
+                new TableSettings(r.getLongOrNull("merged_object_size"), mergeInterval,
+                        r.getIntOrNull("acceptance_past_days"), r.getIntOrNull("acceptance_future_days"),
+                        r.getIntOrNull("mergeable_delay_days"), r.getString("time_zone")),
+                StoreLocation.of(r.getString("store_kind"), r.getString("store_bucket"), r.getString("store_prefix")),
+                r.getLong("application_id"));
     }
 }
