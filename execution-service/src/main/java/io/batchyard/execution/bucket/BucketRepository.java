@@ -1,13 +1,12 @@
 package io.batchyard.execution.bucket;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.time;
-
-import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumMap;
@@ -33,7 +32,7 @@ public class BucketRepository extends SqlRepository {
     public Uni<Boolean> ensure(long processId, String bucket) {
         return update("""
                 INSERT INTO bucket_status (process_id, bucket, status) VALUES (:p, :b, 'INIT')
-                ON CONFLICT (process_id, bucket) DO NOTHING""", params("p", processId).and("b", bucket.trim()))
+                ON CONFLICT (process_id, bucket) DO NOTHING""", Params.of("p", processId).and("b", bucket.trim()))
                 .map(inserted -> inserted > 0);
     }
 
@@ -43,7 +42,7 @@ public class BucketRepository extends SqlRepository {
      */
     public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
         return values("SELECT b.bucket FROM bucket_status b WHERE b.process_id = :p AND " + eligibleRow(":failed", ":max")
-                + " ORDER BY b.bucket", String.class, params("p", processId).and("failed", includeFailed)
+                + " ORDER BY b.bucket", String.class, Params.of("p", processId).and("failed", includeFailed)
                 .and("max", maxAttempts).and("now", clock.now()));
     }
 
@@ -61,31 +60,33 @@ public class BucketRepository extends SqlRepository {
     }
 
     public Uni<Optional<BucketStatus>> find(long processId, String bucket) {
-        return row(ROW + " WHERE process_id = :p AND bucket = :b", params("p", processId).and("b", bucket),
+        return first(ROW + " WHERE process_id = :p AND bucket = :b", Params.of("p", processId).and("b", bucket),
                 BucketRepository::row);
     }
 
     public Uni<List<BucketStatus>> list(long processId, State status, int limit, int offset) {
-        return rows(ROW + " WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))"
-                        + " ORDER BY bucket DESC LIMIT :limit OFFSET :offset",
-                params("p", processId).and("s", status == null ? null : status.name()).and("limit", limit)
-                        .and("offset", offset), BucketRepository::row);
+        Where where = filter(processId, status);
+        return list(ROW + where.sql() + " ORDER BY bucket DESC" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), BucketRepository::row);
     }
 
     public Uni<Long> count(long processId, State status) {
-        return value("""
-                SELECT count(*) FROM bucket_status
-                WHERE process_id = :p AND (CAST(:s AS TEXT) IS NULL OR status = CAST(:s AS TEXT))""", Long.class,
-                params("p", processId).and("s", status == null ? null : status.name()));
+        Where where = filter(processId, status);
+        return single("SELECT count(*) FROM bucket_status" + where.sql(), Long.class, where.params());
+    }
+
+    private static Where filter(long processId, State status) {
+        return Where.all().eq("process_id", processId).eq("status", status == null ? null : status.name());
     }
 
     /** How many buckets, of all processes, are in each state; a state no bucket is in is absent. */
     public Uni<Map<State, Long>> countByStatus() {
-        return rows("SELECT status, count(*) FROM bucket_status GROUP BY status", none()).map(rows -> {
-            Map<State, Long> counts = new EnumMap<>(State.class);
-            rows.forEach(r -> counts.put(State.valueOf((String) r[0]), ((Number) r[1]).longValue()));
-            return counts;
-        });
+        return list("SELECT status, count(*) AS n FROM bucket_status GROUP BY status", Params.none(),
+                r -> Map.entry(r.getEnum("status", State.class), r.getLong("n"))).map(rows -> {
+                    Map<State, Long> counts = new EnumMap<>(State.class);
+                    rows.forEach(e -> counts.put(e.getKey(), e.getValue()));
+                    return counts;
+                });
     }
 
     /**
@@ -115,7 +116,7 @@ public class BucketRepository extends SqlRepository {
                             -- a job of a group (a step with settings of its own) retries as its parent's policy says
                             (SELECT s.parent_id FROM runner_step_job s WHERE s.step_id = b.process_id), b.process_id)) END
                 WHERE process_id = :p AND bucket IN (:b) AND status = :from""",
-                params("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
+                Params.of("p", processId).and("b", buckets).and("from", from.name()).and("to", to.name())
                         .and("ie", instanceExecId).and("msg", message).and("now", clock.now()));
     }
 
@@ -127,11 +128,12 @@ public class BucketRepository extends SqlRepository {
         return update("""
                 UPDATE bucket_status SET instance_exec_id = :ie, updated_at = now()
                 WHERE process_id = :p AND bucket IN (:b) AND status = 'RUNNING'""",
-                params("p", processId).and("b", buckets).and("ie", instanceExecId)).replaceWithVoid();
+                Params.of("p", processId).and("b", buckets).and("ie", instanceExecId)).replaceWithVoid();
     }
 
-    private static BucketStatus row(Object[] r) {
-        return new BucketStatus(longOrNull(r[0]), (String) r[1], State.valueOf((String) r[2]), longOrNull(r[3]),
-                ((Number) r[4]).intValue(), (String) r[5], time(r[6]), time(r[7]));
+    private static BucketStatus row(Row r) {
+        return new BucketStatus(r.getLong("process_id"), r.getString("bucket"), r.getEnum("status", State.class),
+                r.getLongOrNull("instance_exec_id"), r.getInt("attempts"), r.getString("message"),
+                r.getTime("updated_at"), r.getTime("next_attempt_at"));
     }
 }

@@ -1,10 +1,11 @@
 package io.batchyard.execution.group;
 
-import static io.batchyard.persistence.Columns.longOrNull;
-
-import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.runner.JobSettings;
 import io.batchyard.execution.runner.RunnerJob;
+import io.batchyard.execution.runner.RunnerJobRepository;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -31,46 +32,55 @@ public class StepJobRepository extends SqlRepository {
                     bucket_source = EXCLUDED.bucket_source, bucket = EXCLUDED.bucket, bucket_sql = EXCLUDED.bucket_sql,
                     own_dependencies = EXCLUDED.own_dependencies, on_init = EXCLUDED.on_init,
                     on_success = EXCLUDED.on_success, on_error = EXCLUDED.on_error, updated_at = now()""",
-                params("s", sid).and("p", job.parentId()).and("enabled", job.enabled())
+                Params.of("s", sid).and("p", job.parentId()).and("enabled", job.enabled())
                         .and("source", job.bucketSource().name().toLowerCase(Locale.ROOT)).and("bucket", job.bucket())
                         .and("sql", job.bucketSql()).and("own", job.dependencies() != null)
                         .and("hi", job.hooks().onInit()).and("hs", job.hooks().onSuccess()).and("he", job.hooks().onError()))
-                .chain(() -> update("DELETE FROM runner_step_dependency WHERE step_id = :s", params("s", sid)));
+                .chain(() -> update("DELETE FROM runner_step_dependency WHERE step_id = :s", Params.of("s", sid)));
         int seq = 1;
         for (RunnerJob.Dependency d : job.dependencies() == null ? List.<RunnerJob.Dependency>of() : job.dependencies()) {
             int n = seq++;
             saved = saved.chain(() -> update("""
                     INSERT INTO runner_step_dependency (step_id, seq, dep_process_id, dep_script)
                     VALUES (:s, :n, CAST(:d AS bigint), CAST(:script AS text))""",
-                    params("s", sid).and("n", n).and("d", d.processId()).and("script", d.script())));
+                    Params.of("s", sid).and("n", n).and("d", d.processId()).and("script", d.script())));
         }
         return saved.replaceWithVoid();
     }
 
     public Uni<Optional<JobSettings>> find(long stepId) {
-        return rows(JOB + " WHERE step_id = :s", params("s", stepId)).chain(rows -> rows.isEmpty()
-                ? Uni.createFrom().item(Optional.<JobSettings>empty())
-                : withDependencies(List.<Object[]>of(rows.get(0))).map(jobs -> Optional.of(jobs.get(0))));
+        return first(JOB + " WHERE step_id = :s", Params.of("s", stepId), StepJobRepository::job)
+                .chain(job -> job.isEmpty() ? Uni.createFrom().item(job)
+                        : withDependencies(List.of(job.get())).map(jobs -> Optional.of(jobs.get(0))));
     }
 
     public Uni<List<JobSettings>> ofParent(long parentId) {
-        return rows(JOB + " WHERE parent_id = :p ORDER BY step_id", params("p", parentId)).chain(this::withDependencies);
+        return list(JOB + " WHERE parent_id = :p ORDER BY step_id", Params.of("p", parentId), StepJobRepository::job)
+                .chain(this::withDependencies);
     }
 
-    private Uni<List<JobSettings>> withDependencies(List<Object[]> rows) {
+    /** The jobs with their own dependencies read; a job without own dependencies keeps null (the parent's). */
+    private Uni<List<JobSettings>> withDependencies(List<JobSettings> stored) {
         List<JobSettings> jobs = new ArrayList<>();
         Uni<Void> each = Uni.createFrom().voidItem();
-        for (Object[] r : rows) {
-            long sid = longOrNull(r[0]);
-            each = each.chain(() -> (Boolean) r[6]
-                    ? rows("SELECT dep_process_id, dep_script FROM runner_step_dependency WHERE step_id = :s ORDER BY seq",
-                            params("s", sid), d -> new RunnerJob.Dependency(longOrNull(d[0]), (String) d[1]))
+        for (JobSettings job : stored) {
+            each = each.chain(() -> job.dependencies() != null
+                    ? list("SELECT dep_process_id, dep_script FROM runner_step_dependency WHERE step_id = :s ORDER BY seq",
+                            Params.of("s", job.stepId()), RunnerJobRepository::dependency)
                     : Uni.createFrom().item((List<RunnerJob.Dependency>) null))
-                    .invoke(deps -> jobs.add(new JobSettings(sid, longOrNull(r[1]), (Boolean) r[2],
-                            JobSettings.BucketSource.valueOf(((String) r[3]).toUpperCase(Locale.ROOT)), (String) r[4],
-                            (String) r[5], deps, new RunnerJob.Hooks((String) r[7], (String) r[8], (String) r[9]))))
+                    .invoke(deps -> jobs.add(new JobSettings(job.stepId(), job.parentId(), job.enabled(),
+                            job.bucketSource(), job.bucket(), job.bucketSql(), deps, job.hooks())))
                     .replaceWithVoid();
         }
         return each.map(done -> jobs);
+    }
+
+    /** A runner_step_job row; its dependencies are read separately: an empty list until then when it has its own. */
+    private static JobSettings job(Row r) {
+        return new JobSettings(r.getLong("step_id"), r.getLong("parent_id"), r.getBoolean("enabled"),
+                JobSettings.BucketSource.valueOf(r.getString("bucket_source").toUpperCase(Locale.ROOT)),
+                r.getString("bucket"), r.getString("bucket_sql"),
+                r.getBoolean("own_dependencies") ? List.of() : null,
+                new RunnerJob.Hooks(r.getString("on_init"), r.getString("on_success"), r.getString("on_error")));
     }
 }

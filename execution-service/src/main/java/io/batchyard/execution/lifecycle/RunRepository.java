@@ -1,14 +1,12 @@
 package io.batchyard.execution.lifecycle;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.intOrNull;
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.time;
-
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.recovery.LastRecoverableStep;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -25,20 +23,18 @@ public class RunRepository extends SqlRepository {
               batch_marking, retry, last_recoverable_sp_id, version, failure_code, failure_text""";
     private static final String RUN = "SELECT " + COLUMNS + " FROM instance_exec";
     /**
-     * A list's filter. {@code :apps} null shows runs of every process; otherwise only those whose process belongs to
-     * one of these applications (comma-separated ids; the read model records a step under its parent's application).
+     * A list's condition on applications: only runs whose process belongs to one of {@code :apps} (comma-separated
+     * ids; the read model records a step under its parent's application).
      */
-    private static final String FILTER = " WHERE (CAST(:p AS bigint) IS NULL OR process_id = CAST(:p AS bigint))"
-            + " AND (CAST(:s AS int) IS NULL OR exec_state = CAST(:s AS int))"
-            + " AND (CAST(:apps AS text) IS NULL OR process_id IN (SELECT d.process_id FROM process_definition d"
-            + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[]))))";
+    private static final String OF_APPLICATIONS = "process_id IN (SELECT d.process_id FROM process_definition d"
+            + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[])))";
 
     /** One recorded transition of a run. */
     public record Transition(Integer fromState, int toState, OffsetDateTime changedAt, String cause) {
     }
 
     public Uni<Long> nextId() {
-        return value("SELECT nextval('instance_exec_seq')", Long.class, none());
+        return single("SELECT nextval('instance_exec_seq')", Long.class, Params.none());
     }
 
     /**
@@ -47,7 +43,7 @@ public class RunRepository extends SqlRepository {
      */
     public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
                           Long lastRecoverable, String cause) {
-        return row("""
+        return first("""
                         WITH started AS (
                           INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
                             target_batch_id, retry, last_recoverable_sp_id)
@@ -58,7 +54,7 @@ public class RunRepository extends SqlRepository {
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
                           SELECT instance_exec_id, NULL, exec_state, :cause FROM started)
                         SELECT %1$s FROM started""".formatted(COLUMNS),
-                params("id", id).and("p", processId).and("parent", parentRun).and("target", targetBatchId)
+                Params.of("id", id).and("p", processId).and("parent", parentRun).and("target", targetBatchId)
                         .and("retry", retry).and("lr", lastRecoverable).and("cause", cause), RunRepository::run)
                 .map(Optional::orElseThrow);
     }
@@ -81,7 +77,7 @@ public class RunRepository extends SqlRepository {
             return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("run " + run.instanceExecId()
                     + " cannot go from " + run.state() + " to " + to));
         }
-        return row("""
+        return first("""
                         WITH moved AS (
                           UPDATE instance_exec SET exec_state = :to, end_ts = now(), version = version + 1,
                             batch_marking = COALESCE(CAST(:marking AS text), batch_marking),
@@ -92,91 +88,97 @@ public class RunRepository extends SqlRepository {
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
                           SELECT instance_exec_id, :from, exec_state, :cause FROM moved)
                         SELECT %1$s FROM moved""".formatted(COLUMNS),
-                params("to", to.id).and("marking", marking).and("id", run.instanceExecId()).and("version", run.version())
-                        .and("from", run.state().id).and("cause", cause).and("fcode", reason.code())
-                        .and("ftext", reason.text()), RunRepository::run)
+                Params.of("to", to.id).and("marking", marking).and("id", run.instanceExecId())
+                        .and("version", run.version()).and("from", run.state().id).and("cause", cause)
+                        .and("fcode", reason.code()).and("ftext", reason.text()), RunRepository::run)
                 .map(moved -> moved.orElseThrow(() -> ExecutionError.CONCURRENT_CHANGE.exception("run "
                         + run.instanceExecId() + " changed concurrently")));
     }
 
     public Uni<Optional<Run>> find(long id) {
-        return row(RUN + " WHERE instance_exec_id = :id", params("id", id), RunRepository::run);
+        return first(RUN + " WHERE instance_exec_id = :id", Params.of("id", id), RunRepository::run);
     }
 
     public Uni<List<Run>> running(long processId) {
-        return rows(RUN + " WHERE process_id = :p AND exec_state = 2", params("p", processId), RunRepository::run);
+        return list(RUN + " WHERE process_id = :p AND exec_state = 2", Params.of("p", processId), RunRepository::run);
     }
 
     public Uni<Boolean> anyRunning(Collection<Long> processIds) {
         if (processIds.isEmpty()) {
             return Uni.createFrom().item(false);
         }
-        return value("SELECT count(*) FROM instance_exec WHERE process_id IN (:ids) AND exec_state = 2", Long.class,
-                params("ids", processIds)).map(n -> n > 0);
+        return single("SELECT count(*) FROM instance_exec WHERE process_id IN (:ids) AND exec_state = 2", Long.class,
+                Params.of("ids", processIds)).map(n -> n > 0);
     }
 
     /** The running runs of any of {@code processIds}: one read where a call checks a parent and its steps. */
     public Uni<List<Run>> runningAmong(Collection<Long> processIds) {
-        return rows(RUN + " WHERE process_id IN (:ids) AND exec_state = 2 ORDER BY instance_exec_id",
-                params("ids", processIds), RunRepository::run);
+        return list(RUN + " WHERE process_id IN (:ids) AND exec_state = 2 ORDER BY instance_exec_id",
+                Params.of("ids", processIds), RunRepository::run);
     }
 
     public Uni<Optional<Run>> latest(long processId) {
-        return row(RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT 1", params("p", processId),
+        return first(RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT 1", Params.of("p", processId),
                 RunRepository::run);
     }
 
     /** The latest run of each step within one parent run. */
     public Uni<List<Run>> latestStepRuns(long parentRunId) {
-        return rows("SELECT DISTINCT ON (process_id) " + COLUMNS + " FROM instance_exec"
+        return list("SELECT DISTINCT ON (process_id) " + COLUMNS + " FROM instance_exec"
                         + " WHERE parent_instance_exec_id = :run ORDER BY process_id, instance_exec_id DESC",
-                params("run", parentRunId), RunRepository::run);
+                Params.of("run", parentRunId), RunRepository::run);
     }
 
     /** Completed step runs of the parent's runs since its last successful run (the current failure streak). */
     public Uni<List<LastRecoverableStep.StepRun>> stepRunsSinceLastSuccess(long parentId) {
-        return rows("""
+        return list("""
                         SELECT s.process_id, s.instance_exec_id, s.exec_state, s.end_ts FROM instance_exec s
                         JOIN instance_exec p ON p.instance_exec_id = s.parent_instance_exec_id
                         WHERE p.process_id = :parent AND s.end_ts IS NOT NULL
                           AND p.instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
                                                              WHERE process_id = :parent AND exec_state = 3), 0)""",
-                params("parent", parentId), r -> new LastRecoverableStep.StepRun(longOrNull(r[0]), longOrNull(r[1]),
-                        intOrNull(r[2]) == 3, time(r[3])));
+                Params.of("parent", parentId), r -> new LastRecoverableStep.StepRun(r.getLong("process_id"),
+                        r.getLong("instance_exec_id"), r.getInt("exec_state") == 3, r.getTime("end_ts")));
     }
 
     /** A page of runs, newest first; {@code applications} empty: of every process, else of these applications'. */
     public Uni<List<Run>> list(Long processId, Integer state, Optional<List<Long>> applications, int limit,
                                int offset) {
-        return rows(RUN + FILTER + " ORDER BY instance_exec_id DESC LIMIT :limit OFFSET :offset",
-                filter(processId, state, applications).and("limit", limit).and("offset", offset), RunRepository::run);
+        Where where = filter(processId, state, applications);
+        return list(RUN + where.sql() + " ORDER BY instance_exec_id DESC" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), RunRepository::run);
     }
 
     public Uni<Long> count(Long processId, Integer state, Optional<List<Long>> applications) {
-        return value("SELECT count(*) FROM instance_exec" + FILTER, Long.class,
-                filter(processId, state, applications));
+        Where where = filter(processId, state, applications);
+        return single("SELECT count(*) FROM instance_exec" + where.sql(), Long.class, where.params());
     }
 
-    private static Params filter(Long processId, Integer state, Optional<List<Long>> applications) {
-        return params("p", processId).and("s", state).and("apps", applications
-                .map(ids -> String.join(",", ids.stream().map(String::valueOf).toList())).orElse(null));
+    private static Where filter(Long processId, Integer state, Optional<List<Long>> applications) {
+        Where where = Where.all().eq("process_id", processId).eq("exec_state", state);
+        applications.ifPresent(ids -> where.and(OF_APPLICATIONS,
+                Params.of("apps", String.join(",", ids.stream().map(String::valueOf).toList()))));
+        return where;
     }
 
     public Uni<List<Run>> stepRunsOf(long parentRunId) {
-        return rows(RUN + " WHERE parent_instance_exec_id = :run ORDER BY instance_exec_id", params("run", parentRunId),
-                RunRepository::run);
+        return list(RUN + " WHERE parent_instance_exec_id = :run ORDER BY instance_exec_id",
+                Params.of("run", parentRunId), RunRepository::run);
     }
 
     public Uni<List<Transition>> history(long runId) {
-        return rows("""
+        return list("""
                         SELECT from_state, to_state, changed_at, cause FROM exec_state_history
-                        WHERE instance_exec_id = :id ORDER BY history_id""", params("id", runId),
-                r -> new Transition(intOrNull(r[0]), intOrNull(r[1]), time(r[2]), (String) r[3]));
+                        WHERE instance_exec_id = :id ORDER BY history_id""", Params.of("id", runId),
+                r -> new Transition(r.getIntOrNull("from_state"), r.getInt("to_state"), r.getTime("changed_at"),
+                        r.getString("cause")));
     }
 
-    private static Run run(Object[] r) {
-        return new Run(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), time(r[3]), time(r[4]),
-                ExecState.of(intOrNull(r[5])), longOrNull(r[6]), (String) r[7], (Boolean) r[8], longOrNull(r[9]),
-                intOrNull(r[10]), intOrNull(r[11]), (String) r[12]);
+    private static Run run(Row r) {
+        return new Run(r.getLong("instance_exec_id"), r.getLong("process_id"),
+                r.getLongOrNull("parent_instance_exec_id"), r.getTime("start_ts"), r.getTime("end_ts"),
+                ExecState.of(r.getInt("exec_state")), r.getLongOrNull("target_batch_id"), r.getString("batch_marking"),
+                r.getBoolean("retry"), r.getLongOrNull("last_recoverable_sp_id"), r.getInt("version"),
+                r.getIntOrNull("failure_code"), r.getString("failure_text"));
     }
 }

@@ -1,6 +1,8 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.SqlRepository;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -17,21 +19,21 @@ public class BucketKeyRepository extends SqlRepository {
     }
 
     public Uni<Optional<Key>> find(String key) {
-        return row(KEY + " WHERE lower(bucket_key) = lower(:k)", params("k", key), BucketKeyRepository::key);
+        return first(KEY + " WHERE lower(bucket_key) = lower(:k)", Params.of("k", key), BucketKeyRepository::key);
     }
 
     public Uni<Void> save(Key key) {
         return update("""
                 INSERT INTO bucket_key (bucket_key, script, param_format) VALUES (:k, :s, CAST(:f AS text))
                 ON CONFLICT (bucket_key) DO UPDATE SET script = EXCLUDED.script, param_format = EXCLUDED.param_format""",
-                params("k", key.key()).and("s", key.script()).and("f", key.paramFormat())).replaceWithVoid();
+                Params.of("k", key.key()).and("s", key.script()).and("f", key.paramFormat())).replaceWithVoid();
     }
 
     public Uni<List<Key>> all() {
-        return rows(KEY + " ORDER BY bucket_key", none(), BucketKeyRepository::key);
+        return list(KEY + " ORDER BY bucket_key", Params.none(), BucketKeyRepository::key);
     }
 
-    private static Key key(Object[] r) {
-        return new Key((String) r[0], (String) r[1], (String) r[2]);
+    private static Key key(Row r) {
+        return new Key(r.getString("bucket_key"), r.getString("script"), r.getString("param_format"));
     }
 }

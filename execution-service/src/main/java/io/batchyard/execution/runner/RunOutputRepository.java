@@ -1,13 +1,11 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.time;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.batchyard.execution.SqlRepository;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -35,16 +33,15 @@ public class RunOutputRepository extends SqlRepository {
                 (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
 
     public Uni<List<Line>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
-        return rows("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM run_output"
-                        + " WHERE " + OF_RUN + " ORDER BY log_id LIMIT :limit OFFSET :offset",
-                params("ie", instanceExecId).and("steps", withSteps).and("limit", limit).and("offset", offset),
-                r -> new Line(longOrNull(r[0]), longOrNull(r[1]), longOrNull(r[2]), (String) r[3],
-                        ((Number) r[4]).intValue(), (String) r[5], time(r[6])));
+        return list("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM run_output"
+                        + " WHERE " + OF_RUN + " ORDER BY log_id" + Paging.CLAUSE,
+                Params.of("ie", instanceExecId).and("steps", withSteps).and(new Paging(limit, offset).params()),
+                RunOutputRepository::line);
     }
 
     public Uni<Long> count(long instanceExecId, boolean withSteps) {
-        return value("SELECT count(*) FROM run_output WHERE " + OF_RUN, Long.class,
-                params("ie", instanceExecId).and("steps", withSteps));
+        return single("SELECT count(*) FROM run_output WHERE " + OF_RUN, Long.class,
+                Params.of("ie", instanceExecId).and("steps", withSteps));
     }
 
     /** Writes a batch of lines in one statement: the batch travels as one JSON array. */
@@ -57,7 +54,12 @@ public class RunOutputRepository extends SqlRepository {
                 SELECT :ie, :p, l.stream, l.line_no, l.line, l.logged_at
                 FROM jsonb_to_recordset(CAST(CAST(:lines AS text) AS jsonb)) AS l(stream text, line_no int, line text, logged_at timestamptz)
                 ORDER BY l.line_no""",
-                params("ie", instanceExecId).and("p", processId).and("lines", json(lines))).replaceWithVoid();
+                Params.of("ie", instanceExecId).and("p", processId).and("lines", json(lines))).replaceWithVoid();
+    }
+
+    private static Line line(Row r) {
+        return new Line(r.getLong("log_id"), r.getLong("instance_exec_id"), r.getLong("process_id"),
+                r.getString("stream"), r.getInt("line_no"), r.getString("line"), r.getTime("logged_at"));
     }
 
     private static String json(List<Pending> lines) {

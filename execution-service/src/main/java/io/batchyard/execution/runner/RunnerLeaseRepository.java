@@ -1,14 +1,12 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.longOrNull;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.batchyard.execution.SqlRepository;
 import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -17,7 +15,8 @@ import java.util.Optional;
 
 /**
  * runner_lease: the row that makes a parent's run exclusive across runners; a runner keeps it alive while it runs.
- * The buckets array travels as JSON text: one shape whatever the bucket contains.
+ * The buckets array travels as JSON text both ways: one shape whatever the bucket contains (and a {@code text[]}
+ * column cannot be read from a native query's row).
  */
 @ApplicationScoped
 public class RunnerLeaseRepository extends SqlRepository {
@@ -29,8 +28,6 @@ public class RunnerLeaseRepository extends SqlRepository {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
-    };
 
     /** A lease held on a parent. */
     public record Lease(long processId, String owner, List<String> buckets, Long instanceExecId) {
@@ -41,10 +38,10 @@ public class RunnerLeaseRepository extends SqlRepository {
      * in the same transaction. Of two runners reaping at once, one gets the row; the other finds none.
      */
     public Uni<Optional<Lease>> reapExpired(long processId) {
-        return row("""
+        return first("""
                 DELETE FROM runner_lease WHERE process_id = :p AND lease_until < CAST(:now AS timestamptz)
-                RETURNING process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id""",
-                params("p", processId).and("now", clock.now()), RunnerLeaseRepository::lease);
+                RETURNING process_id, owner, CAST(array_to_json(buckets) AS text) AS buckets, instance_exec_id""",
+                Params.of("p", processId).and("now", clock.now()), RunnerLeaseRepository::lease);
     }
 
     /** Claims the parent; false when another runner holds it (the primary key decides between racing runners). */
@@ -54,7 +51,7 @@ public class RunnerLeaseRepository extends SqlRepository {
                 VALUES (:p, :o, ARRAY(SELECT jsonb_array_elements_text(CAST(CAST(:b AS text) AS jsonb))),
                         CAST(:now AS timestamptz) + CAST(:lease AS bigint) * INTERVAL '1 millisecond')
                 ON CONFLICT (process_id) DO NOTHING""",
-                params("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis())
+                Params.of("p", processId).and("o", owner).and("b", json(buckets)).and("lease", lease.toMillis())
                         .and("now", clock.now()))
                 .map(inserted -> inserted == 1);
     }
@@ -63,34 +60,31 @@ public class RunnerLeaseRepository extends SqlRepository {
     public Uni<Boolean> refresh(long processId, String owner, Duration lease) {
         return update("""
                 UPDATE runner_lease SET lease_until = CAST(:now AS timestamptz) + CAST(:lease AS bigint) * INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o""",
-                params("p", processId).and("o", owner).and("lease", lease.toMillis()).and("now", clock.now()))
+                Params.of("p", processId).and("o", owner).and("lease", lease.toMillis()).and("now", clock.now()))
                 .map(updated -> updated == 1);
     }
 
     /** Ends the lease now without deleting it: the next runner to look takes it over as a dead runner's. */
     public Uni<Void> expire(long processId, String owner) {
         return update("UPDATE runner_lease SET lease_until = CAST(:now AS timestamptz) - INTERVAL '1 millisecond' WHERE process_id = :p AND owner = :o",
-                params("p", processId).and("o", owner).and("now", clock.now())).replaceWithVoid();
+                Params.of("p", processId).and("o", owner).and("now", clock.now())).replaceWithVoid();
     }
 
     public Uni<Void> release(long processId, String owner) {
         return update("DELETE FROM runner_lease WHERE process_id = :p AND owner = :o",
-                params("p", processId).and("o", owner)).replaceWithVoid();
+                Params.of("p", processId).and("o", owner)).replaceWithVoid();
     }
 
     public Uni<Optional<Lease>> find(long processId) {
-        return row("""
-                SELECT process_id, owner, CAST(array_to_json(buckets) AS text), instance_exec_id FROM runner_lease
-                WHERE process_id = :p AND lease_until >= CAST(:now AS timestamptz)""", params("p", processId).and("now", clock.now()),
-                RunnerLeaseRepository::lease);
+        return first("""
+                SELECT process_id, owner, CAST(array_to_json(buckets) AS text) AS buckets, instance_exec_id
+                FROM runner_lease WHERE process_id = :p AND lease_until >= CAST(:now AS timestamptz)""",
+                Params.of("p", processId).and("now", clock.now()), RunnerLeaseRepository::lease);
     }
 
-    private static Lease lease(Object[] r) {
-        try {
-            return new Lease(longOrNull(r[0]), (String) r[1], JSON.readValue((String) r[2], STRINGS), longOrNull(r[3]));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable buckets of the lease on process " + r[0], e);
-        }
+    private static Lease lease(Row r) {
+        return new Lease(r.getLong("process_id"), r.getString("owner"), Columns.strings(r.get("buckets")),
+                r.getLongOrNull("instance_exec_id"));
     }
 
     private static String json(List<String> buckets) {

@@ -1,11 +1,7 @@
 package io.batchyard.execution.schedule;
 
-import io.batchyard.persistence.Columns;
-
-import static io.batchyard.persistence.Columns.longOrNull;
-import static io.batchyard.persistence.Columns.time;
-
-import io.batchyard.execution.SqlRepository;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -21,15 +17,16 @@ public class ScheduleRepository extends SqlRepository {
 
     /** SKIP LOCKED: two schedulers tick at once without firing one schedule twice. */
     public Uni<List<Due>> lockEnabled() {
-        return rows("""
+        return list("""
                 SELECT s.process_id, s.cron, s.time_zone, s.last_fired_at FROM runner_schedule s
                 JOIN runner_job j ON j.process_id = s.process_id WHERE j.enabled
-                ORDER BY s.process_id FOR UPDATE OF s SKIP LOCKED""", none(),
-                r -> new Due(longOrNull(r[0]), (String) r[1], (String) r[2], time(r[3])));
+                ORDER BY s.process_id FOR UPDATE OF s SKIP LOCKED""", Params.none(),
+                r -> new Due(r.getLong("process_id"), r.getString("cron"), r.getString("time_zone"),
+                        r.getTime("last_fired_at")));
     }
 
     public Uni<Void> fired(long processId, OffsetDateTime at) {
         return update("UPDATE runner_schedule SET last_fired_at = :t WHERE process_id = :p",
-                params("t", at).and("p", processId)).replaceWithVoid();
+                Params.of("t", at).and("p", processId)).replaceWithVoid();
     }
 }
