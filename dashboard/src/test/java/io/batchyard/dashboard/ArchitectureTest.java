@@ -6,9 +6,19 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.batchyard.teststack.arch.LayeringRules;
 
-/** Resources map HTTP and call the view or the panel service; constructor injection; no package cycles. */
+/**
+ * Resources map HTTP and call the view or the panel service. The dashboard has no database, so the SQL and transaction
+ * rules hold trivially, and keep it that way.
+ */
 @AnalyzeClasses(packages = "io.batchyard.dashboard", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
+    @ArchTest static final ArchRule sql = LayeringRules.SQL_ONLY_IN_REPOSITORIES;
+    @ArchTest static final ArchRule transactions = LayeringRules.ONLY_SERVICES_OPEN_TRANSACTIONS;
+    @ArchTest static final ArchRule resources = LayeringRules.NO_TRANSACTIONS_IN_RESOURCES;
+    @ArchTest static final ArchRule resourceMethods = LayeringRules.NO_TRANSACTIONAL_RESOURCE_METHODS;
+    @ArchTest static final ArchRule resourceData = LayeringRules.RESOURCES_USE_NO_REPOSITORIES;
+    @ArchTest static final ArchRule repositories = LayeringRules.REPOSITORIES_USE_NO_SERVICES;
+    @ArchTest static final ArchRule features = LayeringRules.featuresMeetThroughServices("io.batchyard.dashboard");
     @ArchTest static final ArchRule injection = LayeringRules.CONSTRUCTOR_INJECTION;
     @ArchTest static final ArchRule cycles = LayeringRules.noPackageCycles("io.batchyard.dashboard");
 }
