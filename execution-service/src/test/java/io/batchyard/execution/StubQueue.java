@@ -27,6 +27,10 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     private static final Map<Long, String> CALLERS = new ConcurrentHashMap<>();
     /** The request body of the last claim of each parent: what execution-service asked the queue for. */
     private static final Map<Long, String> CLAIMS = new ConcurrentHashMap<>();
+    /** The traceparent header of the last claim of each parent: whether the caller's trace went with the call. */
+    private static final Map<Long, String> TRACES = new ConcurrentHashMap<>();
+    /** How many claims of each parent arrived, retries included. */
+    private static final Map<Long, Integer> COUNTS = new ConcurrentHashMap<>();
     private static final Pattern PARENT = Pattern.compile("\"parentProcessId\"\\s*:\\s*(\\d+)");
     private static final Pattern RUN = Pattern.compile("\"instanceExecId\"\\s*:\\s*(\\d+)");
     private HttpServer server;
@@ -39,6 +43,16 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     /** The JSON body of the last claim of {@code parentId} (its {@code maxBatch} among others), if any. */
     public static String lastClaim(long parentId) {
         return CLAIMS.get(parentId);
+    }
+
+    /** The traceparent header of the last claim of {@code parentId} ("" when it had none), if any. */
+    public static String traceparentOfLastClaim(long parentId) {
+        return TRACES.get(parentId);
+    }
+
+    /** How many claims of {@code parentId} arrived, retries included. */
+    public static int claimsOf(long parentId) {
+        return COUNTS.getOrDefault(parentId, 0);
     }
 
     /** The next claim of {@code parentId} answers with this JSON body and status. */
@@ -60,6 +74,9 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
             CALLERS.put(pid, authorization == null ? "" : authorization);
             CLAIMS.put(pid, body);
+            String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
+            TRACES.put(pid, traceparent == null ? "" : traceparent);
+            COUNTS.merge(pid, 1, Integer::sum);
             String prepared = PREPARED.remove(pid);
             int status = 200;
             String answer;

@@ -1,28 +1,37 @@
 package io.batchyard.execution.trigger;
 
-import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.runner.CommandResult;
 import io.batchyard.execution.runner.OsCommand;
+import io.batchyard.persistence.Blocking;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.util.TypeLiteral;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * The launcher hook of Oozie and Airflow parents ({@link LaunchHookConfig}): an HTTP POST of the {@link LaunchRequest}
  * or a command (run by the runner's {@link OsCommand}: no environment but PATH, the request on its input, killed with
  * every process it started at the timeout). Each attempt blocks, so it runs on a worker thread; a failed attempt is
- * retried with back-off, and the answer of the last one is what a failed trigger reports.
+ * retried with back-off (a Fault Tolerance guard built from {@link LaunchHookConfig}: the waits are timers, no thread
+ * sleeps through them), and the answer of the last one is what a failed trigger reports.
  */
 @ApplicationScoped
 public class ExternalLauncher {
@@ -35,11 +44,25 @@ public class ExternalLauncher {
     private static final Map<String, String> HOOK_ENVIRONMENT = Map.of("PATH", "/usr/bin:/bin");
 
     private final LaunchHookConfig config;
-    private final HttpClient http;
+    /** The {@code http} hook's client: the configured URL as its base, one attempt's timeout as its deadlines. */
+    private final Optional<LauncherHookApi> http;
+    private final TypedGuard<Uni<Void>> retries;
 
     public ExternalLauncher(LaunchHookConfig config) {
         this.config = config;
-        this.http = HttpClient.newBuilder().connectTimeout(config.timeout()).build();
+        this.http = config.kind() == LaunchHookConfig.Kind.HTTP ? config.url().map(url -> QuarkusRestClientBuilder
+                .newBuilder().baseUri(URI.create(url))
+                .connectTimeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .build(LauncherHookApi.class)) : Optional.empty();
+        long backoff = Math.max(1, config.backoff().toMillis());
+        // Every failure of an attempt is worth another: the orchestrator or the command may be back a moment later.
+        this.retries = TypedGuard.create(new TypeLiteral<Uni<Void>>() { })
+                .withDescription("launcher hook")
+                .withRetry().maxRetries(Math.max(1, config.attempts()) - 1).retryOn(Exception.class)
+                .delay(backoff, ChronoUnit.MILLIS).jitter(backoff / 10, ChronoUnit.MILLIS)
+                .withExponentialBackoff().factor(2).maxDelay(backoff << 10, ChronoUnit.MILLIS).done()
+                .done().build();
     }
 
     /** Whether a hook is configured: without one, triggers of Oozie and Airflow parents are ignored. */
@@ -52,38 +75,38 @@ public class ExternalLauncher {
     }
 
     /**
-     * Launches, retrying; empty when an attempt succeeded, else why the last one failed. Each attempt, and the back-off
-     * before it, runs on a worker thread, and the answer comes back on the caller's context (the trigger consumer's,
-     * whose transaction records it): neither the HTTP call, the command's wait nor a back-off ever holds a Kafka
-     * consumer or event-loop thread.
+     * Launches, retrying; empty when an attempt succeeded, else why the last one failed. Each attempt runs on a worker
+     * thread, the back-off before the next is a timer, and the answer comes back on the caller's context (the trigger
+     * consumer's, whose transaction records it): neither the HTTP call, the command's wait nor a back-off ever holds a
+     * Kafka consumer or event-loop thread.
      */
     public Uni<Optional<String>> launch(LaunchRequest request) {
-        return attempt(request, 1, Duration.ZERO)
-                .onFailure().recoverWithItem(e -> Optional.of(String.valueOf(e.getMessage())));
-    }
-
-    private Uni<Optional<String>> attempt(LaunchRequest request, int attempt, Duration pause) {
         int attempts = Math.max(1, config.attempts());
-        return Blocking.blocking(() -> {
+        int[] attempt = {0};
+        Context caller = Vertx.currentContext();
+        Callable<Void> once = () -> {
+            int n = ++attempt[0];
             try {
-                Thread.sleep(pause.toMillis());
                 attempt(request);
-                return Optional.<String>empty();
-            } catch (InterruptedException e) {
-                // the service is stopping: no further attempt
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted before the launch ended (the service is stopping)");
+                return null;
             } catch (IOException | RuntimeException e) {
                 LOG.warnf("launcher hook (%s) for parent %d failed (attempt %d of %d): %s", config.kind(),
-                        request.processId(), attempt, attempts, e.getMessage());
-                return Optional.of(String.valueOf(e.getMessage()));
+                        request.processId(), n, attempts, e.getMessage());
+                throw e instanceof IOException io ? new UncheckedIOException(io.getMessage(), io)
+                        : (RuntimeException) e;
             }
-        }).chain(failure -> failure.isEmpty() || attempt >= attempts
-                ? Uni.createFrom().item(failure)
-                : attempt(request, attempt + 1, attempt == 1 ? config.backoff() : pause.multipliedBy(2)));
+        };
+        // A retry starts from the guard's timer: each attempt is handed to a worker of the caller's context, and the
+        // outcome goes back to that context, where the caller's session lives.
+        Uni<Optional<String>> outcome = retries.get(() -> caller == null ? Blocking.blocking(once)
+                        : Uni.createFrom().completionStage(() -> caller.executeBlocking(once, false)
+                                .toCompletionStage()))
+                .replaceWith(Optional.<String>empty())
+                .onFailure().recoverWithItem(e -> Optional.of(String.valueOf(e.getMessage())));
+        return caller == null ? outcome : outcome.emitOn(task -> caller.runOnContext(ignored -> task.run()));
     }
 
-    private void attempt(LaunchRequest request) throws IOException, InterruptedException {
+    private void attempt(LaunchRequest request) throws IOException {
         switch (config.kind()) {
             case HTTP -> post(request);
             case COMMAND -> run(request);
@@ -91,20 +114,23 @@ public class ExternalLauncher {
         }
     }
 
-    private void post(LaunchRequest request) throws IOException, InterruptedException {
-        String url = config.url().orElseThrow(() -> new IllegalStateException(
+    private void post(LaunchRequest request) throws IOException {
+        LauncherHookApi hook = http.orElseThrow(() -> new IllegalStateException(
                 "batchyard.trigger.launcher.url is not set for the http launcher hook"));
-        HttpResponse<String> answer;
-        try {
-            answer = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(config.timeout())
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(request.json())).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IOException("POST " + url + " failed: " + e, e);
+        String url = config.url().orElseThrow();
+        int status;
+        String body;
+        try (Response answer = hook.launch(request.json())) {
+            status = answer.getStatus();
+            body = status / 100 == 2 ? "" : answer.readEntity(String.class);
+        } catch (WebApplicationException e) {
+            status = e.getResponse().getStatus();
+            body = e.getResponse().hasEntity() ? e.getResponse().readEntity(String.class) : "";
+        } catch (ProcessingException e) {
+            throw new IOException("POST " + url + " failed: " + (e.getCause() == null ? e : e.getCause()), e);
         }
-        if (answer.statusCode() / 100 != 2) {
-            throw new IOException("POST " + url + " answered " + answer.statusCode() + ": " + cut(answer.body()));
+        if (status / 100 != 2) {
+            throw new IOException("POST " + url + " answered " + status + ": " + cut(body));
         }
     }
 

@@ -121,6 +121,23 @@ class LifecycleApiTest {
                 .body("rows[0].sourceBatchId", equalTo(0)).body("rows[0].targetBatchId", equalTo((int) tb + 1));
     }
 
+    /**
+     * The claim goes with the trace of the InitJob request that caused it, and a queue that answers 503 once is asked
+     * again (the claim is idempotent per run): the caller sees the run start. A refusal (4xx) is never asked again:
+     * {@link #everyLifecycleRejectionHasItsCodeAndText} gets its 112 although the next answer would be a claim.
+     */
+    @Test
+    void theClaimCarriesTheCallersTraceAndATransientFailureIsTriedAgain() {
+        long p = id(), s1 = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(p)));
+        String trace = String.format("%032x", p);
+        StubQueue.prepare(p, 503, "{\"status\":503,\"code\":3,\"title\":\"Service unavailable\"}");
+        given().header("traceparent", "00-" + trace + "-00f067aa0ba902b7-01").contentType(ContentType.JSON)
+                .body(Map.of("maxBatch", 1)).post("/jobs/" + p + "/init").then().statusCode(200);
+        assertThat(StubQueue.claimsOf(p)).isEqualTo(2);
+        assertThat(StubQueue.traceparentOfLastClaim(p)).startsWith("00-" + trace + "-");
+    }
+
     @Test
     void everyLifecycleRejectionHasItsCodeAndText() {
         long p = id(), s1 = id(), s2 = id(), enq = id();
