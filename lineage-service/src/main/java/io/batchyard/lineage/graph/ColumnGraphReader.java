@@ -52,11 +52,15 @@ public class ColumnGraphReader {
                 .map(nodes -> new ColumnGraph(nodes, new ArrayList<>(walk.edges.values())));
     }
 
+    /** A node the walk has reached, and at which depth. */
+    private record Reached(long node, int depth) {
+    }
+
     /** One walk's state: the depth at which each node was first reached, the queue, and the relations met. */
     private final class Walk {
         final Map<Long, Integer> seen = new HashMap<>();
         final Map<UUID, ColumnGraph.Edge> edges = new LinkedHashMap<>();
-        final Deque<long[]> queue = new ArrayDeque<>();
+        final Deque<Reached> queue = new ArrayDeque<>();
         final List<Direction> directions;
         final int depth;
         final Readable reader;
@@ -68,29 +72,29 @@ public class ColumnGraphReader {
                     ? List.of(Direction.UPSTREAM, Direction.DOWNSTREAM) : List.of(direction);
             for (long s : start) {
                 seen.put(s, 0);
-                queue.add(new long[] {s, 0});
+                queue.add(new Reached(s, 0));
             }
         }
 
         /** Expands the next node within the depth; false when nothing is left to expand. */
         Uni<Boolean> next() {
-            long[] current = queue.poll();
-            while (current != null && current[1] >= depth) {
+            Reached current = queue.poll();
+            while (current != null && current.depth() >= depth) {
                 current = queue.poll();
             }
             if (current == null) {
                 return Uni.createFrom().item(Boolean.FALSE);
             }
-            long[] at = current;
+            Reached at = current;
             Uni<Void> expanded = Uni.createFrom().voidItem();
             for (Direction d : directions) {
-                expanded = expanded.chain(() -> graph.hops(at[0], d, reader).invoke(hops -> follow(at, d, hops))
+                expanded = expanded.chain(() -> graph.hops(at.node(), d, reader).invoke(hops -> follow(at, d, hops))
                         .replaceWithVoid());
             }
             return expanded.replaceWith(Boolean.TRUE);
         }
 
-        private void follow(long[] at, Direction d, List<ColumnGraphRepository.Hop> hops) {
+        private void follow(Reached at, Direction d, List<ColumnGraphRepository.Hop> hops) {
             for (ColumnGraphRepository.Hop hop : hops) {
                 ColumnGraph.Edge e = hop.edge();
                 edges.putIfAbsent(e.id(), e);
@@ -98,8 +102,8 @@ public class ColumnGraphReader {
                 if (!seen.containsKey(other)) {
                     NodeType type = d == Direction.UPSTREAM ? hop.fromType() : hop.toType();
                     int cost = type.isColumn() ? 1 : 0;
-                    seen.put(other, (int) at[1] + cost);
-                    queue.add(new long[] {other, at[1] + cost});
+                    seen.put(other, at.depth() + cost);
+                    queue.add(new Reached(other, at.depth() + cost));
                 }
             }
         }

@@ -1,9 +1,10 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.access.AccessRepository;
 import io.batchyard.lineage.access.Readable;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -14,36 +15,32 @@ import java.util.UUID;
 
 /** LINEAGE_NODE and LINEAGE_RELATION: the column graph's rows. */
 @ApplicationScoped
-public class ColumnGraphRepository {
+public class ColumnGraphRepository extends SqlRepository {
 
-    /** A relation seen from the node a walk stands on, with the types of both ends so the walk knows what it reaches. */
+    /**
+     * A relation seen from the node a walk stands on, with the types of both ends so the walk knows what it reaches.
+     */
     public record Hop(ColumnGraph.Edge edge, NodeType fromType, NodeType toType) {
     }
 
     private static final String NODE = """
-            SELECT n.node_id, n.node_key, n.node_type_id, n.display_name, n.container_node_id, t.display_name,
-                   n.node_order, COALESCE(t.node_type_id, n.node_type_id) = 4
+            SELECT n.node_id, n.node_key, n.node_type_id, n.display_name, n.container_node_id,
+                   t.display_name AS table_name, n.node_order, COALESCE(t.node_type_id, n.node_type_id) = 4 AS temp
               FROM lineage_node n LEFT JOIN lineage_node t ON t.node_id = n.container_node_id""";
     private static final String HOP = """
             SELECT r.relation_id, r.src_node_id, r.target_node_id, r.query_id, q.process_id, q.instance_exec_id,
-                   r.indirect, s.node_type_id, t.node_type_id
+                   r.indirect, s.node_type_id AS from_type, t.node_type_id AS to_type
               FROM lineage_relation r JOIN lineage_query q ON q.query_id = r.query_id
               JOIN lineage_node s ON s.node_id = r.src_node_id
               JOIN lineage_node t ON t.node_id = r.target_node_id""";
 
     public Uni<Optional<ColumnGraph.Node>> byKey(String key) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(NODE + " WHERE n.node_key = :key", Object[].class)
-                .setParameter("key", key)
-                .getResultList()
-                .map(rows -> rows.stream().findFirst().map(ColumnGraphRepository::node)));
+        return first(NODE + " WHERE n.node_key = :key", Params.of("key", key), ColumnGraphRepository::node);
     }
 
     public Uni<List<ColumnGraph.Node>> columnsOf(long tableId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(NODE
-                        + " WHERE n.container_node_id = :t ORDER BY n.node_order NULLS LAST, n.display_name", Object[].class)
-                .setParameter("t", tableId)
-                .getResultList()
-                .map(rows -> rows.stream().map(ColumnGraphRepository::node).toList()));
+        return list(NODE + " WHERE n.container_node_id = :t ORDER BY n.node_order NULLS LAST, n.display_name",
+                Params.of("t", tableId), ColumnGraphRepository::node);
     }
 
     /**
@@ -56,12 +53,9 @@ public class ColumnGraphRepository {
                         + " WHERE node_id = :n))"
                 : " WHERE (r.src_node_id = :n OR r.src_node_id IN (SELECT node_id FROM lineage_node"
                         + " WHERE container_node_id = :n))";
-        return Panache.getSession().chain(s -> AccessRepository.bind(s.createNativeQuery(HOP + where + " AND "
-                        + AccessRepository.readable("q.process_id") + " ORDER BY r.created_at, r.relation_id",
-                        Object[].class), reader)
-                .setParameter("n", node)
-                .getResultList()
-                .map(rows -> rows.stream().map(ColumnGraphRepository::hop).toList()));
+        return list(HOP + where + " AND " + AccessRepository.readable("q.process_id")
+                        + " ORDER BY r.created_at, r.relation_id",
+                AccessRepository.params(reader).and("n", node), ColumnGraphRepository::hop);
     }
 
     /**
@@ -73,7 +67,7 @@ public class ColumnGraphRepository {
         if (reader.everything() || ids.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return Panache.getSession().chain(s -> AccessRepository.bind(s.createNativeQuery("""
+        return values("""
                         WITH asked AS (
                           SELECT n.node_id, m.node_id AS member
                             FROM lineage_node n JOIN lineage_node m
@@ -84,9 +78,8 @@ public class ColumnGraphRepository {
                             FROM asked a JOIN lineage_relation r ON a.member IN (r.src_node_id, r.target_node_id)
                             JOIN lineage_query q ON q.query_id = r.query_id)
                         SELECT node_id FROM related GROUP BY node_id HAVING NOT bool_or(readable)"""
-                        .formatted(AccessRepository.readable("q.process_id")), Long.class), reader)
-                .setParameter("ids", ids)
-                .getResultList())
+                        .formatted(AccessRepository.readable("q.process_id")), Long.class,
+                AccessRepository.params(reader).and("ids", ids))
                 .map(Set::copyOf);
     }
 
@@ -95,35 +88,32 @@ public class ColumnGraphRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery("SELECT container_node_id FROM lineage_node"
-                        + " WHERE node_id IN (:ids) AND container_node_id IS NOT NULL", Long.class)
-                .setParameter("ids", ids)
-                .getResultList());
+        return values("SELECT container_node_id FROM lineage_node"
+                + " WHERE node_id IN (:ids) AND container_node_id IS NOT NULL", Long.class, Params.of("ids", ids));
     }
 
     public Uni<List<ColumnGraph.Node>> nodes(Collection<Long> ids) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(NODE + " WHERE n.node_id IN (:ids) ORDER BY n.node_id",
-                        Object[].class)
-                .setParameter("ids", ids)
-                .getResultList()
-                .map(rows -> rows.stream().map(ColumnGraphRepository::node).toList()));
+        return list(NODE + " WHERE n.node_id IN (:ids) ORDER BY n.node_id", Params.of("ids", ids),
+                ColumnGraphRepository::node);
     }
 
-    /** Inserts a node or updates the shared one; a column once used by any query stays a column (LEAST keeps 2 over 5). */
+    /**
+     * Inserts a node or updates the shared one; a column once used by any query stays a column (LEAST keeps 2 over
+     * 5).
+     */
     public Uni<Long> upsertNode(String key, NodeType type, String display, Long container, Integer order, UUID query) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return single("""
                         INSERT INTO lineage_node (node_key, node_type_id, display_name, container_node_id, node_order, query_id)
                         VALUES (:key, :type, :display, :container, :order, :query)
                         ON CONFLICT (node_key) DO UPDATE
                         SET node_type_id = LEAST(lineage_node.node_type_id, EXCLUDED.node_type_id),
                             node_order = COALESCE(EXCLUDED.node_order, lineage_node.node_order)
-                        RETURNING node_id""", Long.class)
-                .setParameter("key", key).setParameter("type", (short) type.id()).setParameter("display", display)
-                .setParameter("container", container).setParameter("order", order).setParameter("query", query)
-                .getSingleResult());
+                        RETURNING node_id""", Long.class,
+                Params.of("key", key).and("type", (short) type.id()).and("display", display)
+                        .and("container", container).and("order", order).and("query", query));
     }
 
     /**
@@ -131,7 +121,7 @@ public class ColumnGraphRepository {
      * (two statements of one script) adds its clauses to the stored ones.
      */
     public Uni<Void> insertRelation(UUID query, long from, long to, boolean indirect, String subtypes) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO lineage_relation (relation_id, query_id, src_node_id, target_node_id, indirect,
                                                       indirect_subtypes)
                         VALUES (:id, :query, :from, :to, :indirect, string_to_array(CAST(:subtypes AS TEXT), ','))
@@ -139,21 +129,22 @@ public class ColumnGraphRepository {
                            SET indirect_subtypes = (SELECT array_agg(DISTINCT x ORDER BY x)
                                                       FROM unnest(lineage_relation.indirect_subtypes
                                                                   || EXCLUDED.indirect_subtypes) x)
-                         WHERE EXCLUDED.indirect_subtypes IS NOT NULL""")
-                .setParameter("id", UUID.randomUUID()).setParameter("query", query).setParameter("from", from)
-                .setParameter("to", to).setParameter("indirect", indirect).setParameter("subtypes", subtypes)
-                .executeUpdate()
-                .replaceWithVoid());
+                         WHERE EXCLUDED.indirect_subtypes IS NOT NULL""",
+                Params.of("id", UUID.randomUUID()).and("query", query).and("from", from).and("to", to)
+                        .and("indirect", indirect).and("subtypes", subtypes))
+                .replaceWithVoid();
     }
 
-    private static ColumnGraph.Node node(Object[] r) {
-        return new ColumnGraph.Node(Columns.toLong(r[0]), (String) r[1], NodeType.of(((Number) r[2]).intValue()),
-                (String) r[3], Columns.longOrNull(r[4]), (String) r[5], Columns.intOrNull(r[6]), Columns.toBoolean(r[7]));
+    private static ColumnGraph.Node node(Row r) {
+        return new ColumnGraph.Node(r.getLong("node_id"), r.getString("node_key"),
+                NodeType.of(r.getInt("node_type_id")), r.getString("display_name"), r.getLongOrNull("container_node_id"), r.getString("table_name"),
+                r.getIntOrNull("node_order"), r.getBoolean("temp"));
     }
 
-    private static Hop hop(Object[] r) {
-        ColumnGraph.Edge edge = new ColumnGraph.Edge(Columns.uuid(r[0]), Columns.toLong(r[1]), Columns.toLong(r[2]),
-                Columns.uuid(r[3]), Columns.toLong(r[4]), Columns.longOrNull(r[5]), Columns.toBoolean(r[6]));
-        return new Hop(edge, NodeType.of(((Number) r[7]).intValue()), NodeType.of(((Number) r[8]).intValue()));
+    private static Hop hop(Row r) {
+        ColumnGraph.Edge edge = new ColumnGraph.Edge(r.getUuid("relation_id"), r.getLong("src_node_id"),
+                r.getLong("target_node_id"), r.getUuid("query_id"), r.getLong("process_id"),
+                r.getLongOrNull("instance_exec_id"), r.getBoolean("indirect"));
+        return new Hop(edge, NodeType.of(r.getInt("from_type")), NodeType.of(r.getInt("to_type")));
     }
 }

@@ -1,11 +1,12 @@
 package io.batchyard.lineage.process;
 
-import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.lineage.process.ProcessLineage.Run;
 import io.batchyard.lineage.process.ProcessLineage.StepRun;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
@@ -17,7 +18,7 @@ import java.util.Optional;
  * and its reads. No foreign keys link these tables: events of different topics arrive in any order.
  */
 @ApplicationScoped
-public class ProcessLineageRepository {
+public class ProcessLineageRepository extends SqlRepository {
 
     private static final String RUN = """
             SELECT instance_exec_id, process_id, target_batch_id, batch_marking, state, started_at, ended_at
@@ -53,69 +54,55 @@ public class ProcessLineageRepository {
             SELECT DISTINCT from_process, to_process, via_step, batch_id, from_run, to_run, consumed FROM edges""";
 
     public Uni<Optional<Run>> run(long instanceExecId) {
-        return runs(RUN + " WHERE instance_exec_id = :id", "id", instanceExecId).map(ProcessLineageRepository::first);
+        return first(RUN + " WHERE instance_exec_id = :id", Params.of("id", instanceExecId),
+                ProcessLineageRepository::run);
     }
 
     /** The run whose target batch this is: its producer. */
     public Uni<Optional<Run>> producerOf(long batchId) {
-        return runs(RUN + " WHERE target_batch_id = :b ORDER BY started_at DESC NULLS LAST LIMIT 1", "b", batchId)
-                .map(ProcessLineageRepository::first);
+        return first(RUN + " WHERE target_batch_id = :b ORDER BY started_at DESC NULLS LAST LIMIT 1",
+                Params.of("b", batchId), ProcessLineageRepository::run);
     }
 
     public Uni<List<Long>> sourcesOf(long targetBatchId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT source_batch_id FROM batch_consumption WHERE target_batch_id = :b ORDER BY 1", Long.class)
-                .setParameter("b", targetBatchId)
-                .getResultList());
+        return values("SELECT source_batch_id FROM batch_consumption WHERE target_batch_id = :b ORDER BY 1",
+                Long.class, Params.of("b", targetBatchId));
     }
 
     public Uni<List<Run>> consumersOf(long batchId) {
-        return runs(RUN + """
+        return list(RUN + """
                  r WHERE EXISTS (SELECT 1 FROM batch_consumption c WHERE c.source_batch_id = :b
                                     AND c.target_batch_id = r.target_batch_id
                                     AND c.parent_process_id = r.process_id)
-                ORDER BY instance_exec_id""", "b", batchId);
+                ORDER BY instance_exec_id""", Params.of("b", batchId), ProcessLineageRepository::run);
     }
 
     public Uni<List<Enqueue>> enqueues(long batchId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return list("""
                         SELECT queue_id, source_batch_id, source_process_id, consumer_process_id, batch_marking, enqueued_at
-                          FROM batch_enqueue WHERE source_batch_id = :b ORDER BY queue_id""", Object[].class)
-                .setParameter("b", batchId)
-                .getResultList()
-                .map(rows -> rows.stream().map(r -> new Enqueue(Columns.toLong(r[0]), Columns.toLong(r[1]),
-                        Columns.longOrNull(r[2]), Columns.toLong(r[3]), (String) r[4], Columns.time(r[5]))).toList()));
+                          FROM batch_enqueue WHERE source_batch_id = :b ORDER BY queue_id""", Params.of("b", batchId),
+                ProcessLineageRepository::enqueue);
     }
 
     public Uni<List<Run>> runsOf(long processId, int limit) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT :limit", Object[].class)
-                .setParameter("p", processId).setParameter("limit", limit)
-                .getResultList()
-                .map(rows -> rows.stream().map(ProcessLineageRepository::run).toList()));
+        return list(RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT :limit",
+                Params.of("p", processId).and("limit", limit), ProcessLineageRepository::run);
     }
 
     public Uni<Boolean> knows(long processId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return single("""
                         SELECT EXISTS (SELECT 1 FROM process_run WHERE process_id = :p)
                             OR EXISTS (SELECT 1 FROM batch_enqueue WHERE consumer_process_id = :p OR source_process_id = :p)
                             OR EXISTS (SELECT 1 FROM batch_consumption WHERE parent_process_id = :p)
                             OR EXISTS (SELECT 1 FROM step_run WHERE sub_process_id = :p OR parent_process_id = :p)""",
-                        Boolean.class)
-                .setParameter("p", processId)
-                .getSingleResult());
+                Boolean.class, Params.of("p", processId));
     }
 
     /** Hand-overs into ({@code upstream}) or out of a process. */
     public Uni<List<ProcessEdge>> edges(long processId, boolean upstream) {
         String where = upstream ? " WHERE to_process = :p OR via_step = :p" : " WHERE from_process = :p";
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT * FROM (" + EDGES + ") x" + where + " ORDER BY batch_id, to_process", Object[].class)
-                .setParameter("p", processId)
-                .getResultList()
-                .map(rows -> rows.stream().map(r -> new ProcessEdge(Columns.longOrNull(r[0]), Columns.toLong(r[1]),
-                        Columns.longOrNull(r[2]), Columns.toLong(r[3]), Columns.longOrNull(r[4]), Columns.longOrNull(r[5]),
-                        Columns.toBoolean(r[6]))).toList()));
+        return list("SELECT * FROM (" + EDGES + ") x" + where + " ORDER BY batch_id, to_process",
+                Params.of("p", processId), ProcessLineageRepository::edge);
     }
 
     /**
@@ -124,7 +111,7 @@ public class ProcessLineageRepository {
      */
     public Uni<Void> upsertRun(long run, long process, Long batch, String marking, String state, OffsetDateTime started,
                                OffsetDateTime ended) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO process_run (instance_exec_id, process_id, target_batch_id, batch_marking, state,
                             started_at, ended_at)
                         VALUES (:run, :process, :batch, :marking, :state, :started, :ended)
@@ -133,12 +120,10 @@ public class ProcessLineageRepository {
                             batch_marking = COALESCE(EXCLUDED.batch_marking, process_run.batch_marking),
                             state = EXCLUDED.state,
                             started_at = COALESCE(process_run.started_at, EXCLUDED.started_at),
-                            ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN NULL ELSE EXCLUDED.ended_at END""")
-                .setParameter("run", run).setParameter("process", process).setParameter("batch", batch)
-                .setParameter("marking", marking).setParameter("state", state).setParameter("started", started)
-                .setParameter("ended", ended)
-                .executeUpdate()
-                .replaceWithVoid());
+                            ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN NULL ELSE EXCLUDED.ended_at END""",
+                Params.of("run", run).and("process", process).and("batch", batch).and("marking", marking)
+                        .and("state", state).and("started", started).and("ended", ended))
+                .replaceWithVoid();
     }
 
     /**
@@ -147,68 +132,65 @@ public class ProcessLineageRepository {
      */
     public Uni<Void> upsertStepRun(long sub, long subProcess, long parent, long parentRun, String state,
                                    OffsetDateTime at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO step_run (sub_instance_exec_id, sub_process_id, parent_process_id,
                             parent_instance_exec_id, started_at, state, ended_at)
                         VALUES (:sub, :subProcess, :parent, :parentRun, :at, :state, :ended)
                         ON CONFLICT (sub_instance_exec_id) DO UPDATE
                         SET state = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.state ELSE EXCLUDED.state END,
                             ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.ended_at
-                                            ELSE GREATEST(EXCLUDED.ended_at, step_run.started_at) END""")
-                .setParameter("sub", sub).setParameter("subProcess", subProcess).setParameter("parent", parent)
-                .setParameter("parentRun", parentRun).setParameter("at", at).setParameter("state", state)
-                .setParameter("ended", "RUNNING".equals(state) ? null : at)
-                .executeUpdate()
-                .replaceWithVoid());
+                                            ELSE GREATEST(EXCLUDED.ended_at, step_run.started_at) END""",
+                Params.of("sub", sub).and("subProcess", subProcess).and("parent", parent).and("parentRun", parentRun)
+                        .and("at", at).and("state", state).and("ended", "RUNNING".equals(state) ? null : at))
+                .replaceWithVoid();
     }
 
     public Uni<Optional<StepRun>> stepRun(long sub) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return first("""
                         SELECT sub_instance_exec_id, sub_process_id, parent_process_id, parent_instance_exec_id, state,
                                started_at, ended_at
-                          FROM step_run WHERE sub_instance_exec_id = :sub""", Object[].class)
-                .setParameter("sub", sub)
-                .getResultList()
-                .map(rows -> rows.stream().findFirst().map(r -> new StepRun(Columns.toLong(r[0]), Columns.toLong(r[1]),
-                        Columns.toLong(r[2]), Columns.toLong(r[3]), (String) r[4], Columns.time(r[5]),
-                        Columns.time(r[6])))));
+                          FROM step_run WHERE sub_instance_exec_id = :sub""", Params.of("sub", sub),
+                ProcessLineageRepository::stepRun);
     }
 
     public Uni<Void> insertEnqueue(long queue, long batch, Long source, long consumer, String marking,
                                    OffsetDateTime at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO batch_enqueue (queue_id, source_batch_id, source_process_id,
                             consumer_process_id, batch_marking, enqueued_at)
-                        VALUES (:queue, :batch, :source, :consumer, :marking, :at) ON CONFLICT DO NOTHING""")
-                .setParameter("queue", queue).setParameter("batch", batch).setParameter("source", source)
-                .setParameter("consumer", consumer).setParameter("marking", marking).setParameter("at", at)
-                .executeUpdate()
-                .replaceWithVoid());
+                        VALUES (:queue, :batch, :source, :consumer, :marking, :at) ON CONFLICT DO NOTHING""",
+                Params.of("queue", queue).and("batch", batch).and("source", source).and("consumer", consumer)
+                        .and("marking", marking).and("at", at))
+                .replaceWithVoid();
     }
 
     public Uni<Void> insertConsumption(long parent, long target, long source, OffsetDateTime at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO batch_consumption (parent_process_id, target_batch_id, source_batch_id, archived_at)
-                        VALUES (:parent, :target, :source, :at) ON CONFLICT DO NOTHING""")
-                .setParameter("parent", parent).setParameter("target", target).setParameter("source", source)
-                .setParameter("at", at)
-                .executeUpdate()
-                .replaceWithVoid());
+                        VALUES (:parent, :target, :source, :at) ON CONFLICT DO NOTHING""",
+                Params.of("parent", parent).and("target", target).and("source", source).and("at", at))
+                .replaceWithVoid();
     }
 
-    private static Uni<List<Run>> runs(String sql, String name, long value) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(sql, Object[].class)
-                .setParameter(name, value)
-                .getResultList()
-                .map(rows -> rows.stream().map(ProcessLineageRepository::run).toList()));
+    private static Run run(Row r) {
+        return new Run(r.getLong("instance_exec_id"), r.getLong("process_id"), r.getLongOrNull("target_batch_id"),
+                r.getString("batch_marking"), r.getString("state"), r.getTime("started_at"), r.getTime("ended_at"));
     }
 
-    private static Optional<Run> first(List<Run> runs) {
-        return runs.stream().findFirst();
+    private static StepRun stepRun(Row r) {
+        return new StepRun(r.getLong("sub_instance_exec_id"), r.getLong("sub_process_id"),
+                r.getLong("parent_process_id"), r.getLong("parent_instance_exec_id"), r.getString("state"),
+                r.getTime("started_at"), r.getTime("ended_at"));
     }
 
-    private static Run run(Object[] r) {
-        return new Run(Columns.toLong(r[0]), Columns.toLong(r[1]), Columns.longOrNull(r[2]), (String) r[3],
-                (String) r[4], Columns.time(r[5]), Columns.time(r[6]));
+    private static Enqueue enqueue(Row r) {
+        return new Enqueue(r.getLong("queue_id"), r.getLong("source_batch_id"), r.getLongOrNull("source_process_id"),
+                r.getLong("consumer_process_id"), r.getString("batch_marking"), r.getTime("enqueued_at"));
+    }
+
+    private static ProcessEdge edge(Row r) {
+        return new ProcessEdge(r.getLongOrNull("from_process"), r.getLong("to_process"), r.getLongOrNull("via_step"),
+                r.getLong("batch_id"), r.getLongOrNull("from_run"), r.getLongOrNull("to_run"),
+                r.getBoolean("consumed"));
     }
 }

@@ -1,9 +1,12 @@
 package io.batchyard.lineage.query;
 
-import io.batchyard.persistence.Columns;
 import io.batchyard.lineage.access.AccessRepository;
 import io.batchyard.lineage.access.Readable;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -12,52 +15,44 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.hibernate.reactive.mutiny.Mutiny;
 
 /** Reads and writes LINEAGE_QUERY rows. */
 @ApplicationScoped
-public class QueryRepository {
+public class QueryRepository extends SqlRepository {
 
     /** {@code warnings} comes back as JSON text: a native query cannot say which Java type a {@code TEXT[]} maps to. */
     private static final String COLUMNS = """
             q.query_id, q.query_type, q.query_text, q.default_database, q.process_id, q.instance_exec_id,
-            q.parse_status, q.parse_error, array_to_json(q.warnings)::text, q.registered_via, q.registered_at,
-            (SELECT count(*) FROM lineage_relation r WHERE r.query_id = q.query_id) AS relations""";
+            q.parse_status, q.parse_error, array_to_json(q.warnings)::text AS warnings, q.registered_via,
+            q.registered_at, (SELECT count(*) FROM lineage_relation r WHERE r.query_id = q.query_id) AS relations""";
 
-    private static final String WHERE = """
-            (CAST(:process AS BIGINT) IS NULL OR q.process_id = :process)
-            AND (CAST(:run AS BIGINT) IS NULL OR q.instance_exec_id = :run)
-            AND (CAST(:status AS TEXT) IS NULL OR q.parse_status = :status)
-            AND """ + AccessRepository.readable("q.process_id");
+    /** One statement's row; its script's id travels beside it, for grouping. */
+    private record ScriptStatement(UUID queryId, StoredStatement statement) {
+    }
 
     public Uni<Void> insert(UUID id, NewQuery q, String database, StoredQuery.ParseStatus status, String error,
                             List<String> warnings, String via) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO lineage_query (query_id, query_type, query_text, default_database, process_id,
                             instance_exec_id, parse_status, parse_error, warnings, registered_via)
-                        VALUES (:id, :type, :text, :db, :process, :run, :status, :error, :warnings, :via)""")
-                .setParameter("id", id).setParameter("type", q.type().name()).setParameter("text", q.text())
-                .setParameter("db", database).setParameter("process", q.processId())
-                .setParameter("run", q.instanceExecId()).setParameter("status", status.name())
-                .setParameter("error", error).setParameter("warnings", warnings.toArray(String[]::new))
-                .setParameter("via", via)
-                .executeUpdate()
-                .replaceWithVoid());
+                        VALUES (:id, :type, :text, :db, :process, :run, :status, :error, :warnings, :via)""",
+                Params.of("id", id).and("type", q.type().name()).and("text", q.text()).and("db", database)
+                        .and("process", q.processId()).and("run", q.instanceExecId()).and("status", status.name())
+                        .and("error", error).and("warnings", warnings.toArray(String[]::new)).and("via", via))
+                .replaceWithVoid();
     }
 
     /** One lineage statement of the script {@code id}; its run is the script's. */
     public Uni<Void> insertStatement(UUID id, Long run, int index, String text, String database, String error) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO lineage_statement (query_id, statement_index, instance_exec_id, statement_text,
                             default_database, parse_status, parse_error)
-                        VALUES (:id, :index, :run, :text, :db, :status, :error)""")
-                .setParameter("id", id).setParameter("index", index).setParameter("run", run)
-                .setParameter("text", text).setParameter("db", database)
-                .setParameter("status", (error == null ? StoredQuery.ParseStatus.PARSED
-                        : StoredQuery.ParseStatus.FAILED).name())
-                .setParameter("error", error)
-                .executeUpdate()
-                .replaceWithVoid());
+                        VALUES (:id, :index, :run, :text, :db, :status, :error)""",
+                Params.of("id", id).and("index", index).and("run", run).and("text", text).and("db", database)
+                        .and("status", (error == null ? StoredQuery.ParseStatus.PARSED
+                                : StoredQuery.ParseStatus.FAILED).name())
+                        .and("error", error))
+                .replaceWithVoid();
     }
 
     /** The lineage statements of these scripts, each script's in script order. */
@@ -65,72 +60,68 @@ public class QueryRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return list("""
                         SELECT query_id, statement_index, statement_text, default_database, parse_status, parse_error,
                                registered_at
                           FROM lineage_statement WHERE query_id IN (:ids)
-                         ORDER BY query_id, statement_index""", Object[].class)
-                .setParameter("ids", ids)
-                .getResultList()
+                         ORDER BY query_id, statement_index""", Params.of("ids", ids), QueryRepository::statement)
                 .map(rows -> {
                     Map<UUID, List<StoredStatement>> out = new HashMap<>();
-                    for (Object[] r : rows) {
-                        out.computeIfAbsent(Columns.uuid(r[0]), k -> new ArrayList<>()).add(new StoredStatement(
-                                Columns.toInt(r[1]), (String) r[2], (String) r[3],
-                                StoredQuery.ParseStatus.valueOf((String) r[4]), (String) r[5], Columns.time(r[6])));
+                    for (ScriptStatement row : rows) {
+                        out.computeIfAbsent(row.queryId(), k -> new ArrayList<>()).add(row.statement());
                     }
                     return out;
-                }));
+                });
     }
 
     public Uni<Optional<StoredQuery>> find(UUID id) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT " + COLUMNS + " FROM lineage_query q WHERE q.query_id = :id", Object[].class)
-                .setParameter("id", id)
-                .getResultList()
-                .map(rows -> rows.stream().findFirst().map(QueryRepository::row)));
+        return first("SELECT " + COLUMNS + " FROM lineage_query q WHERE q.query_id = :id", Params.of("id", id),
+                QueryRepository::query);
     }
 
     /** The page of stored queries that match {@code f}, of the processes {@code reader} may read. */
     public Uni<List<StoredQuery>> list(QueryFilter f, Readable reader, int limit, int offset) {
-        return Panache.getSession().chain(s -> bind(s.createNativeQuery("SELECT " + COLUMNS
-                        + " FROM lineage_query q WHERE " + WHERE
-                        + " ORDER BY q.registered_at, q.query_id LIMIT :limit OFFSET :offset", Object[].class),
-                        f, reader)
-                .setParameter("limit", limit).setParameter("offset", offset)
-                .getResultList()
-                .map(rows -> rows.stream().map(QueryRepository::row).toList()));
+        Where where = where(f, reader);
+        Paging paging = new Paging(limit, offset);
+        return list("SELECT " + COLUMNS + " FROM lineage_query q" + where.sql()
+                        + " ORDER BY q.registered_at, q.query_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(paging.params()), QueryRepository::query);
     }
 
     public Uni<Long> count(QueryFilter f, Readable reader) {
-        return Panache.getSession().chain(s -> bind(s.createNativeQuery(
-                        "SELECT count(*) FROM lineage_query q WHERE " + WHERE, Long.class), f, reader)
-                .getSingleResult());
+        Where where = where(f, reader);
+        return single("SELECT count(*) FROM lineage_query q" + where.sql(), Long.class, where.params());
     }
 
     /** Queries of a run: registered with the parent run's id or with one of its steps' instance exec ids. */
     public Uni<List<StoredQuery>> ofRun(long instanceExecId) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM lineage_query q
                         WHERE q.instance_exec_id = :run
                            OR q.instance_exec_id IN (SELECT sub_instance_exec_id FROM step_run
                                                       WHERE parent_instance_exec_id = :run)
-                        ORDER BY q.registered_at, q.query_id""", Object[].class)
-                .setParameter("run", instanceExecId)
-                .getResultList()
-                .map(rows -> rows.stream().map(QueryRepository::row).toList()));
+                        ORDER BY q.registered_at, q.query_id""", Params.of("run", instanceExecId),
+                QueryRepository::query);
     }
 
-    private static <R> Mutiny.SelectionQuery<R> bind(Mutiny.SelectionQuery<R> q, QueryFilter f, Readable reader) {
-        return AccessRepository.bind(q, reader).setParameter("process", f.processId())
-                .setParameter("run", f.instanceExecId())
-                .setParameter("status", f.status() == null ? null : f.status().name());
+    private static Where where(QueryFilter f, Readable reader) {
+        return Where.all().eq("q.process_id", f.processId()).eq("q.instance_exec_id", f.instanceExecId())
+                .eq("q.parse_status", f.status() == null ? null : f.status().name())
+                .and(AccessRepository.readable("q.process_id"), AccessRepository.params(reader));
     }
 
-    private static StoredQuery row(Object[] r) {
-        return new StoredQuery(Columns.uuid(r[0]), QueryType.valueOf((String) r[1]), (String) r[2], (String) r[3],
-                Columns.toLong(r[4]), Columns.longOrNull(r[5]), StoredQuery.ParseStatus.valueOf((String) r[6]),
-                (String) r[7], Columns.strings(r[8]), (String) r[9], Columns.time(r[10]), Columns.toLong(r[11]),
-                List.of());
+    private static StoredQuery query(Row r) {
+        return new StoredQuery(r.getUuid("query_id"), r.getEnum("query_type", QueryType.class),
+                r.getString("query_text"), r.getString("default_database"), r.getLong("process_id"),
+                r.getLongOrNull("instance_exec_id"), r.getEnum("parse_status", StoredQuery.ParseStatus.class),
+                r.getString("parse_error"), r.getStrings("warnings"), r.getString("registered_via"),
+                r.getTime("registered_at"), r.getLong("relations"), List.of());
+    }
+
+    private static ScriptStatement statement(Row r) {
+        return new ScriptStatement(r.getUuid("query_id"), new StoredStatement(r.getInt("statement_index"),
+                r.getString("statement_text"), r.getString("default_database"),
+                r.getEnum("parse_status", StoredQuery.ParseStatus.class), r.getString("parse_error"),
+                r.getTime("registered_at")));
     }
 }

@@ -1,6 +1,8 @@
 package io.batchyard.lineage.registry;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -13,11 +15,11 @@ import java.util.Optional;
  * applications' names.
  */
 @ApplicationScoped
-public class RegistryRepository {
+public class RegistryRepository extends SqlRepository {
 
     /** {@code server} may be null: the process names none. */
     public Uni<Void> upsertProcess(long processId, long applicationId, RegisteredServer server, Instant at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO registry_process (process_id, application_id, server_id, server_name, server_type,
                                                       server_host, server_port, source_occurred_at)
                         VALUES (:process, :application, CAST(:serverId AS bigint), CAST(:serverName AS text),
@@ -27,15 +29,15 @@ public class RegistryRepository {
                                server_name = EXCLUDED.server_name, server_type = EXCLUDED.server_type,
                                server_host = EXCLUDED.server_host, server_port = EXCLUDED.server_port,
                                source_occurred_at = EXCLUDED.source_occurred_at
-                         WHERE registry_process.source_occurred_at <= EXCLUDED.source_occurred_at""")
-                .setParameter("process", processId).setParameter("application", applicationId)
-                .setParameter("serverId", server == null ? null : server.id())
-                .setParameter("serverName", server == null ? null : server.name())
-                .setParameter("serverType", server == null ? null : server.type())
-                .setParameter("serverHost", server == null ? null : server.host())
-                .setParameter("serverPort", server == null ? null : server.port())
-                .setParameter("at", at.atOffset(ZoneOffset.UTC))
-                .executeUpdate().replaceWithVoid());
+                         WHERE registry_process.source_occurred_at <= EXCLUDED.source_occurred_at""",
+                Params.of("process", processId).and("application", applicationId)
+                        .and("serverId", server == null ? null : server.id())
+                        .and("serverName", server == null ? null : server.name())
+                        .and("serverType", server == null ? null : server.type())
+                        .and("serverHost", server == null ? null : server.host())
+                        .and("serverPort", server == null ? null : server.port())
+                        .and("at", at.atOffset(ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     /**
@@ -44,29 +46,26 @@ public class RegistryRepository {
      */
     public Uni<Optional<RegisteredServer>> server(long processId, Long parentProcessId) {
         List<Long> processIds = parentProcessId == null ? List.of(processId) : List.of(processId, parentProcessId);
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return first("""
                         SELECT server_id, server_name, server_type, server_host, server_port
                           FROM registry_process
                          WHERE process_id IN (:processes) AND server_id IS NOT NULL
                          ORDER BY process_id = :first DESC
-                         LIMIT 1""", Object[].class)
-                .setParameter("processes", processIds).setParameter("first", processIds.get(0))
-                .getResultList())
-                .map(rows -> rows.stream().findFirst().map(r -> new RegisteredServer(((Number) r[0]).longValue(),
-                        (String) r[1], (String) r[2], (String) r[3], r[4] == null ? null : ((Number) r[4]).intValue())));
+                         LIMIT 1""", Params.of("processes", processIds).and("first", processIds.get(0)),
+                RegistryRepository::server);
     }
 
     public Uni<Void> upsertApplication(long applicationId, String name, boolean deleted, Instant at) {
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO registry_application (application_id, name, deleted, source_occurred_at)
                         VALUES (:application, :name, :deleted, :at)
                         ON CONFLICT (application_id) DO UPDATE
                            SET name = EXCLUDED.name, deleted = EXCLUDED.deleted,
                                source_occurred_at = EXCLUDED.source_occurred_at
-                         WHERE registry_application.source_occurred_at <= EXCLUDED.source_occurred_at""")
-                .setParameter("application", applicationId).setParameter("name", name)
-                .setParameter("deleted", deleted).setParameter("at", at.atOffset(ZoneOffset.UTC))
-                .executeUpdate().replaceWithVoid());
+                         WHERE registry_application.source_occurred_at <= EXCLUDED.source_occurred_at""",
+                Params.of("application", applicationId).and("name", name).and("deleted", deleted)
+                        .and("at", at.atOffset(ZoneOffset.UTC)))
+                .replaceWithVoid();
     }
 
     /**
@@ -75,15 +74,17 @@ public class RegistryRepository {
      */
     public Uni<Optional<String>> applicationName(long processId, Long parentProcessId) {
         List<Long> processIds = parentProcessId == null ? List.of(processId) : List.of(processId, parentProcessId);
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return value("""
                         SELECT a.name
                           FROM registry_process p
                           JOIN registry_application a ON a.application_id = p.application_id
                          WHERE p.process_id IN (:processes)
                          ORDER BY p.process_id = :first DESC
-                         LIMIT 1""", String.class)
-                .setParameter("processes", processIds).setParameter("first", processIds.get(0))
-                .getResultList())
-                .map(names -> names.stream().findFirst());
+                         LIMIT 1""", String.class, Params.of("processes", processIds).and("first", processIds.get(0)));
+    }
+
+    private static RegisteredServer server(Row r) {
+        return new RegisteredServer(r.getLong("server_id"), r.getString("server_name"), r.getString("server_type"),
+                r.getString("server_host"), r.getIntOrNull("server_port"));
     }
 }

@@ -3,8 +3,10 @@ package io.batchyard.lineage.schema;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.batchyard.persistence.Columns;
-import io.quarkus.hibernate.reactive.panache.Panache;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -16,32 +18,25 @@ import java.util.TreeMap;
 
 /** The column lists the parser needs, registered over the API or learned from CREATE TABLE statements. */
 @ApplicationScoped
-public class TableSchemaRepository {
+public class TableSchemaRepository extends SqlRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Arrays come back as JSON text: a native query cannot say which Java type a {@code TEXT[]} column maps to. */
-    private static final String COLUMNS =
-            "SELECT table_name, array_to_json(columns)::text, learned_from, updated_at, column_types::text FROM table_schema";
+    private static final String COLUMNS = "SELECT table_name, array_to_json(columns)::text AS columns, learned_from,"
+            + " updated_at, column_types::text AS column_types FROM table_schema";
 
     public Uni<Optional<TableSchema>> find(String table) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS + " WHERE table_name = :t", Object[].class)
-                .setParameter("t", table)
-                .getResultList()
-                .map(rows -> rows.stream().findFirst().map(TableSchemaRepository::row)));
+        return first(COLUMNS + " WHERE table_name = :t", Params.of("t", table), TableSchemaRepository::map);
     }
 
     public Uni<List<TableSchema>> list(int limit, int offset) {
-        return Panache.getSession().chain(s -> s.createNativeQuery(COLUMNS
-                        + " ORDER BY table_name LIMIT :limit OFFSET :offset", Object[].class)
-                .setParameter("limit", limit).setParameter("offset", offset)
-                .getResultList()
-                .map(rows -> rows.stream().map(TableSchemaRepository::row).toList()));
+        Paging paging = new Paging(limit, offset);
+        return list(COLUMNS + " ORDER BY table_name" + Paging.CLAUSE, paging.params(), TableSchemaRepository::map);
     }
 
     public Uni<Long> count() {
-        return Panache.getSession().chain(s -> s.createNativeQuery("SELECT count(*) FROM table_schema", Long.class)
-                .getSingleResult());
+        return single("SELECT count(*) FROM table_schema", Long.class, Params.none());
     }
 
     /** The known columns of those tables; a table without a schema is absent from the map. */
@@ -49,15 +44,13 @@ public class TableSchemaRepository {
         if (tables.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT table_name, array_to_json(columns)::text FROM table_schema WHERE table_name IN (:tables)", Object[].class)
-                .setParameter("tables", tables)
-                .getResultList()
-                .map(rows -> {
+        return list(COLUMNS + " WHERE table_name IN (:tables)", Params.of("tables", tables),
+                TableSchemaRepository::map)
+                .map(schemas -> {
                     Map<String, List<String>> columns = new HashMap<>();
-                    rows.forEach(r -> columns.put((String) r[0], Columns.strings(r[1])));
+                    schemas.forEach(s -> columns.put(s.table(), s.columns()));
                     return columns;
-                }));
+                });
     }
 
     /** The known column types of those tables (column to type); a table without a schema is absent. */
@@ -65,16 +58,13 @@ public class TableSchemaRepository {
         if (tables.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Panache.getSession().chain(s -> s.createNativeQuery(
-                        "SELECT table_name, column_types::text FROM table_schema WHERE table_name IN (:tables)",
-                        Object[].class)
-                .setParameter("tables", tables)
-                .getResultList()
-                .map(rows -> {
+        return list(COLUMNS + " WHERE table_name IN (:tables)", Params.of("tables", tables),
+                TableSchemaRepository::map)
+                .map(schemas -> {
                     Map<String, Map<String, String>> types = new HashMap<>();
-                    rows.forEach(r -> types.put((String) r[0], types(r[1])));
+                    schemas.forEach(s -> types.put(s.table(), s.types()));
                     return types;
-                }));
+                });
     }
 
     /**
@@ -95,27 +85,25 @@ public class TableSchemaRepository {
             throw new IllegalStateException("a map of strings always serialises", e);
         }
         // Bound as text and cast: the reactive client sends a String bound to a jsonb parameter as a JSON string.
-        return Panache.getSession().chain(s -> s.createNativeQuery("""
+        return update("""
                         INSERT INTO table_schema (table_name, columns, learned_from, column_types)
                         VALUES (:t, :c, :from, CAST(CAST(:types AS text) AS jsonb))
                         ON CONFLICT (table_name) DO UPDATE
                         SET columns = EXCLUDED.columns, learned_from = EXCLUDED.learned_from,
-                            column_types = EXCLUDED.column_types, updated_at = now()""")
-                .setParameter("t", table)
-                .setParameter("types", typesJson)
-                .setParameter("c", columns.toArray(String[]::new))
-                .setParameter("from", learnedFrom)
-                .executeUpdate()
-                .replaceWithVoid());
+                            column_types = EXCLUDED.column_types, updated_at = now()""",
+                Params.of("t", table).and("types", typesJson).and("c", columns.toArray(String[]::new))
+                        .and("from", learnedFrom))
+                .replaceWithVoid();
     }
 
-    private static TableSchema row(Object[] r) {
-        return new TableSchema((String) r[0], Columns.strings(r[1]), types(r[4]), (String) r[2], Columns.time(r[3]));
+    private static TableSchema map(Row r) {
+        return new TableSchema(r.getString("table_name"), r.getStrings("columns"),
+                types(r.getString("column_types")), r.getString("learned_from"), r.getTime("updated_at"));
     }
 
-    private static Map<String, String> types(Object json) {
+    private static Map<String, String> types(String json) {
         try {
-            return json == null ? Map.of() : JSON.readValue((String) json, new TypeReference<TreeMap<String, String>>() { });
+            return json == null ? Map.of() : JSON.readValue(json, new TypeReference<TreeMap<String, String>>() { });
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("column_types is a JSON object of strings (a CHECK says so)", e);
         }
