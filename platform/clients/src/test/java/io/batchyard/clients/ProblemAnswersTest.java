@@ -34,7 +34,8 @@ class ProblemAnswersTest {
     @Test
     void aServerErrorARefusedIdentityOrACodelessRefusalIsUnavailableAndNotRetried() {
         for (Response r : new Response[] {Response.status(500).build(), Response.status(401).build(),
-                Response.status(403).entity("{\"code\":13}").build(), Response.status(404).entity("not json").build()}) {
+                Response.status(403).entity("{\"code\":13}").build(),
+                Response.status(404).entity("not json").build()}) {
             assertThat(answers.toThrowable(r)).isInstanceOf(RemoteUnavailable.class)
                     .isNotInstanceOf(TransientFailure.class);
         }
