@@ -9,7 +9,6 @@ import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.queue.BatchEnqueued;
-import io.batchyard.lineage.openlineage.push.PushOutboxRepository;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
@@ -24,13 +23,23 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +81,7 @@ class ApplicationPermissionTest {
     String kafka;
 
     @Inject
-    PushOutboxRepository pushOutbox;
+    Pool pool;
 
     private static final String ANA = Identity.get().token("ana", Set.of("developer"), Set.of());
     private static final String CAROL = Identity.get().token("carol", Set.of("developer"), Set.of("team-a"));
@@ -131,20 +140,42 @@ class ApplicationPermissionTest {
 
     /**
      * The runs above queued OpenLineage events for the test profile's receiver, where nothing listens: one takes them
-     * until none waits, so that their retries do not go on changing the outbox under the tests that follow.
+     * until none waits (run A's end arrived, the outbox published everything and the HTTP delivery consumed its topic
+     * to the end), so that their retries do not go on changing the ledger under the tests that follow.
      */
     private void deliverPushedRunEvents() throws IOException {
+        List<String> received = new CopyOnWriteArrayList<>();
         HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 18733), 0);
         receiver.createContext("/api/v1/lineage", exchange -> {
-            exchange.getRequestBody().readAllBytes();
+            received.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             exchange.sendResponseHeaders(201, -1);
             exchange.close();
         });
         receiver.start();
         try {
-            await().atMost(WAIT).until(() -> pushOutbox.backlog() == 0);
+            await().atMost(WAIT).until(() -> received.stream().anyMatch(e -> e.contains("\"process-" + JOB_A + "\"")
+                    && e.contains("\"COMPLETE\"")));
+            await().atMost(WAIT).until(this::noPushedEventWaits);
         } finally {
             receiver.stop(0);
+        }
+    }
+
+    private boolean noPushedEventWaits() throws Exception {
+        long unpublished = pool.query("SELECT count(*) FROM outbox_event WHERE published_at IS NULL").execute()
+                .await().atMost(WAIT).iterator().next().getLong(0);
+        if (unpublished > 0) {
+            return false;
+        }
+        String topic = Topics.LINEAGE_OPENLINEAGE;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+            Map<TopicPartition, OffsetAndMetadata> consumed = admin
+                    .listConsumerGroupOffsets("lineage-service-openlineage-http").partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
+                    .forEach(p -> ends.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            return admin.listOffsets(ends).all().get().entrySet().stream().allMatch(end -> end.getValue().offset()
+                    <= Optional.ofNullable(consumed.get(end.getKey())).map(OffsetAndMetadata::offset).orElse(0L));
         }
     }
 

@@ -85,15 +85,6 @@ public class OpenLineageRepository extends SqlRepository {
                 .map(Optional::orElseThrow);
     }
 
-    /** Queues one event for one transport, in the caller's transaction. */
-    public Uni<Void> enqueue(String transport, UUID runId, String eventType, String payload) {
-        return update("""
-                        INSERT INTO openlineage_outbox (transport, run_id, event_type, payload)
-                        VALUES (:transport, :run, :type, :payload)""",
-                Params.of("transport", transport).and("run", runId).and("type", eventType).and("payload", payload))
-                .replaceWithVoid();
-    }
-
     private static RunEventBuilder.Relation relation(Row r) {
         return new RunEventBuilder.Relation(r.getUuid("query_id"), r.getLong("from_id"), r.getString("from_table"),
                 r.getString("from_name"), bool(r, "from_base_column"), r.getLong("to_id"), r.getString("to_table"),

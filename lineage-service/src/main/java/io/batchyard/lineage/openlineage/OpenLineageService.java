@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.lineage.InOrder;
+import io.batchyard.eventing.Outbox;
+import io.batchyard.events.lineage.OpenLineageRunEvent;
 import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.openlineage.OpenLineageRepository.StatementRow;
 import io.batchyard.lineage.openlineage.RunEventBuilder.Relation;
@@ -16,6 +17,8 @@ import io.batchyard.lineage.process.ProcessLineageRepository;
 import io.batchyard.lineage.process.RunTransitions;
 import io.batchyard.lineage.registry.RegistryRepository;
 import io.batchyard.lineage.schema.TableSchemaRepository;
+import io.batchyard.schemas.Events;
+import io.batchyard.schemas.Topics;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,6 +39,8 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class OpenLineageService implements RunTransitions {
 
+    private static final String PRODUCER = "lineage-service";
+
     private final ProcessLineageRepository runs;
     private final OpenLineageRepository openLineage;
     private final TableSchemaRepository schemas;
@@ -43,10 +48,12 @@ public class OpenLineageService implements RunTransitions {
     private final RegistryRepository registry;
     private final ObjectMapper json;
     private final ProcessAccess access;
+    private final Outbox outbox;
 
     public OpenLineageService(ProcessLineageRepository runs, OpenLineageRepository openLineage,
                               TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json,
-                              RegistryRepository registry, ProcessAccess access) {
+                              RegistryRepository registry, ProcessAccess access, Outbox outbox) {
+        this.outbox = outbox;
         this.registry = registry;
         this.access = access;
         this.runs = runs;
@@ -91,12 +98,11 @@ public class OpenLineageService implements RunTransitions {
     /** Joins the caller's transaction: the queued events commit with the lifecycle state they describe. */
     @Override
     public Uni<Void> changed(Transition transition) {
-        List<String> transports = settings.transports();
-        if (transports.isEmpty()) {
+        if (settings.transports().isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         Moment moment = new Moment(eventType(transition.state()), transition.at());
-        Uni<Void> own = enqueue(transports, transition.instanceExecId(), moment);
+        Uni<Void> own = enqueue(transition.instanceExecId(), moment);
         if (!transition.step()) {
             return own;
         }
@@ -105,16 +111,19 @@ public class OpenLineageService implements RunTransitions {
         return own.chain(() -> runs.stepRun(transition.instanceExecId())).chain(step -> step
                 .map(s -> runs.run(s.parentInstanceExecId()).chain(parent -> parent
                         .filter(p -> "RUNNING".equals(p.state()))
-                        .map(p -> enqueue(transports, p.instanceExecId(), new Moment("RUNNING", transition.at())))
+                        .map(p -> enqueue(p.instanceExecId(), new Moment("RUNNING", transition.at())))
                         .orElseGet(() -> Uni.createFrom().voidItem())))
                 .orElseGet(() -> Uni.createFrom().voidItem()));
     }
 
-    private Uni<Void> enqueue(List<String> transports, long run, Moment moment) {
+    /** Appends the run's event to the outbox, keyed by its run id, so that the run's events are delivered in order. */
+    private Uni<Void> enqueue(long run, Moment moment) {
         return event(run, moment).chain(found -> found.map(e -> {
             String payload = write(e);
             UUID runId = UUID.fromString((String) ((Map<?, ?>) e.get("run")).get("runId"));
-            return InOrder.each(transports, t -> openLineage.enqueue(t, runId, moment.eventType(), payload));
+            return outbox.append(Topics.LINEAGE_OPENLINEAGE, runId, OpenLineageRunEvent.newBuilder()
+                    .setHeader(Events.header(PRODUCER, run, null)).setRunId(runId.toString())
+                    .setEventType(moment.eventType()).setRunEvent(payload).build());
         }).orElseGet(() -> Uni.createFrom().voidItem()));
     }
 

@@ -4,7 +4,6 @@ import io.batchyard.lineage.registry.RegisteredServer;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,8 +43,6 @@ public interface OpenLineageSettings {
 
     Kafka kafka();
 
-    Relay relay();
-
     interface Http {
         /** Base URL of the backend; events go to {@code {url}/api/v1/lineage}. Unset: no HTTP push. */
         Optional<String> url();
@@ -53,39 +50,11 @@ public interface OpenLineageSettings {
         /** Sent as {@code Authorization: Bearer <api-key>} when set. */
         @WithName("api-key")
         Optional<String> apiKey();
-
-        @WithDefault("PT10S")
-        Duration timeout();
     }
 
     interface Kafka {
         /** Topic of OpenLineage JSON (key = run id). Unset: no Kafka push. */
         Optional<String> topic();
-    }
-
-    interface Relay {
-        @WithName("poll-interval")
-        @WithDefault("PT0.5S")
-        Duration pollInterval();
-
-        @WithName("first-backoff")
-        @WithDefault("PT1S")
-        Duration firstBackoff();
-
-        @WithName("max-backoff")
-        @WithDefault("PT60S")
-        Duration maxBackoff();
-
-        @WithName("batch-size")
-        @WithDefault("100")
-        int batchSize();
-
-        /**
-         * How long a claim keeps other replicas off the claimed rows; the relay sends nothing once less than one
-         * {@code http.timeout} of it is left, so a claim never outlives its sends.
-         */
-        @WithDefault("PT2M")
-        Duration lease();
     }
 
     /** The transports events are pushed through; empty when neither a URL nor a topic is set. */

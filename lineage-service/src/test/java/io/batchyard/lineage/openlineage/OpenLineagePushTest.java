@@ -13,12 +13,14 @@ import io.batchyard.events.execution.JobStarted;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.lineage.LineageParsed;
+import io.batchyard.events.lineage.OpenLineageRunEvent;
 import io.batchyard.events.lineage.QueryRegistered;
-import io.batchyard.lineage.openlineage.push.OpenLineageRelay;
-import io.batchyard.lineage.openlineage.push.PushOutboxRepository;
+import io.batchyard.eventing.consumer.RecordProcessor;
+import io.batchyard.lineage.openlineage.push.OpenLineageDeliveryService;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.DeadLetters;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.EventPublisher;
 import io.micrometer.core.instrument.Counter;
@@ -28,8 +30,6 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -38,16 +38,16 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pushing RunEvents as runs happen, over HTTP to a receiver in the test that is down at first: the events wait in the
- * outbox while delivery fails, and once the receiver is up every one arrives, in order per run, with the run ids,
- * times and facets that the export answers too.
+ * Pushing RunEvents as runs happen, over HTTP to a receiver in the test that is down at first and then answers 503 a
+ * few times: the events wait on {@code batchyard.lineage.openlineage} while delivery fails, and once the receiver
+ * takes them every one arrives, in order per run, with the run ids, times and facets that the export answers too. An
+ * event the receiver refuses is dead-lettered, and the run's events behind it still arrive.
  */
 @QuarkusTest
 @WithTestResource(value = BatchyardTestStack.class, scope = TestResourceScope.MATCHING_RESOURCES,
@@ -62,12 +62,6 @@ class OpenLineagePushTest {
 
     @Inject
     MeterRegistry meters;
-
-    @Inject
-    PushOutboxRepository outbox;
-
-    @Inject
-    Pool pool;
 
     @Test
     void eventsWaitForADownBackendAndArriveInOrderPerRun() throws Exception {
@@ -91,7 +85,7 @@ class OpenLineagePushTest {
                 .setInstanceExecId(803).setTargetBatchId(8003).setTargetBatchMarking("x").build();
         JobFailed failed = JobFailed.newBuilder().setHeader(Events.header("test", 803L, null)).setProcessId(820)
                 .setInstanceExecId(803).setErrorText("boom").build();
-        double failuresBefore = count(OpenLineageRelay.FAILED);
+        double failuresBefore = count(OpenLineageDeliveryService.FAILED);
         try (EventPublisher publisher = new EventPublisher(kafka);
              EventProbe parsed = EventProbe.on(kafka, Topics.LINEAGE_PARSED)) {
             publisher.publish(Topics.EXECUTION_LIFECYCLE, parent, start);
@@ -107,7 +101,7 @@ class OpenLineagePushTest {
         await().atMost(WAIT).untilAsserted(() -> given().get("/openlineage/runs/801").then().statusCode(200)
                 .body("eventType", org.hamcrest.Matchers.equalTo("COMPLETE")));
         // Nothing listens yet: deliveries fail and are retried, lifecycle consumption goes on regardless.
-        await().atMost(WAIT).until(() -> count(OpenLineageRelay.FAILED) > failuresBefore);
+        await().atMost(WAIT).until(() -> count(OpenLineageDeliveryService.FAILED) > failuresBefore);
 
         JsonPath parentRun = given().get("/openlineage/runs/801").then().statusCode(200).extract().jsonPath();
         JsonPath stepRun = given().get("/openlineage/runs/802").then().statusCode(200).extract().jsonPath();
@@ -138,8 +132,16 @@ class OpenLineagePushTest {
 
         List<Map<String, Object>> received = new CopyOnWriteArrayList<>();
         List<String> authorizations = new CopyOnWriteArrayList<>();
+        // Up, but unavailable for its first answers: those deliveries are retried too.
+        AtomicInteger unavailable = new AtomicInteger(3);
         HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 18733), 0);
         receiver.createContext("/api/v1/lineage", exchange -> {
+            if (unavailable.getAndDecrement() > 0) {
+                exchange.getRequestBody().readAllBytes();
+                exchange.sendResponseHeaders(503, -1);
+                exchange.close();
+                return;
+            }
             received.add(JSON.readValue(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
                     new TypeReference<>() { }));
             authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
@@ -171,72 +173,62 @@ class OpenLineagePushTest {
                 .isEqualTo(stepStart.getHeader().getOccurredAt());
         assertThat(OffsetDateTime.parse((String) stepStartEvent.get("eventTime")).getOffset()).isEqualTo(ZoneOffset.UTC);
         assertThat(authorizations).containsOnly("null");
-        assertThat(count(OpenLineageRelay.SENT)).isPositive();
-    }
-
-    /**
-     * Claim-then-send with two claimers (as two replicas would): a run is claimed from its oldest unsent event on,
-     * never while that one is leased or waiting for its retry, a failure gives the rest of the run's claim back, and a
-     * lease that ran out (a replica that died mid-send) makes the rows claimable again. Kafka rows, which the test's
-     * own relay (HTTP only) never claims.
-     */
-    @Test
-    void claimsKeepEachRunInOrderAcrossClaimersAndLeasesRunOut() {
-        UUID a = UUID.randomUUID();
-        UUID b = UUID.randomUUID();
-        UUID c = UUID.randomUUID();
-        List<String> kafkaOnly = List.of("kafka");
-        try {
-            long a1 = insert(a, "START", null);
-            long a2 = insert(a, "RUNNING", null);
-            long a3 = insert(a, "COMPLETE", null);
-            // b's head is leased by another replica right now: its later event must not leave before it.
-            insert(b, "START", "5 minutes");
-            insert(b, "COMPLETE", null);
-            // c's holder died: its lease ran out a second ago.
-            long c1 = insert(c, "START", "-1 second");
-
-            PushOutboxRepository.Claim first = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
-            assertThat(seqs(first, a)).containsExactly(a1, a2, a3);
-            assertThat(seqs(first, b)).isEmpty();
-            assertThat(seqs(first, c)).containsExactly(c1);
-            // A second replica finds everything taken.
-            PushOutboxRepository.Claim second = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
-            assertThat(second.runs().stream().flatMap(List::stream).filter(p -> Set.of(a, b, c).contains(p.runId())))
-                    .isEmpty();
-
-            PushOutboxRepository.Pending head = first.runs().stream().filter(r -> r.get(0).runId().equals(a))
-                    .findFirst().orElseThrow().get(0);
-            outbox.sent(head, first.token());
-            PushOutboxRepository.Pending next = first.runs().stream().filter(r -> r.get(0).runId().equals(a))
-                    .findFirst().orElseThrow().get(1);
-            outbox.failed(next, first.token(), "HTTP 503", Duration.ofMinutes(5));
-            outbox.release(first.token());
-            // a's second event waits for its retry, and holds back the third, which the failure gave back.
-            PushOutboxRepository.Claim third = outbox.claim(kafkaOnly, 100, 100, Duration.ZERO);
-            assertThat(seqs(third, a)).isEmpty();
-            // Released c, then claimed with a zero lease: the next claimer may take it again at once.
-            assertThat(seqs(third, c)).containsExactly(c1);
-            PushOutboxRepository.Claim fourth = outbox.claim(kafkaOnly, 100, 100, Duration.ofMinutes(2));
-            assertThat(seqs(fourth, c)).containsExactly(c1);
-            outbox.release(fourth.token());
-        } finally {
-            pool.preparedQuery("DELETE FROM openlineage_outbox WHERE run_id = ANY($1)")
-                    .execute(Tuple.of(new UUID[] {a, b, c})).await().atMost(WAIT);
+        assertThat(count(OpenLineageDeliveryService.SENT)).isPositive();
+        // The queue is the platform outbox's topic: each run's events under its run id as key, in order.
+        try (EventProbe queued = EventProbe.on(kafka, Topics.LINEAGE_OPENLINEAGE)) {
+            queued.await(OpenLineageRunEvent.class,
+                    e -> e.getRunId().equals(parentId) && "COMPLETE".equals(e.getEventType()), WAIT);
+            List<EventProbe.Received<OpenLineageRunEvent>> parentEvents =
+                    queued.received(OpenLineageRunEvent.class, e -> e.getRunId().equals(parentId));
+            assertThat(parentEvents).extracting(EventProbe.Received::key).containsOnly(parentId);
+            assertThat(parentEvents).extracting(r -> r.event().getEventType())
+                    .containsExactly("START", "RUNNING", "RUNNING", "COMPLETE");
+            assertThat(parentEvents).extracting(r -> r.event().getHeader().getInstanceExecId()).containsOnly(801L);
         }
     }
 
-    private long insert(UUID run, String type, String claimedFor) {
-        return pool.preparedQuery("""
-                        INSERT INTO openlineage_outbox (transport, run_id, event_type, payload, claim_token, claimed_until)
-                        VALUES ('kafka', $1, $2, '{}', CASE WHEN $3::text IS NULL THEN NULL ELSE gen_random_uuid() END,
-                                now() + $3::interval) RETURNING event_seq""")
-                .execute(Tuple.of(run, type, claimedFor)).await().atMost(WAIT).iterator().next().getLong(0);
-    }
-
-    private static List<Long> seqs(PushOutboxRepository.Claim claim, UUID run) {
-        return claim.runs().stream().flatMap(List::stream).filter(p -> p.runId().equals(run))
-                .map(PushOutboxRepository.Pending::seq).toList();
+    /**
+     * The receiver refuses one run's START (400: the event itself is wrong for it): that event is dead-lettered as
+     * invalid instead of holding back the topic, and the run's FAIL behind it still arrives.
+     */
+    @Test
+    void anEventTheBackendRefusesIsDeadLetteredAndTheRunGoesOn() throws Exception {
+        JobStarted start = JobStarted.newBuilder().setHeader(Events.header("test", 851L, null)).setProcessId(850)
+                .setInstanceExecId(851).setTargetBatchId(8501).setTargetBatchMarking("x").build();
+        JobFailed failed = JobFailed.newBuilder().setHeader(Events.header("test", 851L, null)).setProcessId(850)
+                .setInstanceExecId(851).setErrorText("boom").build();
+        List<String> accepted = new CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 18733), 0);
+        receiver.createContext("/api/v1/lineage", exchange -> {
+            Map<String, Object> event = JSON.readValue(new String(exchange.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8), new TypeReference<>() { });
+            boolean refused = "process-850".equals(((Map<?, ?>) event.get("job")).get("name"))
+                    && "START".equals(event.get("eventType"));
+            if (!refused) {
+                accepted.add(runId(event) + " " + event.get("eventType"));
+            }
+            exchange.sendResponseHeaders(refused ? 400 : 201, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, 850, start);
+            publisher.publish(Topics.EXECUTION_LIFECYCLE, 850, failed);
+            await().atMost(WAIT).untilAsserted(() -> given().get("/openlineage/runs/851").then().statusCode(200)
+                    .body("eventType", org.hamcrest.Matchers.equalTo("FAIL")));
+            String runId = given().get("/openlineage/runs/851").then().extract().path("run.runId");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(accepted).contains(runId + " FAIL"));
+            assertThat(accepted).doesNotContain(runId + " START");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(DeadLetters.read(kafka,
+                            "batchyard.dlq.lineage-service.openlineage-http").stream()
+                    .filter(l -> l.event() instanceof OpenLineageRunEvent e && e.getRunId().equals(runId)))
+                    .singleElement().satisfies(l -> {
+                        assertThat(((OpenLineageRunEvent) l.event()).getEventType()).isEqualTo("START");
+                        assertThat(l.header(RecordProcessor.CLASSIFICATION_HEADER)).isEqualTo("invalid");
+                    }));
+        } finally {
+            receiver.stop(0);
+        }
     }
 
     private static List<String> types(List<Map<String, Object>> received, String runId) {

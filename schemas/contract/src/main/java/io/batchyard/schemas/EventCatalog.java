@@ -10,6 +10,7 @@ import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.lineage.LineageParsed;
+import io.batchyard.events.lineage.OpenLineageRunEvent;
 import io.batchyard.events.lineage.QueryRegistered;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.events.queue.BatchesArchived;
@@ -42,7 +43,7 @@ public final class EventCatalog {
             LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
-            QueryRegistered.class, LineageParsed.class);
+            QueryRegistered.class, LineageParsed.class, OpenLineageRunEvent.class);
 
     private static final Map<String, Class<? extends SpecificRecord>> BY_NAME = new HashMap<>();
     private static final Map<String, Class<? extends SpecificRecord>> BY_FULL_NAME = new HashMap<>();

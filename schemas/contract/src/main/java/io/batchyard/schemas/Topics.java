@@ -26,10 +26,13 @@ public final class Topics {
     public static final String LINEAGE_QUERIES = "batchyard.lineage.queries";
     /** LineageParsed from lineage-service; key = process id. */
     public static final String LINEAGE_PARSED = "batchyard.lineage.parsed";
+    /** OpenLineageRunEvent from lineage-service to its own OpenLineage delivery; key = OpenLineage run id. */
+    public static final String LINEAGE_OPENLINEAGE = "batchyard.lineage.openlineage";
 
     public static final List<String> ALL = List.of(
             REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, EXECUTION_DEPLOYMENTS,
-            QUEUE_BATCHES,             QUEUE_FILES, QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED);
+            QUEUE_BATCHES,             QUEUE_FILES, QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED,
+            LINEAGE_OPENLINEAGE);
 
     private Topics() {
     }
