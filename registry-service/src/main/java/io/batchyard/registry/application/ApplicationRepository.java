@@ -5,6 +5,7 @@ import io.batchyard.persistence.Paging;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -118,20 +119,24 @@ public class ApplicationRepository extends SqlRepository {
 
     /** A page of the applications matching {@code nameContains} that {@code reader} may read. */
     public Uni<List<ApplicationRow>> list(String nameContains, Caller reader, int limit, int offset) {
-        return list("SELECT " + COLUMNS + " FROM application WHERE " + NAME_MATCHES + " AND "
-                        + readableBy("application.application_id") + " ORDER BY application_id" + Paging.CLAUSE,
-                readerParams(reader).and("name", nameContains).and(new Paging(limit, offset).params()),
+        Where where = matching(nameContains, reader);
+        return list("SELECT " + COLUMNS + " FROM application" + where.sql() + " ORDER BY application_id"
+                        + Paging.CLAUSE, Params.none().and(where.params()).and(new Paging(limit, offset).params()),
                 ApplicationRepository::map);
     }
 
     public Uni<Long> count(String nameContains, Caller reader) {
-        return single("SELECT count(*) FROM application WHERE " + NAME_MATCHES + " AND "
-                        + readableBy("application.application_id"), Long.class,
-                readerParams(reader).and("name", nameContains));
+        Where where = matching(nameContains, reader);
+        return single("SELECT count(*) FROM application" + where.sql(), Long.class, where.params());
     }
 
-    private static final String NAME_MATCHES =
-            "(CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')";
+    private static Where matching(String nameContains, Caller reader) {
+        Where where = Where.all();
+        if (nameContains != null) {
+            where.and("name ILIKE '%' || CAST(:name AS text) || '%'", Params.of("name", nameContains));
+        }
+        return where.and(readableBy("application.application_id"), readerParams(reader));
+    }
 
     /**
      * A condition that keeps only rows of applications {@code reader} holds read permission on, for the lists of
@@ -158,12 +163,6 @@ public class ApplicationRepository extends SqlRepository {
         // reactive driver would send a string bound straight to jsonb as a JSON string).
         return Params.of("readerAdmin", reader.admin()).and("reader", reader.name())
                 .and("readerGroups", new JsonArray(List.copyOf(reader.groups())).encode());
-    }
-
-    /** TEMPORARY bridge for repositories not yet on SqlRepository: {@link #readerParams} as name/value pairs. */
-    public static Object[] readerParamPairs(Caller reader) {
-        return new Object[] {"readerAdmin", reader.admin(), "reader", reader.name(),
-                "readerGroups", new JsonArray(List.copyOf(reader.groups())).encode()};
     }
 
     private static void addCount(List<String> parts, long n, String what) {

@@ -1,29 +1,34 @@
 package io.batchyard.registry.catalog;
 
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
 /** SQL over the master tables. */
 @ApplicationScoped
-public class CatalogRepository extends NativeSqlRepository {
+public class CatalogRepository extends SqlRepository {
 
     public Uni<List<ProcessType>> processTypes() {
-        return rows("""
+        return list("""
                         SELECT process_type_id, process_type_name, parent_process_type_id
-                        FROM process_type ORDER BY process_type_id""")
-                .map(list -> list.stream()
-                        .map(r -> new ProcessType(Columns.toInt(r[0]), Columns.string(r[1]), Columns.intOrNull(r[2])))
-                        .toList());
+                        FROM process_type ORDER BY process_type_id""", Params.none(),
+                r -> new ProcessType(r.getInt("process_type_id"), r.getString("process_type_name"),
+                        r.getIntOrNull("parent_process_type_id")));
     }
 
-    /** Every row of {@code table} as id and label, by id. */
-    public Uni<List<CatalogService.Entry>> entries(MasterTable table) {
-        return rows("SELECT " + table.idColumn + ", " + table.nameColumn + " FROM " + table.table + " ORDER BY 1")
-                .map(list -> list.stream()
-                        .map(r -> new CatalogService.Entry(Columns.toInt(r[0]), Columns.string(r[1])))
-                        .toList());
+    /**
+     * Every row of {@code table} as id and label, by id. The columns are aliased, so that one mapping reads every
+     * table's rows.
+     */
+    public Uni<List<MasterRow>> entries(MasterTable table) {
+        return list("SELECT " + table.idColumn + " AS id, " + table.nameColumn + " AS name FROM " + table.table
+                + " ORDER BY 1", Params.none(), CatalogRepository::master);
+    }
+
+    private static MasterRow master(Row r) {
+        return new MasterRow(r.getInt("id"), r.getString("name"));
     }
 }

@@ -44,13 +44,13 @@ public class CatalogService {
 
     @WithSession
     public Uni<Map<Integer, Entry>> workflowTypes() {
-        return cached(workflowTypes, () -> catalog.entries(MasterTable.WORKFLOW_TYPES), Entry::id);
+        return cached(workflowTypes, () -> entries(MasterTable.WORKFLOW_TYPES), Entry::id);
     }
 
     /** A master table that is a plain id/label list, by id. */
     @WithSession
     public Uni<List<Entry>> entries(MasterTable table) {
-        return catalog.entries(table);
+        return catalog.entries(table).map(rows -> rows.stream().map(r -> new Entry(r.id(), r.name())).toList());
     }
 
     /** The cached map, or the rows loaded (in the caller's session) and kept, by id in their order. */

@@ -1,14 +1,15 @@
 package io.batchyard.registry.hive;
 
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 
 /** SQL over {@code etl_driver}; statements join the caller's session. */
 @ApplicationScoped
-public class EtlDriverRepository extends NativeSqlRepository {
+public class EtlDriverRepository extends SqlRepository {
 
     public Uni<Void> upsert(long processId, EtlDriver d) {
         return update("""
@@ -17,20 +18,26 @@ public class EtlDriverRepository extends NativeSqlRepository {
                         ON CONFLICT (etl_process_id) DO UPDATE SET raw_table_id = EXCLUDED.raw_table_id,
                           base_table_id = EXCLUDED.base_table_id, raw_view_id = EXCLUDED.raw_view_id,
                           insert_type = EXCLUDED.insert_type, drop_raw = EXCLUDED.drop_raw""",
-                "pid", processId, "rawTableId", d.rawTableId(), "baseTableId", d.baseTableId(),
-                "rawViewId", d.rawViewId(), "insertType", d.insertType(), "dropRaw", d.dropRaw())
+                Params.of("pid", processId).and("rawTableId", d.rawTableId()).and("baseTableId", d.baseTableId())
+                        .and("rawViewId", d.rawViewId()).and("insertType", d.insertType())
+                        .and("dropRaw", d.dropRaw()))
                 .replaceWithVoid();
     }
 
     public Uni<Optional<EtlDriver>> find(long processId) {
-        return row("""
+        return first("""
                         SELECT raw_table_id, base_table_id, raw_view_id, insert_type, drop_raw
-                        FROM etl_driver WHERE etl_process_id = :id""", "id", processId)
-                .map(found -> found.map(r -> new EtlDriver(Columns.toLong(r[0]), Columns.longOrNull(r[1]),
-                        Columns.toLong(r[2]), Columns.toShort(r[3]), Columns.toBoolean(r[4]))));
+                        FROM etl_driver WHERE etl_process_id = :id""", Params.of("id", processId),
+                EtlDriverRepository::map);
     }
 
     public Uni<Boolean> delete(long processId) {
-        return update("DELETE FROM etl_driver WHERE etl_process_id = :id", "id", processId).map(n -> n > 0);
+        return update("DELETE FROM etl_driver WHERE etl_process_id = :id", Params.of("id", processId))
+                .map(n -> n > 0);
+    }
+
+    private static EtlDriver map(Row r) {
+        return new EtlDriver(r.getLong("raw_table_id"), r.getLongOrNull("base_table_id"), r.getLong("raw_view_id"),
+                r.getShort("insert_type"), r.getBoolean("drop_raw"));
     }
 }

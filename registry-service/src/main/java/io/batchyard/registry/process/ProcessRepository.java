@@ -1,8 +1,12 @@
 package io.batchyard.registry.process;
 
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.persistence.Columns;
 import io.batchyard.api.access.Caller;
+import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.batchyard.registry.application.ApplicationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,9 +22,12 @@ import java.util.Set;
  * insert never touches the sequence.
  */
 @ApplicationScoped
-public class ProcessRepository extends NativeSqlRepository {
+public class ProcessRepository extends SqlRepository {
 
-    /** The columns {@link #map} reads; arrays as text (see {@link Rows#longs}). */
+    /**
+     * The columns {@link #map} reads. The arrays come as text: Hibernate Reactive cannot hand a native query's
+     * {@code bigint[]} column back.
+     */
     private static final String COLUMNS = """
             process_id, name, description, application_id, process_type_id, parent_process_id, can_recover,
             array_to_string(enqueuing_process_ids, ',') AS enqueuing_process_ids, batch_cut_pattern,
@@ -31,17 +38,12 @@ public class ProcessRepository extends NativeSqlRepository {
         String idColumn = d.processId() == null ? "" : "process_id, ";
         String idValue = d.processId() == null ? "" : ":processId, ";
         String overriding = d.processId() == null ? "" : " OVERRIDING SYSTEM VALUE";
-        Object[] params = {
-                "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
-                "processTypeId", d.processTypeId(), "parentProcessId", d.parentProcessId(),
-                "canRecover", d.canRecover(), "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()),
-                "batchCutPattern", d.batchCutPattern(), "next", Columns.arrayLiteral(d.nextProcessIds()),
-                "workflowTypeId", d.workflowTypeId(), "processTemplateId", d.processTemplateId(),
-                "serverId", d.serverId()};
+        Params params = draftParams(d).and("parentProcessId", d.parentProcessId())
+                .and("processTemplateId", d.processTemplateId());
         if (d.processId() != null) {
-            params = with(params, "processId", d.processId());
+            params.and("processId", d.processId());
         }
-        return scalar("INSERT INTO process (" + idColumn + """
+        return single("INSERT INTO process (" + idColumn + """
                         name, description, application_id, process_type_id, parent_process_id, can_recover,
                         enqueuing_process_ids, batch_cut_pattern, next_process_ids, workflow_type_id, process_template_id,
                         server_id)
@@ -63,11 +65,7 @@ public class ProcessRepository extends NativeSqlRepository {
                           next_process_ids = CAST(CAST(:next AS text) AS bigint[]), workflow_type_id = :workflowTypeId,
                           server_id = CAST(:serverId AS bigint), version = version + 1, updated_at = now()
                         WHERE process_id = :id AND version = :version AND NOT deleted""",
-                "name", d.name(), "description", d.description(), "applicationId", d.applicationId(),
-                "processTypeId", d.processTypeId(), "canRecover", d.canRecover(),
-                "enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()), "batchCutPattern", d.batchCutPattern(),
-                "next", Columns.arrayLiteral(d.nextProcessIds()), "workflowTypeId", d.workflowTypeId(),
-                "serverId", d.serverId(), "id", processId, "version", expectedVersion)
+                draftParams(d).and("id", processId).and("version", expectedVersion))
                 .map(n -> n == 1);
     }
 
@@ -76,12 +74,12 @@ public class ProcessRepository extends NativeSqlRepository {
         return update("""
                         UPDATE process SET application_id = :app, version = version + 1, updated_at = now()
                         WHERE parent_process_id = :id AND application_id <> :app""",
-                "id", parentId, "app", applicationId).replaceWithVoid();
+                Params.of("id", parentId).and("app", applicationId)).replaceWithVoid();
     }
 
     public Uni<Void> touch(long processId) {
         return update("UPDATE process SET version = version + 1, updated_at = now() WHERE process_id = :id",
-                "id", processId).replaceWithVoid();
+                Params.of("id", processId)).replaceWithVoid();
     }
 
     /** Soft delete; returns the ids that were flagged. */
@@ -89,14 +87,15 @@ public class ProcessRepository extends NativeSqlRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return scalars("""
+        return values("""
                         UPDATE process SET deleted = true, version = version + 1, updated_at = now()
-                        WHERE process_id IN (:ids) AND NOT deleted RETURNING process_id""", Long.class, "ids", ids);
+                        WHERE process_id IN (:ids) AND NOT deleted RETURNING process_id""", Long.class,
+                Params.of("ids", ids));
     }
 
     public Uni<Optional<ProcessRow>> find(long processId) {
-        return row("SELECT " + COLUMNS + " FROM process WHERE process_id = :id", "id", processId)
-                .map(r -> r.map(ProcessRepository::map));
+        return first("SELECT " + COLUMNS + " FROM process WHERE process_id = :id", Params.of("id", processId),
+                ProcessRepository::map);
     }
 
     /** The processes among {@code ids} that exist, in id order. */
@@ -104,106 +103,113 @@ public class ProcessRepository extends NativeSqlRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return processes("SELECT " + COLUMNS + " FROM process WHERE process_id IN (:ids) ORDER BY process_id", "ids", ids);
+        return list("SELECT " + COLUMNS + " FROM process WHERE process_id IN (:ids) ORDER BY process_id",
+                Params.of("ids", ids), ProcessRepository::map);
     }
 
     /** Locks the row: tree edits lock their parent first, so concurrent edits of one tree are serialised. */
     public Uni<Optional<ProcessRow>> lock(long processId) {
-        return row("SELECT " + COLUMNS + " FROM process WHERE process_id = :id FOR UPDATE", "id", processId)
-                .map(r -> r.map(ProcessRepository::map));
+        return first("SELECT " + COLUMNS + " FROM process WHERE process_id = :id FOR UPDATE",
+                Params.of("id", processId), ProcessRepository::map);
     }
 
     /** The parent followed by its steps (deleted ones included), parent first, then by id. */
     public Uni<List<ProcessRow>> tree(long parentId) {
-        return processes("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM process WHERE process_id = :id OR parent_process_id = :id
-                        ORDER BY (parent_process_id IS NOT NULL), process_id""", "id", parentId);
+                        ORDER BY (parent_process_id IS NOT NULL), process_id""", Params.of("id", parentId),
+                ProcessRepository::map);
     }
 
     /** Live steps, of any parent, that name {@code processId} as next process or as enqueuing process. */
     public Uni<List<ProcessRow>> referencing(long processId) {
-        return processes("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM process WHERE NOT deleted AND process_id <> :id
                           AND (CAST(:id AS bigint) = ANY(next_process_ids)
                                OR CAST(:id AS bigint) = ANY(enqueuing_process_ids))
-                        ORDER BY process_id""", "id", processId);
+                        ORDER BY process_id""", Params.of("id", processId), ProcessRepository::map);
     }
 
     /** Live processes naming the server, by id. */
     public Uni<List<Long>> liveNaming(long serverId) {
-        return scalars("SELECT process_id FROM process WHERE server_id = :server AND NOT deleted ORDER BY process_id",
-                Long.class, "server", serverId);
+        return values("SELECT process_id FROM process WHERE server_id = :server AND NOT deleted ORDER BY process_id",
+                Long.class, Params.of("server", serverId));
     }
 
     /** Parent processes whose output reaches {@code parentId}'s steps, directly or transitively. */
     public Uni<Set<Long>> upstreamParents(long parentId) {
-        return scalars("""
+        return values("""
                         WITH RECURSIVE upstream(pid) AS (
                           SELECT unnest(s.enqueuing_process_ids) FROM process s
                           WHERE s.parent_process_id = :id AND NOT s.deleted
                           UNION
                           SELECT unnest(s.enqueuing_process_ids) FROM process s JOIN upstream u
                             ON s.parent_process_id = u.pid WHERE NOT s.deleted)
-                        SELECT pid FROM upstream""", Long.class, "id", parentId)
+                        SELECT pid FROM upstream""", Long.class, Params.of("id", parentId))
                 .map(HashSet::new);
     }
 
     /** A page of the processes matching {@code f} that {@code reader} may read. */
     public Uni<List<ProcessRow>> list(ProcessFilter f, Caller reader, int limit, int offset) {
-        return processes("SELECT " + COLUMNS + " FROM process WHERE " + WHERE + READABLE
-                        + " ORDER BY process_id LIMIT :limit OFFSET :offset",
-                with(with(filterParams(f), ApplicationRepository.readerParamPairs(reader)), "limit", limit,
-                        "offset", offset));
+        Where where = matching(f, reader);
+        return list("SELECT " + COLUMNS + " FROM process" + where.sql() + " ORDER BY process_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), ProcessRepository::map);
     }
 
     public Uni<Long> count(ProcessFilter f, Caller reader) {
-        return scalar("SELECT count(*) FROM process WHERE " + WHERE + READABLE, Long.class,
-                with(filterParams(f), ApplicationRepository.readerParamPairs(reader)));
+        Where where = matching(f, reader);
+        return single("SELECT count(*) FROM process" + where.sql(), Long.class, where.params());
     }
 
-    /** Fixed clause; the values are always bound, never concatenated. */
-    private static final String WHERE = """
-            (CAST(:applicationId AS bigint) IS NULL OR application_id = CAST(:applicationId AS bigint))
-            AND (CAST(:parentProcessId AS bigint) IS NULL OR parent_process_id = CAST(:parentProcessId AS bigint))
-            AND (CAST(:processTypeId AS int) IS NULL OR process_type_id = CAST(:processTypeId AS int))
-            AND (CAST(:parentsOnly AS boolean) IS NULL OR (parent_process_id IS NULL) = CAST(:parentsOnly AS boolean))
-            AND (CAST(:name AS text) IS NULL OR name ILIKE '%' || CAST(:name AS text) || '%')
-            AND (CAST(:includeDeleted AS boolean) OR NOT deleted)""";
-
-    /** Only processes of applications the reader may read; a step's application is its parent's. */
-    private static final String READABLE = " AND " + ApplicationRepository.readableBy("process.application_id");
-
-    private static Object[] filterParams(ProcessFilter f) {
-        String name = f.nameContains() == null ? null
-                : f.nameContains().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-        return new Object[] {"applicationId", f.applicationId(), "parentProcessId", f.parentProcessId(),
-                "processTypeId", f.processTypeId(), "parentsOnly", f.parentsOnly(), "name", name,
-                "includeDeleted", f.includeDeleted()};
+    /**
+     * The processes {@code f} asks for, of applications the reader may read (a step's application is its parent's).
+     * The values are always bound, never concatenated.
+     */
+    private static Where matching(ProcessFilter f, Caller reader) {
+        Where where = Where.all().eq("application_id", f.applicationId())
+                .eq("parent_process_id", f.parentProcessId()).eq("process_type_id", f.processTypeId());
+        if (f.parentsOnly() != null) {
+            where.and(f.parentsOnly() ? "parent_process_id IS NULL" : "parent_process_id IS NOT NULL");
+        }
+        if (f.nameContains() != null) {
+            String name = f.nameContains().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+            where.and("name ILIKE '%' || CAST(:name AS text) || '%'", Params.of("name", name));
+        }
+        if (!f.includeDeleted()) {
+            where.and("NOT deleted");
+        }
+        return where.and(ApplicationRepository.readableBy("process.application_id"),
+                ApplicationRepository.readerParams(reader));
     }
 
-    private static Uni<List<ProcessRow>> processes(String sql, Object... params) {
-        return rows(sql, params).map(list -> list.stream().map(ProcessRepository::map).toList());
+    /** The parameters of the fields both insert and update write. */
+    private static Params draftParams(ProcessDraft d) {
+        return Params.of("name", d.name()).and("description", d.description())
+                .and("applicationId", d.applicationId()).and("processTypeId", d.processTypeId())
+                .and("canRecover", d.canRecover()).and("enqueuers", Columns.arrayLiteral(d.enqueuingProcessIds()))
+                .and("batchCutPattern", d.batchCutPattern()).and("next", Columns.arrayLiteral(d.nextProcessIds()))
+                .and("workflowTypeId", d.workflowTypeId()).and("serverId", d.serverId());
     }
 
-    private static ProcessRow map(Object[] r) {
+    private static ProcessRow map(Row r) {
         return new ProcessRow(
-                Columns.toLong(r[0]),
-                Columns.string(r[1]),
-                Columns.string(r[2]),
-                Columns.toLong(r[3]),
-                Columns.toInt(r[4]),
-                Columns.longOrNull(r[5]),
-                Columns.toBoolean(r[6]),
-                Columns.longs(r[7]),
-                Columns.string(r[8]),
-                Columns.longs(r[9]),
-                Columns.toBoolean(r[10]),
-                Columns.toInt(r[11]),
-                Columns.longOrNull(r[12]),
-                Columns.uuid(r[13]),
-                Columns.toInt(r[14]),
-                Columns.time(r[15]),
-                Columns.time(r[16]),
-                Columns.longOrNull(r[17]));
+                r.getLong("process_id"),
+                r.getString("name"),
+                r.getString("description"),
+                r.getLong("application_id"),
+                r.getInt("process_type_id"),
+                r.getLongOrNull("parent_process_id"),
+                r.getBoolean("can_recover"),
+                Columns.longs(r.get("enqueuing_process_ids")),
+                r.getString("batch_cut_pattern"),
+                Columns.longs(r.get("next_process_ids")),
+                r.getBoolean("deleted"),
+                r.getInt("workflow_type_id"),
+                r.getLongOrNull("process_template_id"),
+                r.getUuid("process_code"),
+                r.getInt("version"),
+                r.getTime("created_at"),
+                r.getTime("updated_at"),
+                r.getLongOrNull("server_id"));
     }
 }

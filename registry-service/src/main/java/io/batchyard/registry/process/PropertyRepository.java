@@ -1,7 +1,9 @@
 package io.batchyard.registry.process;
 
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -9,7 +11,7 @@ import java.util.Optional;
 
 /** SQL over {@code property}; every statement joins the session of the calling service method. */
 @ApplicationScoped
-public class PropertyRepository extends NativeSqlRepository {
+public class PropertyRepository extends SqlRepository {
 
     private static final String COLUMNS = "p.process_id, p.config_group, p.prop_key, p.prop_value, p.description";
 
@@ -24,53 +26,49 @@ public class PropertyRepository extends NativeSqlRepository {
                         SET config_group = EXCLUDED.config_group, prop_value = EXCLUDED.prop_value,
                             description = EXCLUDED.description, prop_value_ct = EXCLUDED.prop_value_ct,
                             secrets_key_id = EXCLUDED.secrets_key_id""",
-                "processId", p.processId(), "configGroup", p.configGroup(), "key", p.key(), "value", p.value(),
-                "description", p.description(), "ct", ciphertext, "keyId", keyId)
+                Params.of("processId", p.processId()).and("configGroup", p.configGroup()).and("key", p.key())
+                        .and("value", p.value()).and("description", p.description()).and("ct", ciphertext)
+                        .and("keyId", keyId))
                 .replaceWithVoid();
     }
 
     /** Secrets written before they were encrypted: rows of a secret group without a ciphertext, clear value included. */
     public Uni<List<PropertyRow>> clearSecrets() {
-        return properties("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM property p
                         WHERE lower(p.config_group) IN ('credential', 'security') AND p.prop_value_ct IS NULL
-                        ORDER BY p.process_id, p.prop_key""");
+                        ORDER BY p.process_id, p.prop_key""", Params.none(), PropertyRepository::map);
     }
 
     public Uni<Boolean> delete(long processId, String key) {
-        return update("DELETE FROM property WHERE process_id = :id AND prop_key = :key", "id", processId, "key", key)
+        return update("DELETE FROM property WHERE process_id = :id AND prop_key = :key",
+                Params.of("id", processId).and("key", key))
                 .map(n -> n == 1);
     }
 
     public Uni<Optional<PropertyRow>> find(long processId, String key) {
-        return row("SELECT " + COLUMNS + " FROM property p WHERE p.process_id = :id AND p.prop_key = :key",
-                "id", processId, "key", key)
-                .map(r -> r.map(PropertyRepository::map));
+        return first("SELECT " + COLUMNS + " FROM property p WHERE p.process_id = :id AND p.prop_key = :key",
+                Params.of("id", processId).and("key", key), PropertyRepository::map);
     }
 
     /** Properties of one process, optionally of one config group, ordered by group and key. */
     public Uni<List<PropertyRow>> list(long processId, String configGroup) {
-        return properties("SELECT " + COLUMNS + """
-                         FROM property p
-                        WHERE p.process_id = :id
-                          AND (CAST(:group AS text) IS NULL OR p.config_group = CAST(:group AS text))
-                        ORDER BY p.config_group, p.prop_key""", "id", processId, "group", configGroup);
+        Where where = Where.all().eq("p.process_id", processId).eq("p.config_group", configGroup);
+        return list("SELECT " + COLUMNS + " FROM property p" + where.sql() + " ORDER BY p.config_group, p.prop_key",
+                where.params(), PropertyRepository::map);
     }
 
     /** Properties of a parent and all its steps. */
     public Uni<List<PropertyRow>> forTree(long parentId) {
-        return properties("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM property p JOIN process pr ON pr.process_id = p.process_id
                         WHERE pr.process_id = :id OR pr.parent_process_id = :id
-                        ORDER BY p.process_id, p.config_group, p.prop_key""", "id", parentId);
+                        ORDER BY p.process_id, p.config_group, p.prop_key""", Params.of("id", parentId),
+                PropertyRepository::map);
     }
 
-    private static Uni<List<PropertyRow>> properties(String sql, Object... params) {
-        return rows(sql, params).map(list -> list.stream().map(PropertyRepository::map).toList());
-    }
-
-    private static PropertyRow map(Object[] r) {
-        return new PropertyRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
-                Columns.string(r[4]));
+    private static PropertyRow map(Row r) {
+        return new PropertyRow(r.getLong("process_id"), r.getString("config_group"), r.getString("prop_key"),
+                r.getString("prop_value"), r.getString("description"));
     }
 }

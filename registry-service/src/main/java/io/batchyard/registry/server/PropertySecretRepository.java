@@ -1,7 +1,8 @@
 package io.batchyard.registry.server;
 
-import io.batchyard.persistence.Columns;
-import io.batchyard.registry.NativeSqlRepository;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.List;
  * other read and write of properties is the process feature's. Statements join the caller's session.
  */
 @ApplicationScoped
-public class PropertySecretRepository extends NativeSqlRepository {
+public class PropertySecretRepository extends SqlRepository {
 
     /** A secret property's ciphertext and the id of the key that sealed it. */
     public record Sealed(long processId, String key, byte[] ciphertext, String keyId) {
@@ -23,19 +24,24 @@ public class PropertySecretRepository extends NativeSqlRepository {
      * caller's transaction ends.
      */
     public Uni<List<Sealed>> lockNotUnder(String keyId) {
-        return rows("""
-                        SELECT process_id, prop_key, encode(prop_value_ct, 'hex'), secrets_key_id FROM property
+        return list("""
+                        SELECT process_id, prop_key, encode(prop_value_ct, 'hex') AS prop_value_hex, secrets_key_id
+                        FROM property
                         WHERE prop_value_ct IS NOT NULL AND secrets_key_id <> :keyId
-                        ORDER BY process_id, prop_key FOR NO KEY UPDATE""", "keyId", keyId)
-                .map(list -> list.stream().map(r -> new Sealed(Columns.toLong(r[0]), Columns.string(r[1]),
-                        ServerRepository.bytes(r[2]), Columns.string(r[3]))).toList());
+                        ORDER BY process_id, prop_key FOR NO KEY UPDATE""", Params.of("keyId", keyId),
+                PropertySecretRepository::sealed);
     }
 
     public Uni<Void> reseal(long processId, String key, byte[] ciphertext, String keyId) {
         return update("""
                         UPDATE property SET prop_value_ct = CAST(:ct AS bytea), secrets_key_id = :keyId
                         WHERE process_id = :processId AND prop_key = :key""",
-                "processId", processId, "key", key, "ct", ciphertext, "keyId", keyId)
+                Params.of("processId", processId).and("key", key).and("ct", ciphertext).and("keyId", keyId))
                 .replaceWithVoid();
+    }
+
+    private static Sealed sealed(Row r) {
+        return new Sealed(r.getLong("process_id"), r.getString("prop_key"), ServerRepository.bytes(r, "prop_value_hex"),
+                r.getString("secrets_key_id"));
     }
 }

@@ -1,7 +1,10 @@
 package io.batchyard.registry.server;
 
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -14,7 +17,7 @@ import java.util.Optional;
  * re-encryption uses. Statements join the caller's session.
  */
 @ApplicationScoped
-public class ServerRepository extends NativeSqlRepository {
+public class ServerRepository extends SqlRepository {
 
     private static final String COLUMNS = """
             server_id, server_type, server_name, server_metainfo, login_user,
@@ -22,7 +25,7 @@ public class ServerRepository extends NativeSqlRepository {
             ssh_key_fingerprint, server_ip, server_port, created_at, updated_at""";
 
     public Uni<Long> nextId() {
-        return scalar("SELECT nextval(pg_get_serial_sequence('server', 'server_id'))", Long.class);
+        return single("SELECT nextval(pg_get_serial_sequence('server', 'server_id'))", Long.class, Params.none());
     }
 
     public Uni<Void> insert(long id, ServerRequest r) {
@@ -31,9 +34,7 @@ public class ServerRepository extends NativeSqlRepository {
                           server_port)
                         OVERRIDING SYSTEM VALUE VALUES (:id, :serverType, :serverName, CAST(:serverMetainfo AS text),
                           CAST(:loginUser AS text), CAST(:serverIp AS text), CAST(:serverPort AS integer))""",
-                "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
-                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp(),
-                "serverPort", r.serverPort())
+                requestParams(r).and("id", id))
                 .replaceWithVoid();
     }
 
@@ -43,9 +44,7 @@ public class ServerRepository extends NativeSqlRepository {
                           server_metainfo = CAST(:serverMetainfo AS text), login_user = CAST(:loginUser AS text),
                           server_ip = CAST(:serverIp AS text), server_port = CAST(:serverPort AS integer),
                           updated_at = now() WHERE server_id = :id""",
-                "id", id, "serverType", r.serverType(), "serverName", r.serverName(),
-                "serverMetainfo", r.serverMetainfo(), "loginUser", r.loginUser(), "serverIp", r.serverIp(),
-                "serverPort", r.serverPort())
+                requestParams(r).and("id", id))
                 .map(n -> n == 1);
     }
 
@@ -53,7 +52,7 @@ public class ServerRepository extends NativeSqlRepository {
         return update("""
                         UPDATE server SET login_password_ct = CAST(:ct AS bytea), secrets_key_id = :keyId
                         WHERE server_id = :id""",
-                "id", id, "ct", ciphertext, "keyId", keyId)
+                Params.of("id", id).and("ct", ciphertext).and("keyId", keyId))
                 .replaceWithVoid();
     }
 
@@ -62,14 +61,14 @@ public class ServerRepository extends NativeSqlRepository {
                         UPDATE server SET ssh_private_key_ct = CAST(:ct AS bytea), ssh_key_fingerprint = CAST(:fp AS text),
                           secrets_key_id = :keyId
                         WHERE server_id = :id""",
-                "id", id, "ct", ciphertext, "fp", fingerprint, "keyId", keyId)
+                Params.of("id", id).and("ct", ciphertext).and("fp", fingerprint).and("keyId", keyId))
                 .replaceWithVoid();
     }
 
     /** A server's ciphertexts and the id of the key that sealed them (null when it holds none). */
     public Uni<Optional<ServerSecrets>> secrets(long id) {
-        return row("SELECT " + SECRETS + " FROM server WHERE server_id = :id", "id", id)
-                .map(r -> r.map(ServerRepository::secrets));
+        return first("SELECT " + SECRETS + " FROM server WHERE server_id = :id", Params.of("id", id),
+                ServerRepository::secrets);
     }
 
     /**
@@ -77,12 +76,12 @@ public class ServerRepository extends NativeSqlRepository {
      * them until the caller's transaction ends (not against new links to them).
      */
     public Uni<List<ServerSecrets>> lockSecretsNotUnder(String keyId) {
-        return rows("SELECT " + SECRETS + """
+        return list("SELECT " + SECRETS + """
                          FROM server
                         WHERE (login_password_ct IS NOT NULL OR ssh_private_key_ct IS NOT NULL)
                           AND secrets_key_id <> :keyId
-                        ORDER BY server_id FOR NO KEY UPDATE""", "keyId", keyId)
-                .map(list -> list.stream().map(ServerRepository::secrets).toList());
+                        ORDER BY server_id FOR NO KEY UPDATE""", Params.of("keyId", keyId),
+                ServerRepository::secrets);
     }
 
     /** Replaces both ciphertexts of a server, sealed under key {@code keyId}. */
@@ -91,15 +90,15 @@ public class ServerRepository extends NativeSqlRepository {
                         UPDATE server SET login_password_ct = CAST(:pw AS bytea),
                           ssh_private_key_ct = CAST(:key AS bytea), secrets_key_id = :keyId
                         WHERE server_id = :id""",
-                "id", id, "pw", password, "key", sshKey, "keyId", keyId)
+                Params.of("id", id).and("pw", password).and("key", sshKey).and("keyId", keyId))
                 .replaceWithVoid();
     }
 
     public Uni<Boolean> nameTaken(String name, Long exceptId) {
-        return scalar("""
+        return single("""
                         SELECT count(*) FROM server
                         WHERE server_name = :name AND server_id IS DISTINCT FROM CAST(:except AS bigint)""",
-                Long.class, "name", name, "except", exceptId)
+                Long.class, Params.of("name", name).and("except", exceptId))
                 .map(n -> n > 0);
     }
 
@@ -108,8 +107,8 @@ public class ServerRepository extends NativeSqlRepository {
      * which waits for this one. A delete holds it while it checks that no live process names the server.
      */
     public Uni<Optional<ServerRow>> lockAgainstLinks(long id) {
-        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR UPDATE", "id", id)
-                .map(r -> r.map(ServerRepository::map));
+        return first("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR UPDATE", Params.of("id", id),
+                ServerRepository::map);
     }
 
     /**
@@ -117,8 +116,8 @@ public class ServerRepository extends NativeSqlRepository {
      * process may still be linked to it meanwhile (the foreign key's key-share lock does not wait for this one).
      */
     public Uni<Optional<ServerRow>> lockForChange(long id) {
-        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR NO KEY UPDATE", "id", id)
-                .map(r -> r.map(ServerRepository::map));
+        return first("SELECT " + COLUMNS + " FROM server WHERE server_id = :id FOR NO KEY UPDATE",
+                Params.of("id", id), ServerRepository::map);
     }
 
     /**
@@ -129,48 +128,56 @@ public class ServerRepository extends NativeSqlRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return rows("SELECT " + COLUMNS + " FROM server WHERE server_id IN (:ids) ORDER BY server_id FOR SHARE",
-                "ids", ids)
-                .map(list -> list.stream().map(ServerRepository::map).toList());
+        return list("SELECT " + COLUMNS + " FROM server WHERE server_id IN (:ids) ORDER BY server_id FOR SHARE",
+                Params.of("ids", ids), ServerRepository::map);
     }
 
     public Uni<Optional<ServerRow>> find(long id) {
-        return row("SELECT " + COLUMNS + " FROM server WHERE server_id = :id", "id", id)
-                .map(r -> r.map(ServerRepository::map));
+        return first("SELECT " + COLUMNS + " FROM server WHERE server_id = :id", Params.of("id", id),
+                ServerRepository::map);
     }
 
     public Uni<List<ServerRow>> list(String type, int limit, int offset) {
-        return rows("SELECT " + COLUMNS + """
-                         FROM server WHERE (CAST(:type AS text) IS NULL OR server_type = CAST(:type AS text))
-                        ORDER BY server_id LIMIT :limit OFFSET :offset""",
-                "type", type, "limit", limit, "offset", offset)
-                .map(list -> list.stream().map(ServerRepository::map).toList());
+        Where where = Where.all().eq("server_type", type);
+        return list("SELECT " + COLUMNS + " FROM server" + where.sql() + " ORDER BY server_id" + Paging.CLAUSE,
+                Params.none().and(where.params()).and(new Paging(limit, offset).params()), ServerRepository::map);
     }
 
     public Uni<Long> count(String type) {
-        return scalar("SELECT count(*) FROM server WHERE (CAST(:type AS text) IS NULL OR server_type = CAST(:type AS text))",
-                Long.class, "type", type);
+        Where where = Where.all().eq("server_type", type);
+        return single("SELECT count(*) FROM server" + where.sql(), Long.class, where.params());
     }
 
     public Uni<Boolean> delete(long id) {
-        return update("DELETE FROM server WHERE server_id = :id", "id", id).map(n -> n == 1);
+        return update("DELETE FROM server WHERE server_id = :id", Params.of("id", id)).map(n -> n == 1);
     }
 
     /** Ciphertexts as hex text: what the driver hands back for bytea is then no concern of this code. */
     private static final String SECRETS = """
-            server_id, encode(login_password_ct, 'hex'), encode(ssh_private_key_ct, 'hex'), secrets_key_id""";
+            server_id, encode(login_password_ct, 'hex') AS login_password_hex,
+            encode(ssh_private_key_ct, 'hex') AS ssh_private_key_hex, secrets_key_id""";
 
-    private static ServerSecrets secrets(Object[] r) {
-        return new ServerSecrets(Columns.toLong(r[0]), bytes(r[1]), bytes(r[2]), Columns.string(r[3]));
+    private static Params requestParams(ServerRequest r) {
+        return Params.of("serverType", r.serverType()).and("serverName", r.serverName())
+                .and("serverMetainfo", r.serverMetainfo()).and("loginUser", r.loginUser())
+                .and("serverIp", r.serverIp()).and("serverPort", r.serverPort());
     }
 
-    static byte[] bytes(Object hex) {
-        return hex == null ? null : HexFormat.of().parseHex(Columns.string(hex));
+    private static ServerSecrets secrets(Row r) {
+        return new ServerSecrets(r.getLong("server_id"), bytes(r, "login_password_hex"),
+                bytes(r, "ssh_private_key_hex"), r.getString("secrets_key_id"));
     }
 
-    private static ServerRow map(Object[] r) {
-        return new ServerRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.string(r[3]),
-                Columns.string(r[4]), Columns.toBoolean(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]), Columns.string(r[8]),
-                Columns.intOrNull(r[9]), Columns.time(r[10]), Columns.time(r[11]));
+    /** A ciphertext selected as {@code encode(column, 'hex')}, or null. */
+    static byte[] bytes(Row r, String hexColumn) {
+        String hex = r.getString(hexColumn);
+        return hex == null ? null : HexFormat.of().parseHex(hex);
+    }
+
+    private static ServerRow map(Row r) {
+        return new ServerRow(r.getLong("server_id"), r.getString("server_type"), r.getString("server_name"),
+                r.getString("server_metainfo"), r.getString("login_user"), r.getBoolean("has_password"),
+                r.getBoolean("has_key"), r.getString("ssh_key_fingerprint"), r.getString("server_ip"),
+                r.getIntOrNull("server_port"), r.getTime("created_at"), r.getTime("updated_at"));
     }
 }

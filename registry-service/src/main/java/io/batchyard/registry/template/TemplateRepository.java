@@ -1,9 +1,13 @@
 package io.batchyard.registry.template;
 
 import io.batchyard.api.access.Caller;
-import io.batchyard.registry.NativeSqlRepository;
-import io.batchyard.registry.application.ApplicationRepository;
 import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.Paging;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
+import io.batchyard.persistence.SqlRepository;
+import io.batchyard.persistence.Where;
+import io.batchyard.registry.application.ApplicationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -12,26 +16,26 @@ import java.util.Optional;
 
 /** SQL over {@code process_template} and {@code property_template}; statements join the caller's session. */
 @ApplicationScoped
-public class TemplateRepository extends NativeSqlRepository {
+public class TemplateRepository extends SqlRepository {
 
-    /** The columns {@link #map} reads; arrays as text (see {@link Rows#longs}). */
+    /**
+     * The columns {@link #map} reads. The array comes as text: Hibernate Reactive cannot hand a native query's
+     * {@code bigint[]} column back.
+     */
     private static final String COLUMNS = """
             process_template_id, name, description, application_id, process_type_id, parent_template_id, can_recover,
             batch_cut_pattern, array_to_string(next_template_ids, ',') AS next_template_ids, workflow_type_id, deleted,
             created_at, updated_at""";
 
     public Uni<Long> insert(TemplateFields f) {
-        return scalar("""
+        return single("""
                         INSERT INTO process_template (name, description, application_id, process_type_id,
                           parent_template_id, can_recover, batch_cut_pattern, next_template_ids, workflow_type_id)
                         VALUES (:name, :description, :applicationId, :processTypeId, CAST(:parentTemplateId AS bigint),
                           :canRecover, CAST(:batchCutPattern AS text), CAST(CAST(:next AS text) AS bigint[]),
                           :workflowTypeId)
                         RETURNING process_template_id""", Long.class,
-                "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
-                "processTypeId", f.processTypeId(), "parentTemplateId", f.parentTemplateId(),
-                "canRecover", f.canRecover(), "batchCutPattern", f.batchCutPattern(),
-                "next", Columns.arrayLiteral(f.nextTemplateIds()), "workflowTypeId", f.workflowTypeId());
+                fieldParams(f).and("parentTemplateId", f.parentTemplateId()));
     }
 
     /** Changes the editable fields; the tree position (parent template) never changes. */
@@ -43,16 +47,13 @@ public class TemplateRepository extends NativeSqlRepository {
                           next_template_ids = CAST(CAST(:next AS text) AS bigint[]),
                           workflow_type_id = :workflowTypeId, updated_at = now()
                         WHERE process_template_id = :id""",
-                "name", f.name(), "description", f.description(), "applicationId", f.applicationId(),
-                "processTypeId", f.processTypeId(), "canRecover", f.canRecover(),
-                "batchCutPattern", f.batchCutPattern(), "next", Columns.arrayLiteral(f.nextTemplateIds()),
-                "workflowTypeId", f.workflowTypeId(), "id", id)
+                fieldParams(f).and("id", id))
                 .replaceWithVoid();
     }
 
     public Uni<Optional<TemplateRow>> find(long id) {
-        return row("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id = :id", "id", id)
-                .map(r -> r.map(TemplateRepository::map));
+        return first("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id = :id",
+                Params.of("id", id), TemplateRepository::map);
     }
 
     /** The templates among {@code ids} that exist. */
@@ -60,44 +61,50 @@ public class TemplateRepository extends NativeSqlRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return templates("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id IN (:ids)",
-                "ids", ids);
+        return list("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id IN (:ids)",
+                Params.of("ids", ids), TemplateRepository::map);
     }
 
     public Uni<Optional<TemplateRow>> lock(long id) {
-        return row("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id = :id FOR UPDATE", "id", id)
-                .map(r -> r.map(TemplateRepository::map));
+        return first("SELECT " + COLUMNS + " FROM process_template WHERE process_template_id = :id FOR UPDATE",
+                Params.of("id", id), TemplateRepository::map);
     }
 
     /** Parent template first, then its step templates by id. */
     public Uni<List<TemplateRow>> tree(long parentId) {
-        return templates("SELECT " + COLUMNS + """
+        return list("SELECT " + COLUMNS + """
                          FROM process_template WHERE process_template_id = :id OR parent_template_id = :id
-                        ORDER BY (parent_template_id IS NOT NULL), process_template_id""", "id", parentId);
+                        ORDER BY (parent_template_id IS NOT NULL), process_template_id""", Params.of("id", parentId),
+                TemplateRepository::map);
     }
 
     /** A page of the live templates (parents only, if asked) that {@code reader} may read. */
     public Uni<List<TemplateRow>> list(boolean parentsOnly, Caller reader, int limit, int offset) {
-        return templates("SELECT " + COLUMNS + " FROM process_template WHERE " + MATCHES
-                        + " ORDER BY process_template_id LIMIT :limit OFFSET :offset",
-                with(ApplicationRepository.readerParamPairs(reader), "parentsOnly", parentsOnly, "limit", limit,
-                        "offset", offset));
+        Where where = matching(parentsOnly, reader);
+        return list("SELECT " + COLUMNS + " FROM process_template" + where.sql() + " ORDER BY process_template_id"
+                        + Paging.CLAUSE, Params.none().and(where.params()).and(new Paging(limit, offset).params()),
+                TemplateRepository::map);
     }
 
     public Uni<Long> count(boolean parentsOnly, Caller reader) {
-        return scalar("SELECT count(*) FROM process_template WHERE " + MATCHES, Long.class,
-                with(ApplicationRepository.readerParamPairs(reader), "parentsOnly", parentsOnly));
+        Where where = matching(parentsOnly, reader);
+        return single("SELECT count(*) FROM process_template" + where.sql(), Long.class, where.params());
     }
 
-    private static final String MATCHES = """
-            NOT deleted AND (NOT CAST(:parentsOnly AS boolean) OR parent_template_id IS NULL) AND\s"""
-            + ApplicationRepository.readableBy("process_template.application_id");
+    private static Where matching(boolean parentsOnly, Caller reader) {
+        Where where = Where.all().and("NOT deleted");
+        if (parentsOnly) {
+            where.and("parent_template_id IS NULL");
+        }
+        return where.and(ApplicationRepository.readableBy("process_template.application_id"),
+                ApplicationRepository.readerParams(reader));
+    }
 
     public Uni<List<Long>> markDeleted(long id) {
-        return scalars("""
+        return values("""
                         UPDATE process_template SET deleted = true, updated_at = now()
                         WHERE (process_template_id = :id OR parent_template_id = :id) AND NOT deleted
-                        RETURNING process_template_id""", Long.class, "id", id);
+                        RETURNING process_template_id""", Long.class, Params.of("id", id));
     }
 
     public Uni<Void> upsertProperty(PropertyTemplate p) {
@@ -106,34 +113,42 @@ public class TemplateRepository extends NativeSqlRepository {
                         VALUES (:templateId, :configGroup, :key, :value, :description)
                         ON CONFLICT (process_template_id, prop_key) DO UPDATE SET config_group = EXCLUDED.config_group,
                           prop_value = EXCLUDED.prop_value, description = EXCLUDED.description""",
-                "templateId", p.templateId(), "configGroup", p.configGroup(), "key", p.key(), "value", p.value(),
-                "description", p.description())
+                Params.of("templateId", p.templateId()).and("configGroup", p.configGroup()).and("key", p.key())
+                        .and("value", p.value()).and("description", p.description()))
                 .replaceWithVoid();
     }
 
     public Uni<Boolean> deleteProperty(long templateId, String key) {
         return update("DELETE FROM property_template WHERE process_template_id = :id AND prop_key = :key",
-                "id", templateId, "key", key)
+                Params.of("id", templateId).and("key", key))
                 .map(n -> n == 1);
     }
 
     public Uni<List<PropertyTemplate>> properties(long templateId) {
-        return rows("""
+        return list("""
                         SELECT process_template_id, config_group, prop_key, prop_value, description
                         FROM property_template WHERE process_template_id = :id ORDER BY config_group, prop_key""",
-                "id", templateId)
-                .map(list -> list.stream().map(r -> new PropertyTemplate(Columns.toLong(r[0]), Columns.string(r[1]),
-                        Columns.string(r[2]), Columns.string(r[3]), Columns.string(r[4]))).toList());
+                Params.of("id", templateId), TemplateRepository::property);
     }
 
-    private static Uni<List<TemplateRow>> templates(String sql, Object... params) {
-        return rows(sql, params).map(list -> list.stream().map(TemplateRepository::map).toList());
+    /** The parameters of the fields both insert and update write. */
+    private static Params fieldParams(TemplateFields f) {
+        return Params.of("name", f.name()).and("description", f.description())
+                .and("applicationId", f.applicationId()).and("processTypeId", f.processTypeId())
+                .and("canRecover", f.canRecover()).and("batchCutPattern", f.batchCutPattern())
+                .and("next", Columns.arrayLiteral(f.nextTemplateIds())).and("workflowTypeId", f.workflowTypeId());
     }
 
-    private static TemplateRow map(Object[] r) {
-        return new TemplateRow(Columns.toLong(r[0]), Columns.string(r[1]), Columns.string(r[2]), Columns.toLong(r[3]),
-                Columns.toInt(r[4]), Columns.longOrNull(r[5]), Columns.toBoolean(r[6]), Columns.string(r[7]),
-                Columns.longs(r[8]), Columns.toInt(r[9]), Columns.toBoolean(r[10]), Columns.time(r[11]),
-                Columns.time(r[12]));
+    private static PropertyTemplate property(Row r) {
+        return new PropertyTemplate(r.getLong("process_template_id"), r.getString("config_group"),
+                r.getString("prop_key"), r.getString("prop_value"), r.getString("description"));
+    }
+
+    private static TemplateRow map(Row r) {
+        return new TemplateRow(r.getLong("process_template_id"), r.getString("name"), r.getString("description"),
+                r.getLong("application_id"), r.getInt("process_type_id"), r.getLongOrNull("parent_template_id"),
+                r.getBoolean("can_recover"), r.getString("batch_cut_pattern"),
+                Columns.longs(r.get("next_template_ids")), r.getInt("workflow_type_id"), r.getBoolean("deleted"),
+                r.getTime("created_at"), r.getTime("updated_at"));
     }
 }
