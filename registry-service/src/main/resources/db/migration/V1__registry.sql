@@ -1,6 +1,4 @@
--- registry-service: applications, process templates and processes with their properties, the servers and Hive
--- tables jobs use, and the master data (process and workflow types, run and batch states) those rows are checked
--- against.
+-- registry-service: process definitions and their master data (BDRE registry, spec section 2).
 
 CREATE TABLE process_type (
     process_type_id        INT  PRIMARY KEY,
