@@ -59,7 +59,7 @@ class ObservabilityTest {
         assertThat(collector.getPort()).isPositive();
         assertThat(settings.path("QUARKUS_LOG_CONSOLE_JSON_ENABLED").asText()).isEqualTo("true");
 
-        // The switches are the ones the deployables read: api-support maps the OTLP variable onto Quarkus' exporter
+        // The switches are the ones the deployables read: platform/http maps the OTLP variable onto Quarkus' exporter
         // setting, and each service with the JSON formatter turns it off in its application.properties.
         assertThat(SourceFacts.read(SourceFacts.REPO.resolve(
                 "platform/http/src/main/resources/META-INF/microprofile-config.properties")))
@@ -67,7 +67,7 @@ class ObservabilityTest {
         Set<String> jsonLogging = new TreeSet<>();
         for (String app : SourceFacts.DEPLOYABLES) {
             assertThat(SourceFacts.read(SourceFacts.REPO.resolve(app + "/pom.xml"))).as(app)
-                    .contains("<artifactId>batchyard-api-support</artifactId>");
+                    .contains("<artifactId>batchyard-http</artifactId>");
             if (SourceFacts.read(SourceFacts.REPO.resolve(app + "/pom.xml"))
                     .contains("<artifactId>quarkus-logging-json</artifactId>")) {
                 jsonLogging.add(app);
@@ -227,15 +227,25 @@ class ObservabilityTest {
         return drawn;
     }
 
-    /** The Java sources of every module that runs in a deployable (the services' and the shared libraries'). */
+    /**
+     * The Java sources of every module that runs in a deployable: the services', their own library modules' (such as
+     * queue-service/compaction) and the shared ones' (schemas/*, platform/*).
+     */
     private static String mainSources() {
         StringBuilder all = new StringBuilder();
         List<Path> roots = new ArrayList<>();
-        SourceFacts.DEPLOYABLES.forEach(app -> roots.add(SourceFacts.REPO.resolve(app + "/src/main/java")));
-        try (Stream<Path> schemas = Files.list(SourceFacts.REPO.resolve("schemas"))) {
-            schemas.map(p -> p.resolve("src/main/java")).forEach(roots::add);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<Path> parents = new ArrayList<>(List.of(SourceFacts.REPO.resolve("schemas"),
+                SourceFacts.REPO.resolve("platform")));
+        SourceFacts.DEPLOYABLES.forEach(app -> {
+            roots.add(SourceFacts.REPO.resolve(app + "/src/main/java"));
+            parents.add(SourceFacts.REPO.resolve(app));
+        });
+        for (Path parent : parents) {
+            try (Stream<Path> modules = Files.list(parent)) {
+                modules.map(p -> p.resolve("src/main/java")).forEach(roots::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         for (Path root : roots.stream().filter(Files::isDirectory).toList()) {
             try (Stream<Path> files = Files.walk(root)) {

@@ -64,7 +64,7 @@ final class SourceFacts {
     static KafkaUse kafkaUse(String service) {
         Path module = REPO.resolve(service);
         Properties props = new Properties();
-        if (read(module.resolve("pom.xml")).contains("<artifactId>batchyard-process-readmodel</artifactId>")) {
+        if (read(module.resolve("pom.xml")).contains("<artifactId>batchyard-readmodel</artifactId>")) {
             // The read model's channel defaults (ordinal 100) apply unless the service overrides them.
             load(props, REPO.resolve("platform/readmodel/src/main/resources/META-INF/microprofile-config.properties"));
         }
@@ -94,8 +94,10 @@ final class SourceFacts {
         }
         Map<String, String> constants = topicConstants();
         Pattern append = Pattern.compile("outbox\\.append\\(\\s*Topics\\.(\\w+)");
-        try (Stream<Path> files = Files.walk(module.resolve("src/main/java"))) {
-            files.filter(p -> p.toString().endsWith(".java")).forEach(p -> {
+        // The service's own sources and those of its library modules (e.g. queue-service/compaction).
+        try (Stream<Path> files = Files.walk(module)) {
+            files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/")
+                    && !p.toString().contains("/target/")).forEach(p -> {
                 Matcher m = append.matcher(read(p));
                 while (m.find()) {
                     write.add(require(constants, m.group(1)));
