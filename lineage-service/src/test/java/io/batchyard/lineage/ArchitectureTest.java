@@ -6,7 +6,10 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import io.batchyard.teststack.arch.LayeringRules;
 
-/** Resources map HTTP, services open transactions, repositories hold the SQL; no package cycles. */
+/**
+ * Resources map HTTP, services open transactions, repositories hold the SQL, features meet through services; no
+ * package cycles.
+ */
 @AnalyzeClasses(packages = "io.batchyard.lineage", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
     @ArchTest static final ArchRule sql = LayeringRules.SQL_ONLY_IN_REPOSITORIES;
@@ -15,8 +18,7 @@ class ArchitectureTest {
     @ArchTest static final ArchRule resourceMethods = LayeringRules.NO_TRANSACTIONAL_RESOURCE_METHODS;
     @ArchTest static final ArchRule resourceData = LayeringRules.RESOURCES_USE_NO_REPOSITORIES;
     @ArchTest static final ArchRule repositories = LayeringRules.REPOSITORIES_USE_NO_SERVICES;
-    // Not held to LayeringRules.featuresMeetThroughServices yet: classes of one feature still use another feature's
-    // repositories; the rule joins this list once they call that feature's service instead.
+    @ArchTest static final ArchRule features = LayeringRules.featuresMeetThroughServices("io.batchyard.lineage");
     @ArchTest static final ArchRule injection = LayeringRules.CONSTRUCTOR_INJECTION;
     @ArchTest static final ArchRule cycles = LayeringRules.noPackageCycles("io.batchyard.lineage");
 }

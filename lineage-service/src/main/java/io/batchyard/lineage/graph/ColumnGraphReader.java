@@ -1,6 +1,7 @@
 package io.batchyard.lineage.graph;
 
 import io.batchyard.lineage.access.Readable;
+import io.batchyard.persistence.InOrder;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -86,12 +87,8 @@ public class ColumnGraphReader {
                 return Uni.createFrom().item(Boolean.FALSE);
             }
             Reached at = current;
-            Uni<Void> expanded = Uni.createFrom().voidItem();
-            for (Direction d : directions) {
-                expanded = expanded.chain(() -> graph.hops(at.node(), d, reader).invoke(hops -> follow(at, d, hops))
-                        .replaceWithVoid());
-            }
-            return expanded.replaceWith(Boolean.TRUE);
+            return InOrder.each(directions, d -> graph.hops(at.node(), d, reader).invoke(hops -> follow(at, d, hops)))
+                    .replaceWith(Boolean.TRUE);
         }
 
         private void follow(Reached at, Direction d, List<ColumnGraphRepository.Hop> hops) {

@@ -1,7 +1,7 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.lineage.access.AccessRepository;
 import io.batchyard.lineage.access.Readable;
+import io.batchyard.lineage.access.Visibility;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
@@ -53,9 +53,9 @@ public class ColumnGraphRepository extends SqlRepository {
                         + " WHERE node_id = :n))"
                 : " WHERE (r.src_node_id = :n OR r.src_node_id IN (SELECT node_id FROM lineage_node"
                         + " WHERE container_node_id = :n))";
-        return list(HOP + where + " AND " + AccessRepository.readable("q.process_id")
+        return list(HOP + where + " AND " + Visibility.readable("q.process_id")
                         + " ORDER BY r.created_at, r.relation_id",
-                AccessRepository.params(reader).and("n", node), ColumnGraphRepository::hop);
+                Visibility.params(reader).and("n", node), ColumnGraphRepository::hop);
     }
 
     /**
@@ -78,8 +78,8 @@ public class ColumnGraphRepository extends SqlRepository {
                             FROM asked a JOIN lineage_relation r ON a.member IN (r.src_node_id, r.target_node_id)
                             JOIN lineage_query q ON q.query_id = r.query_id)
                         SELECT node_id FROM related GROUP BY node_id HAVING NOT bool_or(readable)"""
-                        .formatted(AccessRepository.readable("q.process_id")), Long.class,
-                AccessRepository.params(reader).and("ids", ids))
+                        .formatted(Visibility.readable("q.process_id")), Long.class,
+                Visibility.params(reader).and("ids", ids))
                 .map(Set::copyOf);
     }
 

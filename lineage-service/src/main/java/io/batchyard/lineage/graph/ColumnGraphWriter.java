@@ -1,13 +1,12 @@
 package io.batchyard.lineage.graph;
 
-import io.batchyard.persistence.Columns;
-
-import io.batchyard.lineage.InOrder;
 import io.batchyard.lineage.column.ColumnEdge;
 import io.batchyard.lineage.column.Endpoint;
 import io.batchyard.lineage.column.QueryLineage;
 import io.batchyard.lineage.column.StatementLineage;
 import io.batchyard.lineage.column.TableUse;
+import io.batchyard.persistence.Columns;
+import io.batchyard.persistence.InOrder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashMap;

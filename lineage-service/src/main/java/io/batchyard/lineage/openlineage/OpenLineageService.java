@@ -13,10 +13,10 @@ import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.openlineage.OpenLineageRepository.StatementRow;
 import io.batchyard.lineage.openlineage.RunEventBuilder.Relation;
 import io.batchyard.lineage.process.ProcessLineage;
-import io.batchyard.lineage.process.ProcessLineageRepository;
+import io.batchyard.lineage.process.RunService;
 import io.batchyard.lineage.process.RunTransitions;
-import io.batchyard.lineage.registry.RegistryRepository;
-import io.batchyard.lineage.schema.TableSchemaRepository;
+import io.batchyard.lineage.registry.RegistryService;
+import io.batchyard.lineage.schema.TableSchemaService;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -41,18 +41,18 @@ public class OpenLineageService implements RunTransitions {
 
     private static final String PRODUCER = "lineage-service";
 
-    private final ProcessLineageRepository runs;
+    private final RunService runs;
     private final OpenLineageRepository openLineage;
-    private final TableSchemaRepository schemas;
+    private final TableSchemaService schemas;
     private final OpenLineageSettings settings;
-    private final RegistryRepository registry;
+    private final RegistryService registry;
     private final ObjectMapper json;
     private final ProcessAccess access;
     private final Outbox outbox;
 
-    public OpenLineageService(ProcessLineageRepository runs, OpenLineageRepository openLineage,
-                              TableSchemaRepository schemas, OpenLineageSettings settings, ObjectMapper json,
-                              RegistryRepository registry, ProcessAccess access, Outbox outbox) {
+    public OpenLineageService(RunService runs, OpenLineageRepository openLineage, TableSchemaService schemas,
+                              OpenLineageSettings settings, ObjectMapper json, RegistryService registry,
+                              ProcessAccess access, Outbox outbox) {
         this.outbox = outbox;
         this.registry = registry;
         this.access = access;

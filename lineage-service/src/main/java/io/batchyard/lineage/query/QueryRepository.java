@@ -1,7 +1,7 @@
 package io.batchyard.lineage.query;
 
-import io.batchyard.lineage.access.AccessRepository;
 import io.batchyard.lineage.access.Readable;
+import io.batchyard.lineage.access.Visibility;
 import io.batchyard.persistence.Paging;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
@@ -107,7 +107,7 @@ public class QueryRepository extends SqlRepository {
     private static Where where(QueryFilter f, Readable reader) {
         return Where.all().eq("q.process_id", f.processId()).eq("q.instance_exec_id", f.instanceExecId())
                 .eq("q.parse_status", f.status() == null ? null : f.status().name())
-                .and(AccessRepository.readable("q.process_id"), AccessRepository.params(reader));
+                .and(Visibility.readable("q.process_id"), Visibility.params(reader));
     }
 
     private static StoredQuery query(Row r) {

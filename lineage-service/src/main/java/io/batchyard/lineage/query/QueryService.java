@@ -1,7 +1,5 @@
 package io.batchyard.lineage.query;
 
-import io.batchyard.persistence.Blocking;
-
 import static io.batchyard.api.CommonErrors.CONFLICT;
 import static io.batchyard.lineage.LineageError.UNKNOWN_PROCESS;
 import static io.batchyard.lineage.LineageError.UNKNOWN_QUERY;
@@ -15,7 +13,6 @@ import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.lineage.QueryRegistered;
-import io.batchyard.lineage.InOrder;
 import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.column.ColumnLineageExtractor;
 import io.batchyard.lineage.column.QueryLineage;
@@ -23,7 +20,9 @@ import io.batchyard.lineage.column.StatementLineage;
 import io.batchyard.lineage.column.TableSchemas;
 import io.batchyard.lineage.column.TableUse;
 import io.batchyard.lineage.graph.ColumnGraphWriter;
-import io.batchyard.lineage.schema.TableSchemaRepository;
+import io.batchyard.lineage.schema.TableSchemaService;
+import io.batchyard.persistence.Blocking;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
@@ -68,7 +67,7 @@ public class QueryService {
     public static final String PARSES = "batchyard.lineage.parse";
 
     private final QueryRepository queries;
-    private final TableSchemaRepository schemas;
+    private final TableSchemaService schemas;
     private final ColumnGraphWriter graph;
     private final Outbox outbox;
     private final ProcessedEventLedger ledger;
@@ -76,7 +75,7 @@ public class QueryService {
     private final ColumnLineageExtractor extractor = new ColumnLineageExtractor();
     private final Map<StoredQuery.ParseStatus, Counter> parses = new EnumMap<>(StoredQuery.ParseStatus.class);
 
-    public QueryService(QueryRepository queries, TableSchemaRepository schemas, ColumnGraphWriter graph, Outbox outbox,
+    public QueryService(QueryRepository queries, TableSchemaService schemas, ColumnGraphWriter graph, Outbox outbox,
                         ProcessedEventLedger ledger, ProcessAccess access, MeterRegistry meters) {
         this.queries = queries;
         this.access = access;
@@ -196,7 +195,8 @@ public class QueryService {
         return queries.insert(id, q, database, status, lineage.failed() ? lineage.errorSummary() : null, warnings, via)
                 .chain(() -> InOrder.each(statements, s -> queries.insertStatement(id, q.instanceExecId(), s.index(),
                         s.sql(), s.database(), s.error())))
-                .chain(() -> InOrder.each(learned, s -> schemas.put(s.learnedTable(), s.learnedColumns(), s.learnedTypes(), "ddl")))
+                .chain(() -> InOrder.each(learned, s -> schemas.learn(s.learnedTable(), s.learnedColumns(),
+                        s.learnedTypes())))
                 .chain(() -> graph.write(id, lineage))
                 .chain(() -> announce(id, q, correlationId, lineage.statements().stream()
                         .flatMap(st -> st.tables().stream()).filter(t -> !t.temp()).toList()));

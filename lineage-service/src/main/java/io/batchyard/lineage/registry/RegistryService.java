@@ -6,6 +6,7 @@ import io.batchyard.events.ProcessServer;
 import io.batchyard.events.registry.ApplicationChanged;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessRegistered;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.schemas.Events;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -31,6 +33,22 @@ public class RegistryService {
     public RegistryService(RegistryRepository registry, ProcessedEventLedger ledger) {
         this.registry = registry;
         this.ledger = ledger;
+    }
+
+    /**
+     * The name of the application of the process, else of its parent ({@code parentProcessId} may be null); empty
+     * when the registry has not announced it. Joins the caller's session.
+     */
+    public Uni<Optional<String>> applicationName(long processId, Long parentProcessId) {
+        return registry.applicationName(processId, parentProcessId);
+    }
+
+    /**
+     * The server the process names, else the one its parent names ({@code parentProcessId} may be null); empty when
+     * neither names one. Joins the caller's session.
+     */
+    public Uni<Optional<RegisteredServer>> server(long processId, Long parentProcessId) {
+        return registry.server(processId, parentProcessId);
     }
 
     @WithTransaction
@@ -62,10 +80,6 @@ public class RegistryService {
         List<ProcessDefinition> all = new ArrayList<>(steps.size() + 1);
         all.add(parent);
         all.addAll(steps);
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (ProcessDefinition d : all) {
-            chain = chain.chain(() -> registry.upsertProcess(d.getProcessId(), d.getBusDomainId(), server(d), at));
-        }
-        return chain;
+        return InOrder.each(all, d -> registry.upsertProcess(d.getProcessId(), d.getBusDomainId(), server(d), at));
     }
 }

@@ -8,10 +8,14 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
-/** Table schemas registered over the API: there is no Hive metastore. */
+/**
+ * Table schemas registered over the API or learned from CREATE TABLE statements: there is no Hive metastore. The
+ * methods without a transaction of their own serve other features and join the caller's session.
+ */
 @ApplicationScoped
 public class TableSchemaService {
 
@@ -39,5 +43,20 @@ public class TableSchemaService {
     public Uni<Page<TableSchema>> list(PageRequest page) {
         return schemas.list(page.limit(), page.offset())
                 .chain(items -> schemas.count().map(total -> Page.of(items, total, page)));
+    }
+
+    /** Replaces the columns of a table a parsed CREATE TABLE statement declares; the newest registration wins. */
+    public Uni<Void> learn(String table, List<String> columns, Map<String, String> types) {
+        return schemas.put(table, columns, types, "ddl");
+    }
+
+    /** The known columns of those tables; a table without a schema is absent from the map. */
+    public Uni<Map<String, List<String>>> columns(Collection<String> tables) {
+        return schemas.columns(tables);
+    }
+
+    /** The known column types of those tables (column to type); a table without a schema is absent. */
+    public Uni<Map<String, Map<String, String>>> types(Collection<String> tables) {
+        return schemas.types(tables);
     }
 }
