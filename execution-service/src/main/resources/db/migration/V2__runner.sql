@@ -1,4 +1,4 @@
--- execution-service: the stand-alone runner (PWM semantics, spec part B) for parents of workflow type 2.
+-- execution-service: the stand-alone runner (schedules, buckets, retries and hooks) for parents of workflow type 2.
 -- The registry owns what a step runs (its "script" and "param" properties); these tables own when and how often.
 
 -- Run policy of one stand-alone parent (PWM job + job_context + job_loop-free part of job).

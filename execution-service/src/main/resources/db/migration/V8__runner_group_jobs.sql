@@ -1,7 +1,7 @@
--- execution-service: PWM job groups (spec B.1, B.2). A stand-alone parent is a group; each of its steps is a job that
--- may have its own enable flag, bucket rule, dependencies and hooks. A step without a row here takes everything from
--- the parent's run policy, as before. A job with a row keeps its own bucket ledger in bucket_status under its step id,
--- so its buckets are independent of its siblings'.
+-- execution-service: job groups of the stand-alone runner. A stand-alone parent is a group; each of its steps is a job
+-- that may have its own enable flag, bucket rule, dependencies and hooks. A step without a row here takes everything
+-- from the parent's run policy, as before. A job with a row keeps its own bucket ledger in bucket_status under its
+-- step id, so its buckets are independent of its siblings'.
 CREATE TABLE runner_step_job (
     step_id          BIGINT      PRIMARY KEY,
     -- deleting the parent's run policy deletes its jobs' settings with it

@@ -1,7 +1,7 @@
 -- lineage-service: registered queries, the column graph parsed from them, the table schemas that the parser needs
 -- (no Hive metastore exists), and process lineage read from run and batch events.
 
--- Node types of spec section 5; a master table so a node's type is checked and self-describing.
+-- The kinds of node the column graph holds; a master table so a node's type is checked and self-describing.
 CREATE TABLE lineage_node_type (
     node_type_id SMALLINT PRIMARY KEY,
     name         TEXT NOT NULL UNIQUE

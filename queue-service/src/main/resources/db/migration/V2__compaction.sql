@@ -1,5 +1,6 @@
--- queue-service: small-object compaction (spec part A, "Prism"). Tables, date partitions, small objects, the
--- merge-job queue, merge ranges chained by constraints, and manifest versions. Every timestamp is TIMESTAMPTZ.
+-- queue-service: small-object compaction, which merges a table's many small objects into fewer large ones. Tables,
+-- date partitions, small objects, the merge-job queue, merge ranges chained by constraints, and manifest versions.
+-- Every timestamp is TIMESTAMPTZ.
 
 CREATE TABLE compaction_table (
     table_id               BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

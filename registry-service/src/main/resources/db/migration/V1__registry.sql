@@ -1,4 +1,6 @@
--- registry-service: process definitions and their master data (BDRE registry, spec section 2).
+-- registry-service: applications, process templates and processes with their properties, the servers and Hive
+-- tables jobs use, and the master data (process and workflow types, run and batch states) those rows are checked
+-- against.
 
 CREATE TABLE process_type (
     process_type_id        INT  PRIMARY KEY,

@@ -1,4 +1,5 @@
--- Master data, as seeded by the reference (spec section 2.1).
+-- What every installation starts with: the workflow types, run and batch states and process types that definitions
+-- refer to, a first application, and the HDFS server that generated file-registration actions name.
 
 INSERT INTO workflow_type (workflow_type_id, workflow_type_name) VALUES
     (0, 'for steps only'), (1, 'oozie'), (2, 'stand alone'), (3, 'airflow');
