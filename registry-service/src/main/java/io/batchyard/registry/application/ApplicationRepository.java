@@ -6,8 +6,8 @@ import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
+import io.batchyard.registry.access.ReadFilter;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -135,34 +135,7 @@ public class ApplicationRepository extends SqlRepository {
         if (nameContains != null) {
             where.and("name ILIKE '%' || CAST(:name AS text) || '%'", Params.of("name", nameContains));
         }
-        return where.and(readableBy("application.application_id"), readerParams(reader));
-    }
-
-    /**
-     * A condition that keeps only rows of applications {@code reader} holds read permission on, for the lists of
-     * every feature, decided in the query so that totals and pages agree. {@code applicationIdColumn} names the
-     * row's application; the parameters come from {@link #readerParams}. The permission type is the one
-     * {@link io.batchyard.api.access.ApplicationAccess#typeFor} gives: the owner's if the reader owns the application,
-     * else the group's if the reader is in the owner group, else the others'; read is its bit 4. Administrators read
-     * everything.
-     */
-    public static String readableBy(String applicationIdColumn) {
-        return """
-                (CAST(:readerAdmin AS boolean) OR EXISTS (
-                  SELECT 1 FROM application readable WHERE readable.application_id = %s
-                     AND ((CASE WHEN readable.owner_user = CAST(:reader AS text) THEN readable.owner_permission
-                                WHEN readable.owner_group IN (SELECT jsonb_array_elements_text(
-                                                           CAST(CAST(:readerGroups AS text) AS jsonb)))
-                                     THEN readable.group_permission
-                                ELSE readable.others_permission END) & 4) <> 0))""".formatted(applicationIdColumn);
-    }
-
-    /** The parameters of {@link #readableBy}. */
-    public static Params readerParams(Caller reader) {
-        // Group names are free text: a JSON array carries any of them intact (cast to text first in the query: the
-        // reactive driver would send a string bound straight to jsonb as a JSON string).
-        return Params.of("readerAdmin", reader.admin()).and("reader", reader.name())
-                .and("readerGroups", new JsonArray(List.copyOf(reader.groups())).encode());
+        return where.and(ReadFilter.condition("application.application_id"), ReadFilter.params(reader));
     }
 
     private static void addCount(List<String> parts, long n, String what) {

@@ -7,13 +7,14 @@ import static io.batchyard.registry.RegistryError.STILL_REFERENCED;
 
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.registry.Listing;
-import io.batchyard.registry.Unis;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Applications (BDRE business domains); names are unique. A caller sees the applications it may read, and their
@@ -39,7 +40,7 @@ public class ApplicationService {
      */
     @WithTransaction
     public Uni<Integer> announcePending() {
-        return applications.unannounced().call(pending -> Unis.sequentially(pending, app -> events.changed(app, false)))
+        return applications.unannounced().call(pending -> InOrder.each(pending, app -> events.changed(app, false)))
                 .map(List::size);
     }
 
@@ -104,6 +105,11 @@ public class ApplicationService {
     @WithSession
     public Uni<ApplicationRow> get(long id) {
         return access.onApplication(id, Permission.READ).map(app -> app.shownTo(access.caller()));
+    }
+
+    /** Whether the application exists, whoever may read it; joins the caller's session. */
+    public Uni<Boolean> exists(long id) {
+        return applications.find(id).map(Optional::isPresent);
     }
 
     /** The applications the caller may read, listed and counted. */

@@ -3,7 +3,7 @@ package io.batchyard.registry.hive;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Permission;
 import io.batchyard.registry.application.AccessGuard;
-import io.batchyard.registry.process.ProcessRepository;
+import io.batchyard.registry.process.ProcessService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -19,10 +19,10 @@ public class EtlDriverService {
 
     private final EtlDriverRepository drivers;
     private final HiveTableRepository tables;
-    private final ProcessRepository processes;
+    private final ProcessService processes;
     private final AccessGuard access;
 
-    public EtlDriverService(EtlDriverRepository drivers, HiveTableRepository tables, ProcessRepository processes,
+    public EtlDriverService(EtlDriverRepository drivers, HiveTableRepository tables, ProcessService processes,
                             AccessGuard access) {
         this.drivers = drivers;
         this.tables = tables;

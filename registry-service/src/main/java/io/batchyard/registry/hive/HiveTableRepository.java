@@ -6,7 +6,7 @@ import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
-import io.batchyard.registry.application.ApplicationRepository;
+import io.batchyard.registry.access.ReadFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -58,8 +58,8 @@ public class HiveTableRepository extends SqlRepository {
     }
 
     private static Where matching(String dbName, Caller reader) {
-        return Where.all().eq("db_name", dbName).and(ApplicationRepository.readableBy("hive_table.application_id"),
-                ApplicationRepository.readerParams(reader));
+        return Where.all().eq("db_name", dbName).and(ReadFilter.condition("hive_table.application_id"),
+                ReadFilter.params(reader));
     }
 
     public Uni<Boolean> nameTaken(String dbName, String tableName, Long exceptId) {

@@ -6,8 +6,8 @@ import io.batchyard.events.ProcessProperty;
 import io.batchyard.events.registry.ProcessChanged;
 import io.batchyard.events.registry.ProcessDeleted;
 import io.batchyard.events.registry.ProcessRegistered;
-import io.batchyard.registry.server.ServerRepository;
 import io.batchyard.registry.server.ServerRow;
+import io.batchyard.registry.server.ServerService;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
@@ -31,10 +31,10 @@ public class ProcessEvents {
     private final Outbox outbox;
     private final ProcessRepository processes;
     private final PropertyRepository properties;
-    private final ServerRepository servers;
+    private final ServerService servers;
 
     public ProcessEvents(Outbox outbox, ProcessRepository processes, PropertyRepository properties,
-                         ServerRepository servers) {
+                         ServerService servers) {
         this.outbox = outbox;
         this.processes = processes;
         this.properties = properties;
@@ -70,7 +70,7 @@ public class ProcessEvents {
     }
 
     private Uni<Snapshot> snapshot(long parentId) {
-        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).chain(all -> servers.findAllForEvents(
+        return processes.tree(parentId).chain(tree -> properties.forTree(parentId).chain(all -> servers.forEvents(
                 tree.stream().map(ProcessRow::serverId).filter(Objects::nonNull).collect(Collectors.toSet()))
                 .map(named -> {
                     Map<Long, List<ProcessProperty>> props = all.stream()

@@ -7,7 +7,7 @@ import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
-import io.batchyard.registry.application.ApplicationRepository;
+import io.batchyard.registry.access.ReadFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -178,8 +178,7 @@ public class ProcessRepository extends SqlRepository {
         if (!f.includeDeleted()) {
             where.and("NOT deleted");
         }
-        return where.and(ApplicationRepository.readableBy("process.application_id"),
-                ApplicationRepository.readerParams(reader));
+        return where.and(ReadFilter.condition("process.application_id"), ReadFilter.params(reader));
     }
 
     /** The parameters of the fields both insert and update write. */

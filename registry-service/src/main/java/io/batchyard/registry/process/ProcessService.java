@@ -4,13 +4,12 @@ import io.batchyard.api.ApiException;
 import io.batchyard.api.ChosenIds;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.registry.Listing;
-import io.batchyard.registry.Unis;
 import io.batchyard.registry.application.AccessGuard;
-import io.batchyard.registry.application.ApplicationRepository;
+import io.batchyard.registry.application.ApplicationService;
 import io.batchyard.registry.catalog.CatalogService;
-import io.batchyard.registry.server.ServerRepository;
-import io.batchyard.registry.server.ServerRow;
+import io.batchyard.registry.server.ServerService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -45,14 +44,14 @@ import static io.batchyard.registry.RegistryError.UNKNOWN_SERVER;
 public class ProcessService {
 
     private final ProcessRepository processes;
-    private final ApplicationRepository applications;
+    private final ApplicationService applications;
     private final CatalogService catalog;
     private final ProcessEvents events;
     private final AccessGuard access;
-    private final ServerRepository servers;
+    private final ServerService servers;
 
-    public ProcessService(ProcessRepository processes, ApplicationRepository applications, CatalogService catalog,
-                          ProcessEvents events, AccessGuard access, ServerRepository servers) {
+    public ProcessService(ProcessRepository processes, ApplicationService applications, CatalogService catalog,
+                          ProcessEvents events, AccessGuard access, ServerService servers) {
         this.processes = processes;
         this.applications = applications;
         this.catalog = catalog;
@@ -189,6 +188,22 @@ public class ProcessService {
                 .chain(current -> events.changed(current.treeId(), List.of(processId)));
     }
 
+    /**
+     * The process as stored, deleted or not, for a collaborator that has checked the caller's permission on it
+     * already; joins the caller's session.
+     */
+    public Uni<Optional<ProcessRow>> find(long processId) {
+        return processes.find(processId);
+    }
+
+    /**
+     * The tree of parent {@code parentId} as stored (its parent first, then the steps by id, deleted ones included),
+     * for a collaborator that has checked the caller's permission on it already; joins the caller's session.
+     */
+    public Uni<List<ProcessRow>> treeOf(long parentId) {
+        return processes.tree(parentId);
+    }
+
     /** Without read permission on its application, a process does not exist for the caller. */
     @WithSession
     public Uni<ProcessRow> get(long processId) {
@@ -254,9 +269,9 @@ public class ProcessService {
 
     /** The application, workflow type and server a draft names exist; joins the caller's session. */
     public Uni<Void> checkReferences(ProcessDraft draft) {
-        return applications.find(draft.applicationId())
+        return applications.exists(draft.applicationId())
                 .invoke(application -> {
-                    if (application.isEmpty()) {
+                    if (!application) {
                         throw UNKNOWN_REFERENCE.exception("application " + draft.applicationId() + " does not exist");
                     }
                 })
@@ -267,10 +282,10 @@ public class ProcessService {
                                 + " does not exist");
                     }
                 })
-                .chain(() -> draft.serverId() == null ? Uni.createFrom().item(Optional.<ServerRow>empty())
-                        : servers.find(draft.serverId()))
+                .chain(() -> draft.serverId() == null ? Uni.createFrom().item(Boolean.FALSE)
+                        : servers.exists(draft.serverId()))
                 .invoke(server -> {
-                    if (draft.serverId() != null && server.isEmpty()) {
+                    if (draft.serverId() != null && !server) {
                         throw UNKNOWN_SERVER.exception("server " + draft.serverId() + " does not exist");
                     }
                 })
@@ -294,7 +309,7 @@ public class ProcessService {
                         .map(readable -> found.stream().filter(row -> alreadyNamed.contains(row.processId())
                                 || readable.contains(row.applicationId())).toList()))
                 .map(found -> found.stream().collect(Collectors.toMap(ProcessRow::processId, Function.identity())))
-                .chain(found -> Unis.sequentially(enqueuers, processes::upstreamParents)
+                .chain(found -> InOrder.map(enqueuers, processes::upstreamParents)
                         .map(upstream -> {
                             Map<Long, Set<Long>> byEnqueuer = new HashMap<>();
                             int i = 0;

@@ -6,7 +6,7 @@ import static io.batchyard.registry.RegistryError.SCRIPT_NAME_REFUSED;
 
 import io.batchyard.api.ScriptNames;
 import io.batchyard.api.access.Permission;
-import io.batchyard.registry.Unis;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.server.SecretCipher;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -53,7 +53,7 @@ public class PropertyService {
         int sealed;
         try {
             sealed = VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> properties.clearSecrets()
-                    .chain(rows -> Unis.sequentially(rows, this::store).map(List::size))));
+                    .chain(rows -> InOrder.each(rows, this::store).replaceWith(rows.size()))));
         } catch (Throwable e) {
             throw new IllegalStateException("could not encrypt the secret properties stored in clear", e);
         }
@@ -100,6 +100,14 @@ public class PropertyService {
                     }
                 })
                 .chain(() -> processService.announceChange(processId));
+    }
+
+    /**
+     * The properties of a parent and all its steps as stored (a secret's value empty), for a collaborator that has
+     * checked the caller's permission on the tree already; joins the caller's session.
+     */
+    public Uni<List<PropertyRow>> forTree(long parentId) {
+        return properties.forTree(parentId);
     }
 
     /** Writes {@code property} in the caller's transaction, a secret as its ciphertext only. */

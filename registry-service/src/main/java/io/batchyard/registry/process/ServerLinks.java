@@ -1,6 +1,6 @@
 package io.batchyard.registry.process;
 
-import io.batchyard.registry.Unis;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.registry.server.ServerUsers;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,8 +33,7 @@ public class ServerLinks implements ServerUsers {
     @Override
     public Uni<Void> lockTreesNaming(long serverId) {
         return treesNaming(serverId)
-                .chain(trees -> Unis.sequentially(trees.keySet(), processes::lock))
-                .replaceWithVoid();
+                .chain(trees -> InOrder.each(trees.keySet(), processes::lock));
     }
 
     @Override
@@ -42,9 +41,8 @@ public class ServerLinks implements ServerUsers {
         // Read again: a tree linked since the locks were taken has committed (a link still open waits for the
         // server's row when it reads the server for its own event, and so announces the new address itself).
         return treesNaming(serverId)
-                .chain(trees -> Unis.sequentially(List.copyOf(trees.entrySet()), tree -> processes.lock(tree.getKey())
-                        .chain(() -> events.changed(tree.getKey(), tree.getValue()))))
-                .replaceWithVoid();
+                .chain(trees -> InOrder.each(trees.entrySet(), tree -> processes.lock(tree.getKey())
+                        .chain(() -> events.changed(tree.getKey(), tree.getValue()))));
     }
 
     /** The live processes naming the server, by the parent of their tree, in parent id order (the order of locks). */

@@ -15,15 +15,11 @@ import java.util.List;
 @ApplicationScoped
 public class PropertySecretRepository extends SqlRepository {
 
-    /** A secret property's ciphertext and the id of the key that sealed it. */
-    public record Sealed(long processId, String key, byte[] ciphertext, String keyId) {
-    }
-
     /**
      * The secret properties sealed under another key than {@code keyId}, locked against other changes until the
      * caller's transaction ends.
      */
-    public Uni<List<Sealed>> lockNotUnder(String keyId) {
+    public Uni<List<PropertySecret>> lockNotUnder(String keyId) {
         return list("""
                         SELECT process_id, prop_key, encode(prop_value_ct, 'hex') AS prop_value_hex, secrets_key_id
                         FROM property
@@ -40,8 +36,8 @@ public class PropertySecretRepository extends SqlRepository {
                 .replaceWithVoid();
     }
 
-    private static Sealed sealed(Row r) {
-        return new Sealed(r.getLong("process_id"), r.getString("prop_key"), ServerRepository.bytes(r, "prop_value_hex"),
-                r.getString("secrets_key_id"));
+    private static PropertySecret sealed(Row r) {
+        return new PropertySecret(r.getLong("process_id"), r.getString("prop_key"),
+                ServerRepository.bytes(r, "prop_value_hex"), r.getString("secrets_key_id"));
     }
 }

@@ -3,7 +3,7 @@ package io.batchyard.registry.server;
 import static io.batchyard.registry.RegistryError.SECRET_UNREADABLE;
 
 import io.batchyard.api.ApiException;
-import io.batchyard.registry.Unis;
+import io.batchyard.persistence.InOrder;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,10 +49,10 @@ public class SecretRotationService {
         return properties.lockNotUnder(current).chain(sealedProperties -> servers.lockSecretsNotUnder(current)
                 .chain(sealedServers -> {
                     List<String> unreadable = new ArrayList<>();
-                    List<PropertySecretRepository.Sealed> propertyWrites = new ArrayList<>();
-                    for (PropertySecretRepository.Sealed p : sealedProperties) {
+                    List<PropertySecret> propertyWrites = new ArrayList<>();
+                    for (PropertySecret p : sealedProperties) {
                         String aad = SecretCipher.propertyAssociatedData(p.processId(), p.key());
-                        attempt(unreadable, () -> propertyWrites.add(new PropertySecretRepository.Sealed(p.processId(),
+                        attempt(unreadable, () -> propertyWrites.add(new PropertySecret(p.processId(),
                                 p.key(), reseal(p.ciphertext(), p.keyId(), aad, "property '" + p.key()
                                 + "' of process " + p.processId()), current)));
                     }
@@ -65,9 +65,9 @@ public class SecretRotationService {
                                 + " so none was re-encrypted: " + String.join("; ", unreadable.subList(0,
                                 Math.min(NAMED, unreadable.size()))) + (unreadable.size() > NAMED ? "; …" : ""));
                     }
-                    return Unis.sequentially(propertyWrites, w -> properties.reseal(w.processId(), w.key(),
+                    return InOrder.each(propertyWrites, w -> properties.reseal(w.processId(), w.key(),
                                     w.ciphertext(), w.keyId()))
-                            .chain(() -> Unis.sequentially(serverWrites, w -> servers.setSecrets(w.serverId(),
+                            .chain(() -> InOrder.each(serverWrites, w -> servers.setSecrets(w.serverId(),
                                     w.loginPassword(), w.sshPrivateKey(), w.keyId())))
                             .map(done -> new ReEncryption(current, serverWrites.size(), propertyWrites.size(),
                                     serverWrites.size() + propertyWrites.size()));

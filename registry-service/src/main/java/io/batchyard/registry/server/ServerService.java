@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -86,6 +87,19 @@ public class ServerService {
     @WithSession
     public Uni<ServerRow> get(long id) {
         return servers.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
+    }
+
+    /** Whether the server exists; joins the caller's session, for a process that names it. */
+    public Uni<Boolean> exists(long id) {
+        return servers.find(id).map(Optional::isPresent);
+    }
+
+    /**
+     * The servers among {@code ids}, for a process event that carries them; joins the caller's transaction. A share
+     * lock: the event never carries an address a change of the server in progress is replacing.
+     */
+    public Uni<List<ServerRow>> forEvents(Collection<Long> ids) {
+        return servers.findAllForEvents(ids);
     }
 
     /**

@@ -7,7 +7,7 @@ import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
-import io.batchyard.registry.application.ApplicationRepository;
+import io.batchyard.registry.access.ReadFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -96,8 +96,7 @@ public class TemplateRepository extends SqlRepository {
         if (parentsOnly) {
             where.and("parent_template_id IS NULL");
         }
-        return where.and(ApplicationRepository.readableBy("process_template.application_id"),
-                ApplicationRepository.readerParams(reader));
+        return where.and(ReadFilter.condition("process_template.application_id"), ReadFilter.params(reader));
     }
 
     public Uni<List<Long>> markDeleted(long id) {

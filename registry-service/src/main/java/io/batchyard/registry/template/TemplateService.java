@@ -8,8 +8,8 @@ import static io.batchyard.registry.RegistryError.SECRET_IN_TEMPLATE;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.registry.Listing;
-import io.batchyard.registry.Unis;
 import io.batchyard.registry.application.AccessGuard;
 import io.batchyard.registry.catalog.CatalogService;
 import io.batchyard.registry.process.ProcessApi;
@@ -138,7 +138,7 @@ public class TemplateService {
                                 + " instantiate its parent " + tree.get(0).parentTemplateId());
                     }
                 })
-                .call(tree -> Unis.sequentially(tree, t -> {
+                .call(tree -> InOrder.each(tree, t -> {
                     Long parentId = t.isParent() ? null : newIds.get(t.parentTemplateId());
                     String name = (prefix + t.name()).substring(0, Math.min(45, (prefix + t.name()).length()));
                     return processes.insert(new ProcessDraft(null, name, t.description(),
@@ -149,7 +149,7 @@ public class TemplateService {
                             .chain(created -> copyProperties(t.templateId(), created.processId()));
                 }))
                 // Link only once every process exists, so the tree rules see the whole tree.
-                .call(tree -> Unis.sequentially(tree, t -> {
+                .call(tree -> InOrder.each(tree, t -> {
                     List<Long> next = new ArrayList<>();
                     for (Long n : t.nextTemplateIds()) {
                         Long mapped = newIds.get(n);
@@ -221,8 +221,8 @@ public class TemplateService {
         }).replaceWithVoid();
     }
 
-    private Uni<List<Void>> copyProperties(long templateId, long processId) {
-        return templates.properties(templateId).chain(props -> Unis.sequentially(props, p -> propertyService.store(
+    private Uni<Void> copyProperties(long templateId, long processId) {
+        return templates.properties(templateId).chain(props -> InOrder.each(props, p -> propertyService.store(
                 new PropertyRow(processId, p.configGroup(), p.key(), p.value(), p.description()))));
     }
 

@@ -3,10 +3,10 @@ package io.batchyard.registry.workflow;
 import io.batchyard.api.access.Permission;
 import io.batchyard.registry.RegistryError;
 import io.batchyard.registry.application.AccessGuard;
-import io.batchyard.registry.process.ProcessRepository;
 import io.batchyard.registry.process.ProcessRow;
-import io.batchyard.registry.process.PropertyRepository;
+import io.batchyard.registry.process.ProcessService;
 import io.batchyard.registry.process.PropertyRow;
+import io.batchyard.registry.process.PropertyService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -28,12 +28,12 @@ public class WorkflowService {
 
     public enum Format { OOZIE, DOT, SVG, AIRFLOW }
 
-    private final ProcessRepository processes;
-    private final PropertyRepository properties;
+    private final ProcessService processes;
+    private final PropertyService properties;
     private final AccessGuard access;
     private final DotRenderer graphviz;
 
-    public WorkflowService(ProcessRepository processes, PropertyRepository properties, AccessGuard access,
+    public WorkflowService(ProcessService processes, PropertyService properties, AccessGuard access,
                            DotRenderer graphviz) {
         this.processes = processes;
         this.properties = properties;
@@ -64,7 +64,7 @@ public class WorkflowService {
         return access.onProcess(processId, Permission.READ).chain(() -> processes.find(processId))
                 .map(found -> found.filter(p -> !p.deleted()).orElseThrow(() -> NOT_FOUND.exception(
                         "process " + processId + " does not exist or is deleted")))
-                .chain(process -> processes.tree(process.treeId()))
+                .chain(process -> processes.treeOf(process.treeId()))
                 .invoke(tree -> {
                     ProcessRow parent = tree.get(0);
                     if (parent.processId() != processId) {
