@@ -22,7 +22,7 @@ public final class InOrder {
                 .collect().last().replaceWithVoid();
     }
 
-    /** The step's results, in the items' order. */
+    /** The step's results, in the items' order; a step that answers null adds nothing (use {@link #each} for those). */
     public static <T, R> Uni<List<R>> map(Iterable<T> items, Function<? super T, ? extends Uni<? extends R>> step) {
         return Multi.createFrom().iterable(items)
                 .onItem().transformToUniAndConcatenate(step::apply)
