@@ -1,15 +1,14 @@
 package io.batchyard.queue.batch;
 
-import static io.batchyard.queue.Visibility.applicationOfProcess;
-import static io.batchyard.queue.Visibility.visible;
+import static io.batchyard.queue.access.Visibility.applicationOfProcess;
+import static io.batchyard.queue.access.Visibility.visible;
 
 import io.batchyard.api.ChosenIds;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.SqlRepository;
-import io.batchyard.queue.Visibility;
+import io.batchyard.queue.access.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +21,6 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class BatchRepository extends SqlRepository {
-
-    public record Batch(long batchId, Long sourceInstanceExecId, String batchType, OffsetDateTime failedAt,
-                        OffsetDateTime createdAt) {
-    }
-
-    public record FileRow(long batchId, long serverId, String path, long fileSize, String fileHash,
-                          OffsetDateTime creationTs) {
-    }
 
     public Uni<Long> create(Long sourceInstanceExecId, String type) {
         return create(sourceInstanceExecId, type, null);

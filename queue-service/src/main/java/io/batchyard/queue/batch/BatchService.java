@@ -14,10 +14,10 @@ import io.batchyard.api.ApiException;
 import io.batchyard.api.ChosenIds;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.queue.Sequential;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.queue.access.AccessChecks;
-import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.queue.consumption.QueueService;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -25,8 +25,11 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -35,18 +38,19 @@ import java.util.function.Supplier;
  * FileRegistered and BatchEnqueued events it causes appended to the outbox in it. Each checks the caller's permission
  * on the applications involved in the same transaction: the process it acts for (a step's application is its
  * parent's) and the batch it names, which belongs to the applications of the processes it is related to
- * ({@link BatchRepository#applications}).
+ * ({@link BatchRepository#applications}). The methods without a caller are steps of other features' use cases (a
+ * claim, a lifecycle event) and join the caller's transaction.
  */
 @ApplicationScoped
 public class BatchService {
 
     private final BatchRepository batches;
-    private final ConsumptionQueueRepository queue;
+    private final QueueService queue;
     private final ProcessDefinitionRepository definitions;
     private final QueueEvents events;
     private final AccessChecks access;
 
-    public BatchService(BatchRepository batches, ConsumptionQueueRepository queue, ProcessDefinitionRepository definitions,
+    public BatchService(BatchRepository batches, QueueService queue, ProcessDefinitionRepository definitions,
                         QueueEvents events, AccessChecks access) {
         this.batches = batches;
         this.queue = queue;
@@ -69,12 +73,12 @@ public class BatchService {
                 .map(found -> found.filter(p -> p.isParent() && !p.deleted()).orElseThrow(unknown))
                 .call(upstream -> access.require(caller, upstream, Permission.EXECUTE, unknown))
                 .chain(upstream -> batch(caller, request.batchId(), upstream.processId(), !files.isEmpty())
-                        .chain(batchId -> Sequential.each(files,
-                                f -> addFile(new BatchRepository.FileRow(batchId, request.serverId(), f.path(), f.fileSize(),
+                        .chain(batchId -> InOrder.each(files,
+                                f -> addFile(new FileRow(batchId, request.serverId(), f.path(), f.fileSize(),
                                         f.fileHash(), f.creationTs() == null ? OffsetDateTime.now() : f.creationTs())))
                         .chain(() -> definitions.consumersOf(upstream.processId()))
                         .map(consumers -> consumers.stream().map(ProcessDefinition::processId).toList())
-                        .chain(consumers -> Sequential.each(consumers, consumer -> queue.enqueue(batchId,
+                        .chain(consumers -> InOrder.each(consumers, consumer -> queue.enqueue(batchId,
                                         upstream.processId(), request.batchMarking(), consumer)
                                         .chain(queueId -> queueId.isEmpty() ? Uni.createFrom().voidItem()
                                                 : events.enqueued(queueId.get(), batchId, upstream.processId(), consumer,
@@ -115,7 +119,7 @@ public class BatchService {
 
     /** A batch the caller may see (through any of its applications); else 404, as for one that does not exist. */
     @WithSession
-    public Uni<BatchRepository.Batch> get(Caller caller, long batchId) {
+    public Uni<Batch> get(Caller caller, long batchId) {
         Supplier<ApiException> noBatch = () -> NOT_FOUND.exception("batch " + batchId + " does not exist");
         return batches.find(batchId)
                 .map(found -> found.orElseThrow(noBatch))
@@ -129,7 +133,7 @@ public class BatchService {
      * permission on every application it belongs to.
      */
     @WithTransaction
-    public Uni<BatchRepository.FileRow> registerFile(Caller caller, BatchApi.RegisterFile r) {
+    public Uni<FileRow> registerFile(Caller caller, BatchApi.RegisterFile r) {
         Supplier<ApiException> unknown = () -> UNKNOWN_PROCESS.exception("process " + r.subProcessId()
                 + " is not a live process known to queue-service");
         Supplier<ApiException> noBatch = () -> NOT_FOUND.exception("batch " + r.batchId() + " does not exist");
@@ -147,7 +151,7 @@ public class BatchService {
                         + "application of the process that registers it");
             }
             return batches.create(null, "Type1", r.subProcessId());
-        }).map(batchId -> new BatchRepository.FileRow(batchId, r.serverId(), r.path(), r.fileSize(),
+        }).map(batchId -> new FileRow(batchId, r.serverId(), r.path(), r.fileSize(),
                         r.fileHash(), r.creationTs() == null ? OffsetDateTime.now() : r.creationTs()))
                 .call(this::addFile);
     }
@@ -159,10 +163,10 @@ public class BatchService {
      * for and no refusal that would tell the two apart).
      */
     @WithSession
-    public Uni<List<BatchRepository.FileRow>> files(Caller caller, long min, long max, Long processId) {
+    public Uni<List<FileRow>> files(Caller caller, long min, long max, Long processId) {
         return access.visibility(caller).chain(visible -> (processId == null ? Uni.createFrom().item(true)
                 : access.readsProcess(caller, processId)).chain(readable -> !readable
-                ? Uni.createFrom().item(List.<BatchRepository.FileRow>of())
+                ? Uni.createFrom().item(List.<FileRow>of())
                 : queue.processesHolding(min, visible).chain(holdingMin -> queue.processesHolding(max, visible)
                         .invoke(holdingMax -> checkQueued(min, max, processId, holdingMin, holdingMax)))
                 .chain(() -> batches.files(min, max, visible))));
@@ -190,7 +194,7 @@ public class BatchService {
         }
     }
 
-    private Uni<Void> addFile(BatchRepository.FileRow f) {
+    private Uni<Void> addFile(FileRow f) {
         return batches.addFile(f).chain(added -> {
             if (!added) {
                 throw FILE_EXISTS.exception("File Already exists exception: " + f.path() + " on server " + f.serverId());
@@ -234,4 +238,33 @@ public class BatchService {
                 });
     }
 
+    /** A batch, whoever may see it. */
+    public Uni<Optional<Batch>> find(long batchId) {
+        return batches.find(batchId);
+    }
+
+    /** A new target batch for a run. */
+    public Uni<Long> createTarget(long instanceExecId) {
+        return batches.create(instanceExecId, "Type1");
+    }
+
+    /** Hands a failed run's target batch to the run that retries it. */
+    public Uni<Integer> bindToRun(long batchId, long instanceExecId) {
+        return batches.bindToRun(batchId, instanceExecId);
+    }
+
+    /** Marks a run's target batch failed, while it is still bound to that run. */
+    public Uni<Integer> markFailed(long batchId, long failedRun) {
+        return batches.markFailed(batchId, failedRun);
+    }
+
+    /** The file paths of each batch, in registration order. */
+    public Uni<Map<Long, List<String>>> pathsOf(Collection<Long> batchIds) {
+        return batches.pathsOf(batchIds);
+    }
+
+    /** The run that produced each batch (absent for the placeholder and file batches). */
+    public Uni<Map<Long, Long>> producers(Collection<Long> batchIds) {
+        return batches.producers(batchIds);
+    }
 }

@@ -42,7 +42,7 @@ public class QueueEvents {
                 .build());
     }
 
-    public Uni<Void> fileRegistered(BatchRepository.FileRow f) {
+    public Uni<Void> fileRegistered(FileRow f) {
         return outbox.append(Topics.QUEUE_FILES, f.batchId(), FileRegistered.newBuilder()
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setBatchId(f.batchId()).setServerId(f.serverId()).setPath(f.path()).setFileSize(f.fileSize())

@@ -16,10 +16,6 @@ import java.util.Optional;
 @ApplicationScoped
 public class ClaimRepository extends SqlRepository {
 
-    /** A run's claim: its parent process and its target batch; {@code retry} when it took over a failed run's target. */
-    public record Claim(long instanceExecId, long parentProcessId, long targetBatchId, boolean retry) {
-    }
-
     private static final String CLAIMS =
             "SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim";
 

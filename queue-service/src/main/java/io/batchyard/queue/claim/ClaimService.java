@@ -3,11 +3,11 @@ package io.batchyard.queue.claim;
 import static io.batchyard.api.LifecycleError.INVALID_PARENT_PROCESS;
 
 import io.batchyard.api.Unavailability;
-import io.batchyard.queue.Sequential;
-import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.persistence.InOrder;
+import io.batchyard.queue.batch.BatchService;
 import io.batchyard.queue.batchcut.BatchCut;
-import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.queue.consumption.QueueService;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.schemas.claim.ClaimResult;
@@ -16,6 +16,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +32,11 @@ import java.util.stream.Collectors;
 public class ClaimService {
 
     private final ProcessDefinitionRepository definitions;
-    private final ConsumptionQueueRepository queue;
-    private final BatchRepository batches;
+    private final QueueService queue;
+    private final BatchService batches;
     private final ClaimRepository claims;
 
-    public ClaimService(ProcessDefinitionRepository definitions, ConsumptionQueueRepository queue, BatchRepository batches,
+    public ClaimService(ProcessDefinitionRepository definitions, QueueService queue, BatchService batches,
                         ClaimRepository claims) {
         this.definitions = definitions;
         this.queue = queue;
@@ -55,6 +56,16 @@ public class ClaimService {
         return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->
                         claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId)))
                 .onFailure(ClaimService::lostConflict).retry().atMost(CONFLICT_RETRIES);
+    }
+
+    /** The claim of a run, in the caller's transaction. */
+    public Uni<Optional<Claim>> find(long instanceExecId) {
+        return claims.find(instanceExecId);
+    }
+
+    /** The claims of these runs, in the caller's transaction. */
+    public Uni<List<Claim>> findAll(Collection<Long> instanceExecIds) {
+        return claims.findAll(instanceExecIds);
     }
 
     /** How often a claim that lost a deadlock or serialisation conflict is tried again. */
@@ -110,7 +121,7 @@ public class ClaimService {
                         + (liveParent ? " (it has no live steps)" : ""));
             }
             if (steps.stream().noneMatch(ProcessDefinition::isEnqueued) && rows.isEmpty()) {
-                return Sequential.each(steps, s -> queue.enqueue(0, null, null, s.processId()))
+                return InOrder.each(steps, s -> queue.enqueue(0, null, null, s.processId()))
                         .chain(() -> queue.rowsOf(stepIds)).map(ClaimService::byStep);
             }
             return Uni.createFrom().item(rows);
@@ -123,10 +134,10 @@ public class ClaimService {
                 long t = claimedTarget.get();
                 target = queue.reaccess(t).chain(() -> batches.bindToRun(t, instanceExecId)).replaceWith(t);
             } else {
-                target = batches.create(instanceExecId, "Type1").call(t -> Sequential.each(
+                target = batches.createTarget(instanceExecId).call(t -> InOrder.each(
                         BatchCut.select(steps, rows, maxBatch), c -> queue.claim(c.queueIds(), t, c.access())));
             }
-            return target.call(t -> claims.insert(new ClaimRepository.Claim(instanceExecId, parentId, t, retry)))
+            return target.call(t -> claims.insert(new Claim(instanceExecId, parentId, t, retry)))
                     .chain(t -> result(t, retry, stepIds));
         });
     }

@@ -1,14 +1,14 @@
 package io.batchyard.queue.consumption;
 
-import static io.batchyard.queue.Visibility.applicationOfProcess;
-import static io.batchyard.queue.Visibility.visible;
+import static io.batchyard.queue.access.Visibility.applicationOfProcess;
+import static io.batchyard.queue.access.Visibility.visible;
 
 import io.batchyard.persistence.Paging;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
-import io.batchyard.queue.Visibility;
+import io.batchyard.queue.access.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;

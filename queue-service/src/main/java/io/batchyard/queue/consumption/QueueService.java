@@ -8,12 +8,17 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.queue.access.AccessChecks;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
+import io.batchyard.queue.access.Visibility;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * Reads of the consumption queue, its archive and lineage by batch; each in one session, and each shows only rows of
- * consuming steps whose application (their parent's) the caller may read.
+ * The consumption queue. Its reads for callers (the queue, its archive and lineage by batch) run each in one session
+ * and show only rows of consuming steps whose application (their parent's) the caller may read. The other methods
+ * are steps of other features' use cases (enqueueing a batch, a claim, a lifecycle event): they join the caller's
+ * transaction, whose checks came first.
  */
 @ApplicationScoped
 public class QueueService {
@@ -51,5 +56,50 @@ public class QueueService {
                 throw BATCH_NOT_QUEUED.exception("Invalid Target BatchId " + targetBatchId);
             }
         });
+    }
+
+    /** The rows of these steps, queued and claimed. */
+    public Uni<List<QueueRow>> rowsOf(Collection<Long> stepIds) {
+        return queue.rowsOf(stepIds);
+    }
+
+    /** Offers a batch to a step; empty when it is already queued for the step. */
+    public Uni<Optional<Long>> enqueue(long sourceBatchId, Long sourceProcessId, String marking, long processId) {
+        return queue.enqueue(sourceBatchId, sourceProcessId, marking, processId);
+    }
+
+    /** Binds queue rows to a run's target batch. */
+    public Uni<Integer> claim(List<Long> queueIds, long targetBatchId, boolean access) {
+        return queue.claim(queueIds, targetBatchId, access);
+    }
+
+    /** A retried run: the rows of its target batch that are not Processed are accessed again. */
+    public Uni<Integer> reaccess(long targetBatchId) {
+        return queue.reaccess(targetBatchId);
+    }
+
+    /** InitStep: the step's rows of the run get their start time. */
+    public Uni<Integer> markStarted(long stepId, long targetBatchId) {
+        return queue.markStarted(stepId, targetBatchId);
+    }
+
+    /** HaltStep/TermStep: the step's rows of the run end as Processed. */
+    public Uni<Integer> markProcessed(long stepId, long targetBatchId) {
+        return queue.markProcessed(stepId, targetBatchId);
+    }
+
+    /** Moves a completed run's rows to the archive; the rows moved. */
+    public Uni<List<QueueRow>> archive(long targetBatchId) {
+        return queue.archive(targetBatchId);
+    }
+
+    /** The optional "latest batch wins" policy: drops unclaimed rows a parent enqueued earlier. */
+    public Uni<Integer> dropPending(long sourceProcessId) {
+        return queue.dropPending(sourceProcessId);
+    }
+
+    /** The steps a batch is queued for, among those of applications {@code visibility} lets the caller see. */
+    public Uni<List<Long>> processesHolding(long batchId, Visibility visibility) {
+        return queue.processesHolding(batchId, visibility);
     }
 }

@@ -1,13 +1,15 @@
 package io.batchyard.queue.lifecycle;
 
 import io.batchyard.eventing.InvalidEventException;
-import io.batchyard.queue.batch.BatchRepository;
-import io.batchyard.queue.claim.ClaimRepository;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
+import io.batchyard.queue.batch.Batch;
+import io.batchyard.queue.batch.BatchService;
+import io.batchyard.queue.claim.Claim;
+import io.batchyard.queue.claim.ClaimService;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.smallrye.mutiny.Uni;
@@ -38,11 +40,11 @@ import org.apache.avro.specific.SpecificRecord;
 @ApplicationScoped
 public class LifecycleCheck {
 
-    private final ClaimRepository claims;
-    private final BatchRepository batches;
+    private final ClaimService claims;
+    private final BatchService batches;
     private final ProcessDefinitionRepository definitions;
 
-    public LifecycleCheck(ClaimRepository claims, BatchRepository batches, ProcessDefinitionRepository definitions) {
+    public LifecycleCheck(ClaimService claims, BatchService batches, ProcessDefinitionRepository definitions) {
         this.claims = claims;
         this.batches = batches;
         this.definitions = definitions;
@@ -55,7 +57,7 @@ public class LifecycleCheck {
     public Uni<Void> halted(Known known, String event, long processId, long run, long targetBatchId) {
         return claimed(known, event, processId, run, targetBatchId).chain(() -> batches.find(targetBatchId))
                 .invoke(batch -> {
-                    Long boundTo = batch.map(BatchRepository.Batch::sourceInstanceExecId).orElse(null);
+                    Long boundTo = batch.map(Batch::sourceInstanceExecId).orElse(null);
                     if (boundTo == null || boundTo != run) {
                         throw new InvalidEventException(event + " of run " + run + ": target batch " + targetBatchId
                                 + " now belongs to run " + boundTo + ", which took it over to retry it");
@@ -113,23 +115,23 @@ public class LifecycleCheck {
             }
         }
         return claims.findAll(runs).chain(found -> definitions.findAll(steps).map(defined -> new Known(
-                found.stream().collect(Collectors.toMap(ClaimRepository.Claim::instanceExecId, Function.identity())),
+                found.stream().collect(Collectors.toMap(Claim::instanceExecId, Function.identity())),
                 defined.stream().collect(Collectors.toMap(ProcessDefinition::processId, Function.identity())))));
     }
 
     /** Claims and step definitions already read in the caller's transaction; anything else is read when asked for. */
     public final class Known {
 
-        private final Map<Long, ClaimRepository.Claim> claimsByRun;
+        private final Map<Long, Claim> claimsByRun;
         private final Map<Long, ProcessDefinition> stepsById;
 
-        private Known(Map<Long, ClaimRepository.Claim> claimsByRun, Map<Long, ProcessDefinition> stepsById) {
+        private Known(Map<Long, Claim> claimsByRun, Map<Long, ProcessDefinition> stepsById) {
             this.claimsByRun = claimsByRun;
             this.stepsById = stepsById;
         }
 
-        Uni<Optional<ClaimRepository.Claim>> claim(long run) {
-            ClaimRepository.Claim claim = claimsByRun.get(run);
+        Uni<Optional<Claim>> claim(long run) {
+            Claim claim = claimsByRun.get(run);
             return claim != null ? Uni.createFrom().item(Optional.of(claim)) : claims.find(run);
         }
 
@@ -141,7 +143,7 @@ public class LifecycleCheck {
 
     private Uni<Void> claimed(Known known, String event, long processId, long run, Long targetBatchId) {
         return known.claim(run).invoke(found -> {
-            ClaimRepository.Claim claim = found.orElseThrow(() -> new InvalidEventException(event + " names run "
+            Claim claim = found.orElseThrow(() -> new InvalidEventException(event + " names run "
                     + run + " of process " + processId + ", which no InitJob claim of queue-service started"));
             if (claim.parentProcessId() != processId) {
                 throw new InvalidEventException(event + " of run " + run + " names process " + processId + ", but run "

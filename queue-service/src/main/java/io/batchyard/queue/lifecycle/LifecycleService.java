@@ -7,11 +7,11 @@ import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.StepFailed;
 import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
-import io.batchyard.queue.Sequential;
-import io.batchyard.queue.batch.BatchRepository;
+import io.batchyard.persistence.InOrder;
+import io.batchyard.queue.batch.BatchService;
 import io.batchyard.queue.batch.QueueEvents;
-import io.batchyard.queue.consumption.ConsumptionQueueRepository;
 import io.batchyard.queue.consumption.QueueRow;
+import io.batchyard.queue.consumption.QueueService;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.schemas.BatchMarking;
 import io.batchyard.schemas.Events;
@@ -57,14 +57,14 @@ public class LifecycleService {
 
     private final ProcessedEventLedger ledger;
     private final ProcessDefinitionRepository definitions;
-    private final ConsumptionQueueRepository queue;
-    private final BatchRepository batches;
+    private final QueueService queue;
+    private final BatchService batches;
     private final QueueEvents events;
     private final LifecycleCheck check;
     private final boolean replacePending;
 
     public LifecycleService(ProcessedEventLedger ledger, ProcessDefinitionRepository definitions,
-                            ConsumptionQueueRepository queue, BatchRepository batches, QueueEvents events,
+                            QueueService queue, BatchService batches, QueueEvents events,
                             LifecycleCheck check,
                             @ConfigProperty(name = "batchyard.queue.replace-pending", defaultValue = "false")
                             boolean replacePending) {
@@ -169,7 +169,7 @@ public class LifecycleService {
         String marking = BatchMarking.normalise(e.getBatchMarking());
         String correlation = Events.headerOf(e).getEventId();
         return queue.archive(target).call(() -> replacePending ? queue.dropPending(parent) : Uni.createFrom().voidItem())
-                .call(() -> definitions.consumersOf(parent).chain(consumers -> Sequential.each(consumers, downstream ->
+                .call(() -> definitions.consumersOf(parent).chain(consumers -> InOrder.each(consumers, downstream ->
                         queue.enqueue(target, parent, marking, downstream.processId()).chain(queueId -> {
                             if (queueId.isEmpty()) {
                                 return Uni.createFrom().voidItem();

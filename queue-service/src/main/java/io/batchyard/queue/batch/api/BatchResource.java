@@ -2,8 +2,8 @@ package io.batchyard.queue.batch.api;
 
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
+import io.batchyard.queue.batch.Batch;
 import io.batchyard.queue.batch.BatchApi;
-import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -57,7 +57,7 @@ public class BatchResource {
 
     @GET
     @Path("{batchId}")
-    public Uni<BatchRepository.Batch> get(@PathParam("batchId") long batchId) {
+    public Uni<Batch> get(@PathParam("batchId") long batchId) {
         return batches.get(Caller.of(identity), batchId);
     }
 }

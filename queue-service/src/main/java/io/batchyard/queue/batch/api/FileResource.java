@@ -4,8 +4,8 @@ import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
 import io.batchyard.queue.batch.BatchApi;
-import io.batchyard.queue.batch.BatchRepository;
 import io.batchyard.queue.batch.BatchService;
+import io.batchyard.queue.batch.FileRow;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -50,7 +50,7 @@ public class FileResource {
 
     @GET
     @Operation(summary = "Files of the batches min..max; with processId, both must be queued for that step")
-    public Uni<List<BatchRepository.FileRow>> files(@QueryParam("minBatchId") @NotNull @PositiveOrZero Long min,
+    public Uni<List<FileRow>> files(@QueryParam("minBatchId") @NotNull @PositiveOrZero Long min,
                                                     @QueryParam("maxBatchId") @NotNull @PositiveOrZero Long max,
                                                     @QueryParam("processId") @Positive Long processId) {
         if (min > max) {
