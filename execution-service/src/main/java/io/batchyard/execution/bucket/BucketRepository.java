@@ -41,22 +41,9 @@ public class BucketRepository extends SqlRepository {
      * left and whose back-off has passed.
      */
     public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
-        return values("SELECT b.bucket FROM bucket_status b WHERE b.process_id = :p AND " + eligibleRow(":failed", ":max")
-                + " ORDER BY b.bucket", String.class, Params.of("p", processId).and("failed", includeFailed)
-                .and("max", maxAttempts).and("now", clock.now()));
-    }
-
-    /**
-     * The condition under which a bucket_status row {@code b} may be taken by a run, the one rule both the planner
-     * and the launcher's "which jobs have work" query apply.
-     *
-     * @param retryFailed SQL for whether the policy retries failed buckets
-     * @param maxAttempts SQL for the policy's number of runs a bucket gets; the caller binds {@code :now} to the
-     *                    service clock's now, which decides whether a back-off has passed
-     */
-    public static String eligibleRow(String retryFailed, String maxAttempts) {
-        return "(b.status = 'INIT' OR (" + retryFailed + " AND b.status = 'FAILED' AND b.attempts < " + maxAttempts
-                + " AND (b.next_attempt_at IS NULL OR b.next_attempt_at <= CAST(:now AS timestamptz))))";
+        return values("SELECT b.bucket FROM bucket_status b WHERE b.process_id = :p AND "
+                + BucketEligibility.condition(":failed", ":max") + " ORDER BY b.bucket", String.class,
+                Params.of("p", processId).and("failed", includeFailed).and("max", maxAttempts).and("now", clock.now()));
     }
 
     public Uni<Optional<BucketStatus>> find(long processId, String bucket) {

@@ -115,8 +115,7 @@ public class DeploymentService {
                         .count(processId, status).map(total -> Page.of(items, total, page))));
     }
 
-    /** The process's newest deployment, whatever its status. */
-    @WithSession
+    /** The process's newest deployment, whatever its status; in the caller's session and transaction. */
     public Uni<Optional<Deployment>> latest(long processId) {
         return deployments.latest(processId);
     }

@@ -1,11 +1,12 @@
 package io.batchyard.execution.group;
 
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.runner.JobSettings;
 import io.batchyard.execution.runner.MoreReasons;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunnerJobRepository;
+import io.batchyard.execution.runner.RunPolicyService;
+import io.batchyard.persistence.InOrder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -19,11 +20,11 @@ import java.util.List;
 public class GroupReasons implements MoreReasons {
 
     private final StepJobRepository jobs;
-    private final RunnerJobRepository policies;
-    private final BucketRepository ledger;
+    private final RunPolicyService policies;
+    private final BucketService ledger;
     private final Planner planner;
 
-    public GroupReasons(StepJobRepository jobs, RunnerJobRepository policies, BucketRepository ledger, Planner planner) {
+    public GroupReasons(StepJobRepository jobs, RunPolicyService policies, BucketService ledger, Planner planner) {
         this.jobs = jobs;
         this.policies = policies;
         this.ledger = ledger;
@@ -32,28 +33,22 @@ public class GroupReasons implements MoreReasons {
 
     @Override
     public Uni<List<Planner.Reason>> reasons(long processId) {
-        return policies.find(processId).chain(parent -> parent.isEmpty() ? Uni.createFrom().item(List.of())
+        return policies.job(processId).chain(parent -> parent.isEmpty() ? Uni.createFrom().item(List.of())
                 : jobs.ofParent(processId).chain(all -> reasons(parent.get(), all)));
     }
 
     private Uni<List<Planner.Reason>> reasons(RunnerJob parent, List<JobSettings> all) {
         List<Planner.Reason> reasons = new ArrayList<>();
-        Uni<Void> each = Uni.createFrom().voidItem();
-        for (JobSettings job : all) {
-            if (!job.enabled()) {
-                reasons.add(new Planner.Reason("JOB_DISABLED", "job (step) " + job.stepId() + " of group "
-                        + parent.processId() + " is disabled: runs skip it"));
-                continue;
-            }
-            each = each.chain(() -> ledger.eligible(job.stepId(), parent.retryFailed(), parent.retry().maxAttempts()))
-                    .chain(eligible -> {
-                        List<String> next = GroupRules.select(eligible, parent);
-                        return next.isEmpty() ? Uni.createFrom().voidItem()
-                                : planner.unmetDependencies(job.asJob(parent), next.get(0)).invoke(unmet -> unmet.forEach(r ->
-                                        reasons.add(new Planner.Reason("JOB_UNMET_DEPENDENCY", "job " + job.stepId()
-                                                + ", bucket " + next.get(0) + ": " + r.message())))).replaceWithVoid();
-                    });
-        }
-        return each.map(done -> reasons);
+        all.stream().filter(job -> !job.enabled()).forEach(job -> reasons.add(new Planner.Reason("JOB_DISABLED",
+                "job (step) " + job.stepId() + " of group " + parent.processId() + " is disabled: runs skip it")));
+        return InOrder.each(all.stream().filter(JobSettings::enabled).toList(), job -> ledger.eligible(job.stepId(),
+                parent.retryFailed(), parent.retry().maxAttempts()).chain(eligible -> {
+                    List<String> next = GroupRules.select(eligible, parent);
+                    return next.isEmpty() ? Uni.createFrom().voidItem()
+                            : planner.unmetDependencies(job.asJob(parent), next.get(0)).invoke(unmet ->
+                                    unmet.forEach(r -> reasons.add(new Planner.Reason("JOB_UNMET_DEPENDENCY", "job "
+                                            + job.stepId() + ", bucket " + next.get(0) + ": " + r.message()))))
+                                    .replaceWithVoid();
+                })).map(done -> reasons);
     }
 }

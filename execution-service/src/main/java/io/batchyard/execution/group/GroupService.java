@@ -4,18 +4,18 @@ import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
 import io.batchyard.execution.lifecycle.ProcessPermission;
-import io.batchyard.execution.runner.BucketKeyRepository;
+import io.batchyard.execution.runner.BucketKey;
 import io.batchyard.execution.runner.GroupJobs;
 import io.batchyard.execution.runner.JobSettings;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunPolicyService;
 import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunnerJobRepository;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -37,23 +37,19 @@ public class GroupService {
     }
 
     private final ProcessDefinitionRepository definitions;
-    private final RunnerJobRepository policies;
     private final StepJobRepository jobs;
-    private final BucketRepository ledger;
-    private final BucketKeyRepository keys;
+    private final BucketService ledger;
     private final BucketSourceRepository sql;
     private final Planner planner;
     private final ProcessPermission permission;
     private final RunPolicyService runPolicies;
 
-    public GroupService(ProcessDefinitionRepository definitions, RunnerJobRepository policies, StepJobRepository jobs,
-                        BucketRepository ledger, BucketKeyRepository keys, BucketSourceRepository sql, Planner planner,
-                        ProcessPermission permission, RunPolicyService runPolicies) {
+    public GroupService(ProcessDefinitionRepository definitions, StepJobRepository jobs, BucketService ledger,
+                        BucketSourceRepository sql, Planner planner, ProcessPermission permission,
+                        RunPolicyService runPolicies) {
         this.definitions = definitions;
-        this.policies = policies;
         this.jobs = jobs;
         this.ledger = ledger;
-        this.keys = keys;
         this.sql = sql;
         this.planner = planner;
         this.permission = permission;
@@ -109,10 +105,8 @@ public class GroupService {
                 .chain(left -> ledger.move(sid, left.stream().map(BucketStatus::bucket).toList(), State.RUNNING,
                         State.INIT, null, "the run that ran it ended without recording it"))
                 .replaceWithVoid();
-        for (String c : candidates) {
-            ensured = ensured.call(() -> ledger.ensure(sid, c));
-        }
-        return ensured.chain(() -> ledger.eligible(sid, parent.retryFailed(), parent.retry().maxAttempts()))
+        return ensured.chain(() -> InOrder.each(candidates, c -> ledger.ensure(sid, c)))
+                .chain(() -> ledger.eligible(sid, parent.retryFailed(), parent.retry().maxAttempts()))
                 .chain(eligible -> {
                     List<String> selected = GroupRules.select(eligible, parent);
                     if (selected.isEmpty()) {
@@ -120,17 +114,15 @@ public class GroupService {
                     }
                     List<String> runnable = new ArrayList<>();
                     List<String> unmet = new ArrayList<>();
-                    Uni<Void> checks = Uni.createFrom().voidItem();
-                    for (String b : selected) {
-                        checks = checks.call(() -> !parent.batch() && !unmet.isEmpty() ? Uni.createFrom().voidItem()
-                                : planner.unmetDependencies(job.asJob(parent), b).invoke(reasons -> {
-                                    if (reasons.isEmpty()) {
-                                        runnable.add(b);
-                                    } else {
-                                        reasons.forEach(r -> unmet.add(r.message()));
-                                    }
-                                }));
-                    }
+                    Uni<Void> checks = InOrder.each(selected, b -> !parent.batch() && !unmet.isEmpty()
+                            ? Uni.createFrom().voidItem()
+                            : planner.unmetDependencies(job.asJob(parent), b).invoke(reasons -> {
+                                if (reasons.isEmpty()) {
+                                    runnable.add(b);
+                                } else {
+                                    reasons.forEach(r -> unmet.add(r.message()));
+                                }
+                            }));
                     return checks.chain(() -> {
                         if (runnable.isEmpty() || !parent.batch() && !unmet.isEmpty()) {
                             return Uni.createFrom().item(GroupJobs.JobRun.skip(sid, "unmet dependency: "
@@ -152,12 +144,12 @@ public class GroupService {
 
     /** Bucket arguments in ascending order; a registered key of the job's own rule shapes them with its format. */
     private Uni<List<String>> arguments(JobSettings job, List<String> buckets) {
-        Uni<Optional<BucketKeyRepository.Key>> key = job.bucketSource() == JobSettings.BucketSource.RULE
-                ? keys.find(job.bucket()) : Uni.createFrom().item(Optional.empty());
+        Uni<Optional<BucketKey>> key = job.bucketSource() == JobSettings.BucketSource.RULE
+                ? runPolicies.bucketKey(job.bucket()) : Uni.createFrom().item(Optional.empty());
         return key.map(k -> {
             List<String> args = new ArrayList<>();
             buckets.stream().sorted().forEach(b -> args.addAll(ParamFormat.arguments(b,
-                    k.map(BucketKeyRepository.Key::paramFormat).orElse(null))));
+                    k.map(BucketKey::paramFormat).orElse(null))));
             return args;
         });
     }
@@ -169,7 +161,7 @@ public class GroupService {
                     || step.get().parentProcessId() != pid) {
                 throw notAJob(pid, sid);
             }
-            return policies.find(pid).map(p -> p.orElseThrow(() -> ExecutionError.NOT_A_JOB_OF_THE_GROUP.exception(
+            return runPolicies.job(pid).map(p -> p.orElseThrow(() -> ExecutionError.NOT_A_JOB_OF_THE_GROUP.exception(
                     "parent " + pid + " has no run policy; PUT /runner/processes/" + pid + " first")));
         });
     }

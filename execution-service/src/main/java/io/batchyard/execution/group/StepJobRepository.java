@@ -2,16 +2,16 @@ package io.batchyard.execution.group;
 
 import io.batchyard.execution.runner.JobSettings;
 import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunnerJobRepository;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /** runner_step_job and runner_step_dependency: the settings of a group's jobs; joins the caller's transaction. */
 @ApplicationScoped
@@ -37,15 +37,12 @@ public class StepJobRepository extends SqlRepository {
                         .and("sql", job.bucketSql()).and("own", job.dependencies() != null)
                         .and("hi", job.hooks().onInit()).and("hs", job.hooks().onSuccess()).and("he", job.hooks().onError()))
                 .chain(() -> update("DELETE FROM runner_step_dependency WHERE step_id = :s", Params.of("s", sid)));
-        int seq = 1;
-        for (RunnerJob.Dependency d : job.dependencies() == null ? List.<RunnerJob.Dependency>of() : job.dependencies()) {
-            int n = seq++;
-            saved = saved.chain(() -> update("""
-                    INSERT INTO runner_step_dependency (step_id, seq, dep_process_id, dep_script)
-                    VALUES (:s, :n, CAST(:d AS bigint), CAST(:script AS text))""",
-                    Params.of("s", sid).and("n", n).and("d", d.processId()).and("script", d.script())));
-        }
-        return saved.replaceWithVoid();
+        List<RunnerJob.Dependency> deps = job.dependencies() == null ? List.of() : job.dependencies();
+        return saved.chain(() -> InOrder.each(IntStream.range(0, deps.size()).boxed().toList(), i -> update("""
+                INSERT INTO runner_step_dependency (step_id, seq, dep_process_id, dep_script)
+                VALUES (:s, :n, CAST(:d AS bigint), CAST(:script AS text))""",
+                Params.of("s", sid).and("n", i + 1).and("d", deps.get(i).processId())
+                        .and("script", deps.get(i).script()))));
     }
 
     public Uni<Optional<JobSettings>> find(long stepId) {
@@ -61,18 +58,12 @@ public class StepJobRepository extends SqlRepository {
 
     /** The jobs with their own dependencies read; a job without own dependencies keeps null (the parent's). */
     private Uni<List<JobSettings>> withDependencies(List<JobSettings> stored) {
-        List<JobSettings> jobs = new ArrayList<>();
-        Uni<Void> each = Uni.createFrom().voidItem();
-        for (JobSettings job : stored) {
-            each = each.chain(() -> job.dependencies() != null
-                    ? list("SELECT dep_process_id, dep_script FROM runner_step_dependency WHERE step_id = :s ORDER BY seq",
-                            Params.of("s", job.stepId()), RunnerJobRepository::dependency)
-                    : Uni.createFrom().item((List<RunnerJob.Dependency>) null))
-                    .invoke(deps -> jobs.add(new JobSettings(job.stepId(), job.parentId(), job.enabled(),
-                            job.bucketSource(), job.bucket(), job.bucketSql(), deps, job.hooks())))
-                    .replaceWithVoid();
-        }
-        return each.map(done -> jobs);
+        return InOrder.map(stored, job -> (job.dependencies() != null
+                ? list("SELECT dep_process_id, dep_script FROM runner_step_dependency WHERE step_id = :s ORDER BY seq",
+                        Params.of("s", job.stepId()), StepJobRepository::dependency)
+                : Uni.createFrom().item((List<RunnerJob.Dependency>) null))
+                .map(deps -> new JobSettings(job.stepId(), job.parentId(), job.enabled(), job.bucketSource(),
+                        job.bucket(), job.bucketSql(), deps, job.hooks())));
     }
 
     /** A runner_step_job row; its dependencies are read separately: an empty list until then when it has its own. */
@@ -82,5 +73,9 @@ public class StepJobRepository extends SqlRepository {
                 r.getString("bucket"), r.getString("bucket_sql"),
                 r.getBoolean("own_dependencies") ? List.of() : null,
                 new RunnerJob.Hooks(r.getString("on_init"), r.getString("on_success"), r.getString("on_error")));
+    }
+
+    private static RunnerJob.Dependency dependency(Row r) {
+        return new RunnerJob.Dependency(r.getLongOrNull("dep_process_id"), r.getString("dep_script"));
     }
 }

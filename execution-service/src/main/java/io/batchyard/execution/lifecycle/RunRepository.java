@@ -9,7 +9,6 @@ import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -28,10 +27,6 @@ public class RunRepository extends SqlRepository {
      */
     private static final String OF_APPLICATIONS = "process_id IN (SELECT d.process_id FROM process_definition d"
             + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[])))";
-
-    /** One recorded transition of a run. */
-    public record Transition(Integer fromState, int toState, OffsetDateTime changedAt, String cause) {
-    }
 
     public Uni<Long> nextId() {
         return single("SELECT nextval('instance_exec_seq')", Long.class, Params.none());

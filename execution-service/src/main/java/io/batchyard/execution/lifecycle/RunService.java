@@ -7,10 +7,12 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
+import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -46,8 +48,18 @@ public class RunService {
     }
 
     @WithSession
-    public Uni<List<RunRepository.Transition>> history(Caller caller, long id) {
+    public Uni<List<Transition>> history(Caller caller, long id) {
         return readable(caller, id).chain(() -> runs.history(id));
+    }
+
+    /** The run, if it exists; runs in the caller's session. */
+    public Uni<Optional<Run>> find(long id) {
+        return runs.find(id);
+    }
+
+    /** The parent's step runs since its last successful run; in the caller's session. */
+    public Uni<List<LastRecoverableStep.StepRun>> stepRunsSinceLastSuccess(long parentId) {
+        return runs.stepRunsSinceLastSuccess(parentId);
     }
 
     /** The run, if it exists and {@code caller} may read its process's application; else 404 (code 2) for both. */

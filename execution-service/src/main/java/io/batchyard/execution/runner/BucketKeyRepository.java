@@ -14,26 +14,22 @@ public class BucketKeyRepository extends SqlRepository {
 
     private static final String KEY = "SELECT bucket_key, script, param_format FROM bucket_key";
 
-    /** A key, its script, and how its value becomes arguments ({@code -s $1 -e $2}). */
-    public record Key(String key, String script, String paramFormat) {
-    }
-
-    public Uni<Optional<Key>> find(String key) {
+    public Uni<Optional<BucketKey>> find(String key) {
         return first(KEY + " WHERE lower(bucket_key) = lower(:k)", Params.of("k", key), BucketKeyRepository::key);
     }
 
-    public Uni<Void> save(Key key) {
+    public Uni<Void> save(BucketKey key) {
         return update("""
                 INSERT INTO bucket_key (bucket_key, script, param_format) VALUES (:k, :s, CAST(:f AS text))
                 ON CONFLICT (bucket_key) DO UPDATE SET script = EXCLUDED.script, param_format = EXCLUDED.param_format""",
                 Params.of("k", key.key()).and("s", key.script()).and("f", key.paramFormat())).replaceWithVoid();
     }
 
-    public Uni<List<Key>> all() {
+    public Uni<List<BucketKey>> all() {
         return list(KEY + " ORDER BY bucket_key", Params.none(), BucketKeyRepository::key);
     }
 
-    private static Key key(Row r) {
-        return new Key(r.getString("bucket_key"), r.getString("script"), r.getString("param_format"));
+    private static BucketKey key(Row r) {
+        return new BucketKey(r.getString("bucket_key"), r.getString("script"), r.getString("param_format"));
     }
 }

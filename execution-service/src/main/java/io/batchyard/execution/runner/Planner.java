@@ -2,10 +2,11 @@ package io.batchyard.execution.runner;
 
 import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketPattern;
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketSelection;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.smallrye.mutiny.Uni;
@@ -42,12 +43,12 @@ public class Planner {
 
     private final ProcessDefinitionRepository definitions;
     private final RunnerJobRepository jobs;
-    private final BucketRepository ledger;
+    private final BucketService ledger;
     private final RunnerLeaseRepository leases;
     private final BucketKeyRepository keys;
     private final ScriptRunner scripts;
 
-    public Planner(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
+    public Planner(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketService ledger,
                    RunnerLeaseRepository leases, BucketKeyRepository keys, ScriptRunner scripts) {
         this.definitions = definitions;
         this.jobs = jobs;
@@ -154,7 +155,7 @@ public class Planner {
         }
         return keys.find(job.bucket()).chain(registered -> {
             if (registered.isPresent()) {
-                BucketKeyRepository.Key key = registered.get();
+                BucketKey key = registered.get();
                 return Blocking.blocking(() -> scripts.valueOf(key.script(), List.of(),
                         Map.of("PIPEJOBID", Long.toString(job.processId()), "PIPEJOBSCRIPT", key.script()),
                         CHECK_TIMEOUT)).map(value -> {
@@ -179,12 +180,8 @@ public class Planner {
     /** Dependencies of {@code bucket} that do not hold (all must: AND), checked in their order. */
     public Uni<List<Reason>> unmetDependencies(RunnerJob job, String bucket) {
         List<Reason> unmet = new ArrayList<>();
-        Uni<Void> checks = Uni.createFrom().voidItem();
-        for (RunnerJob.Dependency d : job.dependencies()) {
-            checks = checks.chain(() -> d.script() == null ? parentDone(d.processId(), bucket, unmet)
-                    : checkScript(job, d, bucket, unmet));
-        }
-        return checks.map(done -> unmet);
+        return InOrder.each(job.dependencies(), d -> d.script() == null ? parentDone(d.processId(), bucket, unmet)
+                : checkScript(job, d, bucket, unmet)).map(done -> unmet);
     }
 
     private Uni<Void> parentDone(long processId, String bucket, List<Reason> unmet) {

@@ -18,11 +18,6 @@ public class RunOutputRepository extends SqlRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One logged line. */
-    public record Line(long logId, long instanceExecId, long processId, String stream, int lineNo, String line,
-                       OffsetDateTime loggedAt) {
-    }
-
     /** A line waiting to be written. */
     record Pending(String stream, int lineNo, String line, OffsetDateTime loggedAt) {
     }
@@ -32,7 +27,7 @@ public class RunOutputRepository extends SqlRepository {
             (instance_exec_id = :ie OR (:steps AND instance_exec_id IN
                 (SELECT instance_exec_id FROM instance_exec WHERE parent_instance_exec_id = :ie)))""";
 
-    public Uni<List<Line>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
+    public Uni<List<RunOutputLine>> lines(long instanceExecId, boolean withSteps, int limit, int offset) {
         return list("SELECT log_id, instance_exec_id, process_id, stream, line_no, line, logged_at FROM run_output"
                         + " WHERE " + OF_RUN + " ORDER BY log_id" + Paging.CLAUSE,
                 Params.of("ie", instanceExecId).and("steps", withSteps).and(new Paging(limit, offset).params()),
@@ -57,8 +52,8 @@ public class RunOutputRepository extends SqlRepository {
                 Params.of("ie", instanceExecId).and("p", processId).and("lines", json(lines))).replaceWithVoid();
     }
 
-    private static Line line(Row r) {
-        return new Line(r.getLong("log_id"), r.getLong("instance_exec_id"), r.getLong("process_id"),
+    private static RunOutputLine line(Row r) {
+        return new RunOutputLine(r.getLong("log_id"), r.getLong("instance_exec_id"), r.getLong("process_id"),
                 r.getString("stream"), r.getInt("line_no"), r.getString("line"), r.getTime("logged_at"));
     }
 

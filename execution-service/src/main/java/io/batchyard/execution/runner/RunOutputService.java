@@ -7,7 +7,7 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.lifecycle.ProcessPermission;
-import io.batchyard.execution.lifecycle.RunRepository;
+import io.batchyard.execution.lifecycle.RunService;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -23,10 +23,10 @@ import java.util.function.Supplier;
 public class RunOutputService {
 
     private final RunOutputRepository log;
-    private final RunRepository runs;
+    private final RunService runs;
     private final ProcessPermission permission;
 
-    public RunOutputService(RunOutputRepository log, RunRepository runs, ProcessPermission permission) {
+    public RunOutputService(RunOutputRepository log, RunService runs, ProcessPermission permission) {
         this.log = log;
         this.runs = runs;
         this.permission = permission;
@@ -43,7 +43,7 @@ public class RunOutputService {
     }
 
     @WithSession
-    public Uni<Page<RunOutputRepository.Line>> lines(Caller caller, long instanceExecId, boolean withSteps,
+    public Uni<Page<RunOutputLine>> lines(Caller caller, long instanceExecId, boolean withSteps,
                                                       PageRequest page) {
         Supplier<ApiException> unknown = () -> ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id "
                 + instanceExecId);

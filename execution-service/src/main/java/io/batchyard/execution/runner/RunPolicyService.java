@@ -7,10 +7,11 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketPattern;
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
 import io.batchyard.execution.lifecycle.ProcessPermission;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -40,11 +41,11 @@ public class RunPolicyService {
 
     private final ProcessDefinitionRepository definitions;
     private final RunnerJobRepository jobs;
-    private final BucketRepository ledger;
+    private final BucketService ledger;
     private final BucketKeyRepository keys;
     private final ProcessPermission permission;
 
-    public RunPolicyService(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketRepository ledger,
+    public RunPolicyService(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketService ledger,
                             BucketKeyRepository keys, ProcessPermission permission) {
         this.definitions = definitions;
         this.jobs = jobs;
@@ -140,12 +141,10 @@ public class RunPolicyService {
             } catch (IllegalArgumentException e) {
                 throw ExecutionError.INVALID_BUCKET.exception(e.getMessage());
             }
-            int[] added = {0};
-            Uni<Void> each = Uni.createFrom().voidItem();
-            for (String b : range) {
-                each = each.chain(() -> ledger.ensure(pid, b)).invoke(isNew -> added[0] += isNew ? 1 : 0).replaceWithVoid();
-            }
-            return each.map(done -> new BackfillResult(pid, added[0], range.size() - added[0], range));
+            return InOrder.map(range, b -> ledger.ensure(pid, b)).map(isNew -> {
+                int added = (int) isNew.stream().filter(Boolean::booleanValue).count();
+                return new BackfillResult(pid, added, range.size() - added, range);
+            });
         });
     }
 
@@ -166,13 +165,23 @@ public class RunPolicyService {
     }
 
     @WithTransaction
-    public Uni<BucketKeyRepository.Key> saveKey(BucketKeyRepository.Key key) {
+    public Uni<BucketKey> saveKey(BucketKey key) {
         return keys.save(key).replaceWith(key);
     }
 
     @WithSession
-    public Uni<List<BucketKeyRepository.Key>> keys() {
+    public Uni<List<BucketKey>> keys() {
         return keys.all();
+    }
+
+    /** The parent's run policy, if it has one; in the caller's session and transaction. */
+    public Uni<Optional<RunnerJob>> job(long pid) {
+        return jobs.find(pid);
+    }
+
+    /** The key defined under /runner/bucket-keys, if any (case-insensitive); in the caller's session. */
+    public Uni<Optional<BucketKey>> bucketKey(String key) {
+        return keys.find(key);
     }
 
     private Uni<RunnerJob> policy(long pid) {

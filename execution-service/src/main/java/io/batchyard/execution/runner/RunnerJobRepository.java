@@ -1,7 +1,8 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketEligibility;
 import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
@@ -9,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /** runner_job, runner_dependency and runner_schedule; joins the caller's transaction. */
 @ApplicationScoped
@@ -46,20 +48,19 @@ public class RunnerJobRepository extends SqlRepository {
                         .and("attempts", job.retry().maxAttempts()).and("backoff", job.retry().backoffSeconds())
                         .and("maxBackoff", job.retry().maxBackoffSeconds()))
                 .chain(() -> update("DELETE FROM runner_dependency WHERE process_id = :p", Params.of("p", pid)));
-        int seq = 1;
-        for (RunnerJob.Dependency d : job.dependencies()) {
-            int s = seq++;
-            saved = saved.chain(() -> update("""
-                    INSERT INTO runner_dependency (process_id, seq, dep_process_id, dep_script)
-                    VALUES (:p, :s, CAST(:d AS bigint), CAST(:script AS text))""",
-                    Params.of("p", pid).and("s", s).and("d", d.processId()).and("script", d.script())));
-        }
+        List<RunnerJob.Dependency> deps = job.dependencies();
+        Uni<Void> withDependencies = saved.chain(() -> InOrder.each(IntStream.range(0, deps.size()).boxed().toList(),
+                i -> update("""
+                        INSERT INTO runner_dependency (process_id, seq, dep_process_id, dep_script)
+                        VALUES (:p, :s, CAST(:d AS bigint), CAST(:script AS text))""",
+                        Params.of("p", pid).and("s", i + 1).and("d", deps.get(i).processId())
+                                .and("script", deps.get(i).script()))));
         if (job.schedule() == null) {
-            return saved.chain(() -> update("DELETE FROM runner_schedule WHERE process_id = :p", Params.of("p", pid)))
-                    .replaceWithVoid();
+            return withDependencies.chain(() -> update("DELETE FROM runner_schedule WHERE process_id = :p",
+                    Params.of("p", pid))).replaceWithVoid();
         }
         // A changed schedule starts counting from now: it must not fire for the past it never had.
-        return saved.chain(() -> update("""
+        return withDependencies.chain(() -> update("""
                 INSERT INTO runner_schedule (process_id, cron, time_zone, last_fired_at)
                 VALUES (:p, :cron, :tz, CAST(:now AS timestamptz))
                 ON CONFLICT (process_id) DO UPDATE SET cron = EXCLUDED.cron, time_zone = EXCLUDED.time_zone,
@@ -84,7 +85,7 @@ public class RunnerJobRepository extends SqlRepository {
         return values("""
                 SELECT j.process_id FROM runner_job j WHERE j.enabled AND (j.bucket IS NOT NULL OR EXISTS (
                     SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id AND""" + " "
-                + BucketRepository.eligibleRow("j.retry_failed", "j.max_attempts") + ")) ORDER BY j.process_id",
+                + BucketEligibility.condition("j.retry_failed", "j.max_attempts") + ")) ORDER BY j.process_id",
                 Long.class, Params.of("now", clock.now()));
     }
 
@@ -117,8 +118,7 @@ public class RunnerJobRepository extends SqlRepository {
                 List.of(), null);
     }
 
-    /** A row of runner_dependency, or of runner_step_dependency: the same two columns. */
-    public static RunnerJob.Dependency dependency(Row r) {
+    private static RunnerJob.Dependency dependency(Row r) {
         return new RunnerJob.Dependency(r.getLongOrNull("dep_process_id"), r.getString("dep_script"));
     }
 }

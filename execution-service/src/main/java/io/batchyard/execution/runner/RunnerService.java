@@ -3,12 +3,12 @@ package io.batchyard.execution.runner;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.ProcessPermission;
-import io.batchyard.execution.lifecycle.RunRepository;
+import io.batchyard.execution.lifecycle.RunService;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -32,16 +32,16 @@ public class RunnerService {
     private final Planner planner;
     private final WhyNotRunning why;
     private final RunnerJobRepository jobs;
-    private final BucketRepository ledger;
+    private final BucketService ledger;
     private final RunnerLeaseRepository leases;
     private final BucketKeyRepository keys;
-    private final RunRepository runs;
+    private final RunService runs;
     private final LifecycleService lifecycle;
     private final RunnerConfig config;
     private final ProcessPermission permission;
 
-    public RunnerService(Planner planner, WhyNotRunning why, RunnerJobRepository jobs, BucketRepository ledger,
-                         RunnerLeaseRepository leases, BucketKeyRepository keys, RunRepository runs,
+    public RunnerService(Planner planner, WhyNotRunning why, RunnerJobRepository jobs, BucketService ledger,
+                         RunnerLeaseRepository leases, BucketKeyRepository keys, RunService runs,
                          LifecycleService lifecycle, RunnerConfig config, ProcessPermission permission) {
         this.permission = permission;
         this.planner = planner;
@@ -146,8 +146,13 @@ public class RunnerService {
         return termed.call(() -> ledger.move(processId, buckets, State.RUNNING, State.FAILED, instanceExecId, message));
     }
 
+    /** Whether a runner holds the parent's lease, i.e. a run of it is in progress; in the caller's session. */
+    public Uni<Boolean> leased(long processId) {
+        return leases.find(processId).map(Optional::isPresent);
+    }
+
     @WithSession
-    public Uni<Optional<BucketKeyRepository.Key>> bucketKey(String key) {
+    public Uni<Optional<BucketKey>> bucketKey(String key) {
         return keys.find(key);
     }
 

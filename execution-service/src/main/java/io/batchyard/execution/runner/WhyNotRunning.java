@@ -1,8 +1,9 @@
 package io.batchyard.execution.runner;
 
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.persistence.InOrder;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -27,12 +28,12 @@ public class WhyNotRunning {
 
     private final Planner planner;
     private final RunnerJobRepository jobs;
-    private final BucketRepository ledger;
+    private final BucketService ledger;
     private final Instance<MoreReasons> more;
 
     private final ServiceClock clock;
 
-    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketRepository ledger, Instance<MoreReasons> more,
+    public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketService ledger, Instance<MoreReasons> more,
                          ServiceClock clock) {
         this.clock = clock;
         this.planner = planner;
@@ -42,13 +43,8 @@ public class WhyNotRunning {
     }
 
     public Uni<Explanation> explain(long processId, String bucket, LocalDateTime now) {
-        Uni<List<Planner.Reason>> others = Uni.createFrom().item(new ArrayList<>());
-        for (MoreReasons source : more) {
-            others = others.chain(found -> source.reasons(processId).map(add -> {
-                found.addAll(add);
-                return found;
-            }));
-        }
+        Uni<List<Planner.Reason>> others = InOrder.map(more, source -> source.reasons(processId))
+                .map(found -> found.stream().flatMap(List::stream).toList());
         return others.chain(extra -> planner.plan(processId, now, false).chain(plan -> {
             List<Planner.Reason> reasons = new ArrayList<>(extra);
             reasons.addAll(plan.reasons());

@@ -466,11 +466,11 @@ public class WorkflowExecution {
 
     /** Bucket arguments in ascending bucket order; a registered key's param format shapes them. */
     private List<String> bucketArguments(RunnerJob job, List<String> buckets) {
-        Optional<BucketKeyRepository.Key> key = job.bucket() == null ? Optional.empty()
+        Optional<BucketKey> key = job.bucket() == null ? Optional.empty()
                 : Blocking.await(() -> runner.bucketKey(job.bucket()));
         List<String> args = new ArrayList<>();
         for (String b : buckets.stream().sorted().toList()) {
-            args.addAll(ParamFormat.arguments(b, key.map(BucketKeyRepository.Key::paramFormat).orElse(null)));
+            args.addAll(ParamFormat.arguments(b, key.map(BucketKey::paramFormat).orElse(null)));
         }
         return args;
     }

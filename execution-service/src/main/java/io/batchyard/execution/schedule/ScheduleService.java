@@ -1,8 +1,8 @@
 package io.batchyard.execution.schedule;
 
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.runner.Planner;
-import io.batchyard.execution.runner.RunnerJobRepository;
+import io.batchyard.execution.runner.RunPolicyService;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -21,11 +21,11 @@ public class ScheduleService {
     private static final Logger LOG = Logger.getLogger(ScheduleService.class);
 
     private final ScheduleRepository schedules;
-    private final RunnerJobRepository jobs;
-    private final BucketRepository ledger;
+    private final RunPolicyService jobs;
+    private final BucketService ledger;
     private final Planner planner;
 
-    public ScheduleService(ScheduleRepository schedules, RunnerJobRepository jobs, BucketRepository ledger,
+    public ScheduleService(ScheduleRepository schedules, RunPolicyService jobs, BucketService ledger,
                            Planner planner) {
         this.schedules = schedules;
         this.jobs = jobs;
@@ -55,7 +55,7 @@ public class ScheduleService {
         if (fires.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return jobs.find(d.processId()).map(job -> job.orElseThrow()).chain(job -> Multi.createFrom().iterable(fires)
+        return jobs.job(d.processId()).map(job -> job.orElseThrow()).chain(job -> Multi.createFrom().iterable(fires)
                 .onItem().transformToUniAndConcatenate(fire -> {
                     List<Planner.Reason> reasons = new ArrayList<>();
                     return planner.bucketAt(job, fire.toLocalDateTime(), reasons).chain(bucket -> {

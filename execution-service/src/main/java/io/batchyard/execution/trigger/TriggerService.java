@@ -6,15 +6,15 @@ import io.batchyard.api.access.Permission;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.bucket.BucketRepository;
+import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.deployment.Deployment;
-import io.batchyard.execution.deployment.DeploymentRepository;
+import io.batchyard.execution.deployment.DeploymentService;
 import io.batchyard.execution.lifecycle.ProcessPermission;
 import io.batchyard.execution.runner.MoreReasons;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunnerJobRepository;
-import io.batchyard.execution.runner.RunnerLeaseRepository;
+import io.batchyard.execution.runner.RunPolicyService;
+import io.batchyard.execution.runner.RunnerService;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -75,17 +75,17 @@ public class TriggerService implements MoreReasons {
     private final ProcessDefinitionRepository definitions;
     private final TriggerPolicyRepository policies;
     private final ProcessPermission permission;
-    private final RunnerJobRepository jobs;
-    private final RunnerLeaseRepository leases;
-    private final BucketRepository buckets;
-    private final DeploymentRepository deployments;
+    private final RunPolicyService jobs;
+    private final RunnerService leases;
+    private final BucketService buckets;
+    private final DeploymentService deployments;
     private final Planner planner;
     private final ProcessedEventLedger ledger;
     private final ExternalLauncher launcher;
 
     public TriggerService(ProcessDefinitionRepository definitions, TriggerPolicyRepository policies,
-                          ProcessPermission permission, RunnerJobRepository jobs, RunnerLeaseRepository leases,
-                          BucketRepository buckets, DeploymentRepository deployments, Planner planner,
+                          ProcessPermission permission, RunPolicyService jobs, RunnerService leases,
+                          BucketService buckets, DeploymentService deployments, Planner planner,
                           ProcessedEventLedger ledger, ExternalLauncher launcher) {
         this.ledger = ledger;
         this.launcher = launcher;
@@ -218,7 +218,7 @@ public class TriggerService implements MoreReasons {
                                     : delivered(policy, parentId, event)
                                             .chain(() -> external(policy, parent.get(), type, event));
                         }
-                        return jobs.find(parentId).chain(job -> job.filter(RunnerJob::enabled).isEmpty()
+                        return jobs.job(parentId).chain(job -> job.filter(RunnerJob::enabled).isEmpty()
                                 ? ignored(parentId, "parent " + parentId + " has no enabled run policy")
                                 : delivered(policy, parentId, event)
                                         .chain(() -> deployed(policy, parent.get(), job.get(), event, now)));
@@ -287,8 +287,8 @@ public class TriggerService implements MoreReasons {
     private Uni<Decision> start(long parentId, RunnerJob job, BatchEnqueued event, LocalDateTime now) {
         return bucketOf(job, event, now).chain(bucket -> bucket == null
                 ? ignored(parentId, "the bucket key of parent " + parentId + " names no bucket now")
-                : buckets.ensure(parentId, bucket).chain(() -> leases.find(parentId))
-                .chain(running -> running.isPresent()
+                : buckets.ensure(parentId, bucket).chain(() -> leases.leased(parentId))
+                .chain(running -> running
                         ? policies.markPending(parentId).replaceWith(new Decision(parentId, Outcome.QUEUED,
                                 "a run of parent " + parentId + " is in progress; its end starts the next one"))
                         : Uni.createFrom().item(new Decision(parentId, Outcome.START, null))));

@@ -6,8 +6,8 @@ import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
 import io.batchyard.execution.lifecycle.ExecState;
 import io.batchyard.execution.lifecycle.Run;
-import io.batchyard.execution.lifecycle.RunRepository;
 import io.batchyard.execution.lifecycle.RunService;
+import io.batchyard.execution.lifecycle.Transition;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -56,7 +56,7 @@ public class RunResource {
 
     @GET
     @Path("{id}/history")
-    public Uni<List<RunRepository.Transition>> history(@PathParam("id") long id) {
+    public Uni<List<Transition>> history(@PathParam("id") long id) {
         return runs.history(Caller.of(identity), id);
     }
 }

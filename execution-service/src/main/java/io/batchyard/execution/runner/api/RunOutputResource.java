@@ -4,7 +4,7 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
-import io.batchyard.execution.runner.RunOutputRepository;
+import io.batchyard.execution.runner.RunOutputLine;
 import io.batchyard.execution.runner.RunOutputService;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -38,7 +38,7 @@ public class RunOutputResource {
 
     @GET
     @Operation(summary = "stdout/stderr lines of a run, in order; for a parent's run, with its steps' lines (steps=true)")
-    public Uni<Page<RunOutputRepository.Line>> lines(@PathParam("ie") long ie,
+    public Uni<Page<RunOutputLine>> lines(@PathParam("ie") long ie,
                                                       @QueryParam("steps") @DefaultValue("true") boolean steps,
                                                       @Valid @BeanParam PageRequest page) {
         return log.lines(Caller.of(identity), ie, steps, page);

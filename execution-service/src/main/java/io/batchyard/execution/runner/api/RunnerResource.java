@@ -7,7 +7,7 @@ import io.batchyard.api.ScriptNames;
 import io.batchyard.api.access.Caller;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketStatus;
-import io.batchyard.execution.runner.BucketKeyRepository;
+import io.batchyard.execution.runner.BucketKey;
 import io.batchyard.execution.runner.JobFiles;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.Planner;
@@ -196,18 +196,18 @@ public class RunnerResource {
     @PUT
     @Path("runner/bucket-keys/{key}")
     @Operation(summary = "Define a bucket key resolved by a script (its stdout is the bucket; two values are a range)")
-    public Uni<BucketKeyRepository.Key> putKey(@PathParam("key") @Pattern(regexp = "[A-Za-z][A-Za-z0-9_]{0,99}") String key,
+    public Uni<BucketKey> putKey(@PathParam("key") @Pattern(regexp = "[A-Za-z][A-Za-z0-9_]{0,99}") String key,
                                                @Valid BucketKeyRequest body) {
         if (body == null) {
             throw ExecutionError.INVALID_RUN_POLICY.exception("a JSON body with 'script' is required");
         }
         requireScriptName("script", body.script());
-        return policies.saveKey(new BucketKeyRepository.Key(key, body.script().trim(), body.paramFormat()));
+        return policies.saveKey(new BucketKey(key, body.script().trim(), body.paramFormat()));
     }
 
     @GET
     @Path("runner/bucket-keys")
-    public Uni<List<BucketKeyRepository.Key>> keys() {
+    public Uni<List<BucketKey>> keys() {
         return policies.keys();
     }
 
