@@ -3,6 +3,7 @@ package io.batchyard.execution.deployment;
 import io.batchyard.eventing.Outbox;
 import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.execution.deployment.Deployment.Status;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
@@ -37,10 +38,6 @@ public class DeploymentEvents {
 
     /** Every row of a pick left NOT_STARTED; one event each, in deployment order. */
     Uni<List<Deployment>> picked(List<Deployment> picked) {
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (Deployment d : picked) {
-            chain = chain.chain(() -> changed(d, Status.NOT_STARTED).replaceWithVoid());
-        }
-        return chain.replaceWith(picked);
+        return InOrder.each(picked, d -> changed(d, Status.NOT_STARTED)).replaceWith(picked);
     }
 }

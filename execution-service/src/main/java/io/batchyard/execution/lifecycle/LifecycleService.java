@@ -15,6 +15,7 @@ import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.recovery.LastRecoverableStep;
+import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.readmodel.ProcessDefinitionRepository.Guarded;
@@ -256,15 +257,12 @@ public class LifecycleService {
     public Uni<Void> terminateOrphan(long pid, String deadRunner, String correlation) {
         FailureReason reason = FailureReason.truncated(null, "the runner that ran it (" + deadRunner
                 + ") stopped; its lease expired");
-        return definitions.tree(pid).chain(tree -> {
-            Uni<Void> chain = Uni.createFrom().voidItem();
-            for (ProcessDefinition step : tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of())) {
-                chain = chain.chain(() -> runs.running(step.processId())).chain(running -> running.isEmpty()
+        return definitions.tree(pid).chain(tree -> InOrder.each(
+                tree.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of()),
+                step -> runs.running(step.processId()).chain(running -> running.isEmpty()
                         ? Uni.createFrom().voidItem()
-                        : termStep(RUNNER, step.processId(), correlation).replaceWithVoid());
-            }
-            return chain;
-        }).chain(() -> runs.running(pid)).chain(running -> running.isEmpty()
+                        : termStep(RUNNER, step.processId(), correlation).replaceWithVoid())))
+                .chain(() -> runs.running(pid)).chain(running -> running.isEmpty()
                 ? Uni.createFrom().voidItem()
                 : termJob(RUNNER, pid, reason, correlation).replaceWithVoid().onFailure(ApiException.class).recoverWithItem(e -> {
                     LOG.warnf("could not terminate the orphaned run of %d: %s", pid, e.getMessage());

@@ -6,6 +6,7 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.execution.lifecycle.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.Run;
+import io.batchyard.persistence.InOrder;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -86,12 +87,7 @@ public class LifecycleResource {
     @Consumes(MediaType.WILDCARD) // no body: any (or no) Content-Type reaches the call and its security check
     @Operation(summary = "HaltStep: steps completed (a comma list halts each in turn, each in its own transaction)")
     public Uni<StepsHalted> haltSteps(@PathParam("sids") String sids) {
-        List<Long> halted = new ArrayList<>();
-        Uni<Void> each = Uni.createFrom().voidItem();
-        for (long sid : parseIds(sids)) {
-            each = each.chain(() -> lifecycle.haltStep(caller(), sid, null)).invoke(halted::add).replaceWithVoid();
-        }
-        return each.map(done -> new StepsHalted(halted));
+        return InOrder.map(parseIds(sids), sid -> lifecycle.haltStep(caller(), sid, null)).map(StepsHalted::new);
     }
 
     @POST
