@@ -9,12 +9,7 @@ import io.batchyard.eventing.persistence.PlatformTables;
 import io.batchyard.readmodel.ReadModelTables;
 import io.batchyard.teststack.Infrastructure;
 import java.io.InputStream;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
@@ -43,11 +38,11 @@ class PlatformUpgradeTest {
 
         assertThat(exists(db, "process_definition")).isTrue();
         assertThat(exists(db, "application_access")).isTrue();
-        assertThat(rows(db, "SELECT version FROM readmodel_schema_history WHERE type <> 'BASELINE'"))
+        assertThat(db.firstColumn("SELECT version FROM readmodel_schema_history WHERE type <> 'BASELINE'"))
                 .containsExactly("0.2", "0.3", "0.4");
-        assertThat(rows(db, "SELECT version FROM eventing_schema_history WHERE type = 'BASELINE'"))
+        assertThat(db.firstColumn("SELECT version FROM eventing_schema_history WHERE type = 'BASELINE'"))
                 .containsExactly("0.9");
-        assertThat(rows(db, "SELECT version FROM audit_schema_history WHERE type = 'BASELINE'"))
+        assertThat(db.firstColumn("SELECT version FROM audit_schema_history WHERE type = 'BASELINE'"))
                 .containsExactly("0.10");
         assertThat(serviceFlyway(db).load().info().pending()).isEmpty();
     }
@@ -56,25 +51,25 @@ class PlatformUpgradeTest {
     void aDatabaseOfThePreviousReleaseKeepsItsTablesAndRows() throws Exception {
         Infrastructure.Database db = Infrastructure.get().database("lineage_upgrade_previous_release");
         oldLayout(db, "db/eventing", "db/audit", "db/readmodel", "db/migration");
-        execute(db, "INSERT INTO application_access (application_id, owner_permission, group_permission,"
+        db.execute("INSERT INTO application_access (application_id, owner_permission, group_permission,"
                 + " others_permission, source_occurred_at) VALUES (42, 7, 4, 0, now())");
         List<String> tables = tables(db);
-        List<String> serviceScripts = rows(db, "SELECT script FROM flyway_schema_history"
+        List<String> serviceScripts = db.firstColumn("SELECT script FROM flyway_schema_history"
                 + " WHERE script LIKE 'db/migration/%' ORDER BY installed_rank");
 
         assertThat(start(db)).isZero();
         assertThat(start(db)).as("a second start").isZero();
 
         assertThat(tables(db)).containsAll(tables);
-        assertThat(rows(db, "SELECT others_permission::text FROM application_access WHERE application_id = 42"))
+        assertThat(db.firstColumn("SELECT others_permission::text FROM application_access WHERE application_id = 42"))
                 .containsExactly("0");
-        assertThat(rows(db, "SELECT version FROM readmodel_schema_history WHERE type = 'BASELINE'"))
+        assertThat(db.firstColumn("SELECT version FROM readmodel_schema_history WHERE type = 'BASELINE'"))
                 .containsExactly("0.4");
         for (String history : List.of("eventing", "audit", "readmodel")) {
-            assertThat(rows(db, "SELECT version FROM " + history + "_schema_history WHERE type <> 'BASELINE'"))
+            assertThat(db.firstColumn("SELECT version FROM " + history + "_schema_history WHERE type <> 'BASELINE'"))
                     .as(history).isEmpty();
         }
-        assertThat(rows(db, "SELECT script FROM flyway_schema_history ORDER BY installed_rank"))
+        assertThat(db.firstColumn("SELECT script FROM flyway_schema_history ORDER BY installed_rank"))
                 .containsExactlyElementsOf(serviceScripts);
         serviceFlyway(db).load().validate();
     }
@@ -107,37 +102,19 @@ class PlatformUpgradeTest {
         Flyway.configure().dataSource(db.jdbcUrl(), db.user(), db.password())
                 .locations(Arrays.stream(locations).map(l -> "classpath:" + l).toArray(String[]::new))
                 .outOfOrder(true).load().migrate();
-        execute(db, "UPDATE flyway_schema_history SET script = CASE"
+        db.execute("UPDATE flyway_schema_history SET script = CASE"
                 + " WHEN version IN ('0.1', '0.6', '0.8', '0.9') THEN 'db/eventing/'"
                 + " WHEN version IN ('0.7', '0.10') THEN 'db/audit/'"
                 + " WHEN version IN ('0.2', '0.3', '0.4') THEN 'db/readmodel/' ELSE 'db/migration/' END || script");
     }
 
     private static List<String> tables(Infrastructure.Database db) throws SQLException {
-        return rows(db, "SELECT tablename || ':' || ('public.' || tablename)::regclass::oid FROM pg_tables"
+        return db.firstColumn("SELECT tablename || ':' || ('public.' || tablename)::regclass::oid FROM pg_tables"
                 + " WHERE schemaname = 'public' AND tablename NOT LIKE '%schema_history' ORDER BY tablename");
     }
 
     private static boolean exists(Infrastructure.Database db, String table) throws SQLException {
-        return !rows(db, "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = '" + table + "'")
+        return !db.firstColumn("SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = '" + table + "'")
                 .isEmpty();
-    }
-
-    private static void execute(Infrastructure.Database db, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    private static List<String> rows(Infrastructure.Database db, String sql) throws SQLException {
-        List<String> values = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                values.add(r.getString(1));
-            }
-        }
-        return values;
     }
 }

@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -71,6 +73,26 @@ public final class Infrastructure {
             String url = jdbcUrl.startsWith("jdbc:") ? jdbcUrl.substring("jdbc:".length()) : jdbcUrl;
             int query = url.indexOf('?');
             return query < 0 ? url : url.substring(0, query);
+        }
+
+        /** Runs one statement on a connection of its own, for a test that sets up or changes the database. */
+        public void execute(String sql) throws SQLException {
+            try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+                 Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
+
+        /** The first column of every row of {@code sql}, as text, on a connection of its own. */
+        public List<String> firstColumn(String sql) throws SQLException {
+            List<String> values = new ArrayList<>();
+            try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+                 Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+                while (r.next()) {
+                    values.add(r.getString(1));
+                }
+            }
+            return values;
         }
     }
 

@@ -16,12 +16,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,15 +53,15 @@ class PushBacklogUpgradeTest {
                         .locations("classpath:db/eventing", "classpath:db/audit", "classpath:db/readmodel",
                                 "classpath:db/migration")
                         .outOfOrder(true).target("8").load().migrate();
-                execute(db, "UPDATE flyway_schema_history SET script = CASE"
+                db.execute("UPDATE flyway_schema_history SET script = CASE"
                         + " WHEN version IN ('0.1', '0.6', '0.8', '0.9') THEN 'db/eventing/'"
                         + " WHEN version IN ('0.7', '0.10') THEN 'db/audit/'"
                         + " WHEN version IN ('0.2', '0.3', '0.4') THEN 'db/readmodel/' ELSE 'db/migration/' END"
                         + " || script");
-                execute(db, "INSERT INTO openlineage_run (instance_exec_id, run_id) VALUES (9101, '" + WAITING
+                db.execute("INSERT INTO openlineage_run (instance_exec_id, run_id) VALUES (9101, '" + WAITING
                         + "'), (9102, '" + HALF_SENT + "'), (9103, '" + SENT + "')");
                 // As the relay of that release stored them: one row per event and transport, in event_seq order.
-                execute(db, "INSERT INTO openlineage_outbox (transport, run_id, event_type, payload, attempts,"
+                db.execute("INSERT INTO openlineage_outbox (transport, run_id, event_type, payload, attempts,"
                         + " last_error, sent_at) VALUES"
                         + " ('http', '" + SENT + "', 'START', '" + event(SENT, "START") + "', 1, NULL, now()),"
                         + " ('http', '" + WAITING + "', 'START', '" + event(WAITING, "START") + "', 3,"
@@ -96,9 +92,9 @@ class PushBacklogUpgradeTest {
     @Test
     void undeliveredEventsOfTheOldPushOutboxArriveOnceInOrder() throws Exception {
         Infrastructure.Database db = BatchyardTestStack.database();
-        assertThat(rows(db, "SELECT count(*) FROM openlineage_outbox WHERE sent_at IS NULL"))
+        assertThat(db.firstColumn("SELECT count(*) FROM openlineage_outbox WHERE sent_at IS NULL"))
                 .as("moved at start").containsExactly("0");
-        assertThat(rows(db, "SELECT run_id::text FROM openlineage_outbox ORDER BY event_seq"))
+        assertThat(db.firstColumn("SELECT run_id::text FROM openlineage_outbox ORDER BY event_seq"))
                 .as("only rows already sent stay").containsExactly(SENT, HALF_SENT);
 
         List<String> received = new CopyOnWriteArrayList<>();
@@ -121,23 +117,5 @@ class PushBacklogUpgradeTest {
         }
         assertThat(received).filteredOn(e -> e.startsWith("0190a3c4-"))
                 .containsExactly(WAITING + " START", WAITING + " COMPLETE");
-    }
-
-    private static void execute(Infrastructure.Database db, String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    private static List<String> rows(Infrastructure.Database db, String sql) throws SQLException {
-        List<String> values = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                values.add(r.getString(1));
-            }
-        }
-        return values;
     }
 }
