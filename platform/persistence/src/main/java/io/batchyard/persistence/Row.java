@@ -1,7 +1,6 @@
 package io.batchyard.persistence;
 
 import jakarta.persistence.Tuple;
-import jakarta.persistence.TupleElement;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,15 +29,6 @@ public final class Row {
         } catch (IllegalArgumentException e) {
             return tuple.get(column.toLowerCase(Locale.ROOT));
         }
-    }
-
-    public boolean has(String column) {
-        for (TupleElement<?> element : tuple.getElements()) {
-            if (column.equalsIgnoreCase(element.getAlias())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     public long getLong(String column) {

@@ -48,17 +48,6 @@ public abstract class SqlRepository {
         return session(s -> bind(s.createNativeQuery(sql), params).executeUpdate());
     }
 
-    /**
-     * One page of a list: the rows of {@code select} (which ends before ORDER BY) in {@code order}, and how many there
-     * are in all. {@code select} and {@code count} share {@code params}.
-     */
-    protected static <T> Uni<Slice<T>> page(String select, String count, String order, Params params,
-                                            Paging paging, RowMapper<T> mapper) {
-        return single(count, Long.class, params).chain(total -> list(
-                select + " ORDER BY " + order + Paging.CLAUSE, Params.none().and(params).and(paging.params()), mapper)
-                .map(items -> new Slice<>(items, total)));
-    }
-
     private static <Q extends Mutiny.AbstractQuery> Q bind(Q query, Params params) {
         params.values().forEach(query::setParameter);
         return query;
