@@ -9,7 +9,7 @@ import io.batchyard.eventing.Outbox;
 import io.batchyard.eventing.ProcessedEventLedger;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.LifecycleCommand;
-import io.batchyard.execution.lifecycle.FailureReason;
+import io.batchyard.execution.runs.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;

@@ -2,6 +2,7 @@ package io.batchyard.execution.lifecycle;
 
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.recovery.LastRecoverableStep;
+import io.batchyard.execution.runs.FailureReason;
 import io.batchyard.persistence.Paging;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;

@@ -7,6 +7,7 @@ import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;

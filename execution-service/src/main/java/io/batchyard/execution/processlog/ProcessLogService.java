@@ -6,7 +6,7 @@ import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.lifecycle.ProcessPermission;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.execution.runs.FailureReason;
 import org.junit.jupiter.api.Test;
 
 class FailureReasonTest {

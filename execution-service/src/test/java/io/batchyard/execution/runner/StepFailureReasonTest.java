@@ -2,7 +2,7 @@ package io.batchyard.execution.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.batchyard.execution.lifecycle.FailureReason;
+import io.batchyard.execution.runs.FailureReason;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package io.batchyard.execution.lifecycle.api;
 import io.batchyard.api.CommonErrors;
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
-import io.batchyard.execution.lifecycle.FailureReason;
+import io.batchyard.execution.runs.FailureReason;
 import io.batchyard.execution.lifecycle.LifecycleService;
 import io.batchyard.execution.lifecycle.Run;
 import io.batchyard.persistence.InOrder;

@@ -5,10 +5,9 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus.State;
-import io.batchyard.execution.lifecycle.FailureReason;
-import io.batchyard.execution.lifecycle.LifecycleService;
-import io.batchyard.execution.lifecycle.ProcessPermission;
-import io.batchyard.execution.lifecycle.RunService;
+import io.batchyard.execution.runs.FailureReason;
+import io.batchyard.execution.runs.RunLifecycle;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -22,7 +21,7 @@ import org.jboss.logging.Logger;
 /**
  * The stand-alone runner's transactions: a cycle's claim (lease + buckets RUNNING + the plan's INIT rows, one
  * transaction), the lease's heartbeat and release, and a run's end recorded with its buckets. The runner's threads
- * call these and wait; the lifecycle calls of a run go to {@link LifecycleService} directly.
+ * call these and wait; the lifecycle calls of a run go to {@link RunLifecycle} directly.
  */
 @ApplicationScoped
 public class RunnerService {
@@ -35,14 +34,13 @@ public class RunnerService {
     private final BucketService ledger;
     private final RunnerLeaseRepository leases;
     private final BucketKeyRepository keys;
-    private final RunService runs;
-    private final LifecycleService lifecycle;
+    private final RunLifecycle lifecycle;
     private final RunnerConfig config;
     private final ProcessPermission permission;
 
     public RunnerService(Planner planner, WhyNotRunning why, RunnerJobRepository jobs, BucketService ledger,
-                         RunnerLeaseRepository leases, BucketKeyRepository keys, RunService runs,
-                         LifecycleService lifecycle, RunnerConfig config, ProcessPermission permission) {
+                         RunnerLeaseRepository leases, BucketKeyRepository keys,
+                         RunLifecycle lifecycle, RunnerConfig config, ProcessPermission permission) {
         this.permission = permission;
         this.planner = planner;
         this.why = why;
@@ -50,7 +48,6 @@ public class RunnerService {
         this.ledger = ledger;
         this.leases = leases;
         this.keys = keys;
-        this.runs = runs;
         this.lifecycle = lifecycle;
         this.config = config;
     }
@@ -127,7 +124,7 @@ public class RunnerService {
     /** HaltJob with the buckets as its marking, and the buckets COMPLETE, in one transaction. */
     @WithTransaction
     public Uni<Void> complete(long processId, List<String> buckets, long instanceExecId) {
-        return lifecycle.haltJob(LifecycleService.RUNNER, processId, String.join(",", buckets), null)
+        return lifecycle.haltJob(processId, String.join(",", buckets))
                 .chain(() -> ledger.move(processId, buckets, State.RUNNING, State.COMPLETE, instanceExecId, null))
                 .replaceWithVoid();
     }
@@ -141,7 +138,7 @@ public class RunnerService {
     public Uni<Optional<String>> fail(long processId, List<String> buckets, Long instanceExecId, FailureReason reason,
                                       String message) {
         Uni<Optional<String>> termed = instanceExecId == null ? Uni.createFrom().item(Optional.empty())
-                : lifecycle.termJob(LifecycleService.RUNNER, processId, reason, null).map(run -> Optional.<String>empty())
+                : lifecycle.termJob(processId, reason).map(ignored -> Optional.<String>empty())
                         .onFailure(ApiException.class).recoverWithItem(e -> Optional.of(e.getMessage()));
         return termed.call(() -> ledger.move(processId, buckets, State.RUNNING, State.FAILED, instanceExecId, message));
     }
@@ -159,7 +156,7 @@ public class RunnerService {
     /** Completed step runs of the parent since its last success: what a resumed run may skip. */
     @WithSession
     public Uni<List<LastRecoverableStep.StepRun>> stepRunsSinceLastSuccess(long processId) {
-        return runs.stepRunsSinceLastSuccess(processId);
+        return lifecycle.stepRunsSinceLastSuccess(processId);
     }
 
     @WithSession

@@ -8,7 +8,7 @@ import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
-import io.batchyard.execution.lifecycle.ProcessPermission;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.execution.runner.BucketKey;
 import io.batchyard.execution.runner.GroupJobs;
 import io.batchyard.execution.runner.JobSettings;

@@ -9,7 +9,7 @@ import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.deployment.DeploymentService;
-import io.batchyard.execution.lifecycle.ProcessPermission;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.execution.runner.MoreReasons;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerJob;

@@ -10,7 +10,7 @@ import io.batchyard.execution.bucket.BucketPattern;
 import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.bucket.BuiltinBucketKey;
-import io.batchyard.execution.lifecycle.ProcessPermission;
+import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;

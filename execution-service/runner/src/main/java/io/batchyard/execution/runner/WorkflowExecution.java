@@ -4,8 +4,8 @@ import io.batchyard.api.ApiException;
 import io.batchyard.persistence.Blocking;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.bucket.ParamFormat;
-import io.batchyard.execution.lifecycle.FailureReason;
-import io.batchyard.execution.lifecycle.LifecycleService;
+import io.batchyard.execution.runs.FailureReason;
+import io.batchyard.execution.runs.RunLifecycle;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
@@ -62,7 +62,7 @@ public class WorkflowExecution {
         }
     }
 
-    private final LifecycleService lifecycle;
+    private final RunLifecycle lifecycle;
     private final RunnerService runner;
     private final ProcessDefinitionService definitions;
     private final RunOutputService log;
@@ -70,7 +70,7 @@ public class WorkflowExecution {
     private final RunnerDrain drain;
     private final Instance<GroupJobs> groups;
 
-    public WorkflowExecution(LifecycleService lifecycle, RunnerService runner, ProcessDefinitionService definitions,
+    public WorkflowExecution(RunLifecycle lifecycle, RunnerService runner, ProcessDefinitionService definitions,
                              RunOutputService log, ScriptRunner scripts, RunnerDrain drain, Instance<GroupJobs> groups) {
         this.drain = drain;
         this.groups = groups;
@@ -102,9 +102,9 @@ public class WorkflowExecution {
         } catch (IllegalArgumentException e) {
             return notStarted(job, buckets, e.getMessage());
         }
-        LifecycleService.JobStart start;
+        RunLifecycle.Started start;
         try {
-            start = Blocking.await(() -> lifecycle.initJob(LifecycleService.RUNNER, pid, maxBatch, correlation));
+            start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
         } catch (ApiException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
@@ -307,17 +307,17 @@ public class WorkflowExecution {
         }
         List<String> bucketArgs = jobRun == null ? runArgs.bucketArgs() : jobRun.bucketArguments();
         List<String> args = runArgs.args(bucketArgs);
-        LifecycleService.StepStart started;
+        long started;
         try {
-            started = Blocking.await(() -> lifecycle.initStep(LifecycleService.RUNNER, sid, null));
+            started = Blocking.await(() -> lifecycle.initStep(sid));
         } catch (ApiException e) {
             return new StepResult(sid, false, "", e.getMessage(), "InitStep of " + sid + " refused: " + e.getMessage());
         }
-        RunOutputWriter stepLog = log.writer(started.subInstanceExecId(), sid);
+        RunOutputWriter stepLog = log.writer(started, sid);
         StepCommand command = StepCommand.of(step);
         Map<String, String> stepEnv = new LinkedHashMap<>(env);
         stepEnv.put("BATCHYARD_PROCESS_ID", Long.toString(sid));
-        stepEnv.put("BATCHYARD_STEP_INSTANCE_EXEC_ID", Long.toString(started.subInstanceExecId()));
+        stepEnv.put("BATCHYARD_STEP_INSTANCE_EXEC_ID", Long.toString(started));
         if (jobRun != null) {
             stepEnv.put("BATCHYARD_BUCKET", String.join(" ", jobRun.buckets()));
         }
@@ -370,7 +370,7 @@ public class WorkflowExecution {
         // stopped because this runner gave the run up, not because the step failed: record nothing
         drain.checkNotAbandoned(job.processId());
         try {
-            Blocking.await(() -> ok ? lifecycle.haltStep(LifecycleService.RUNNER, sid, null) : lifecycle.termStep(LifecycleService.RUNNER, sid, null));
+            Blocking.await(() -> lifecycle.endStep(sid, ok));
         } catch (ApiException e) {
             StepResult refused = new StepResult(sid, false, out.toString(), err.toString(), "step " + sid + ": " + e.getMessage());
             endJob(jobRun, ie, refused, previous, job.processId(), stepEnv, stepLog);
@@ -475,7 +475,7 @@ public class WorkflowExecution {
         return args;
     }
 
-    private Map<String, String> baseEnv(long pid, long ie, List<String> buckets, LifecycleService.JobStart start) {
+    private Map<String, String> baseEnv(long pid, long ie, List<String> buckets, RunLifecycle.Started start) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("BATCHYARD_PARENT_PROCESS_ID", Long.toString(pid));
         env.put("BATCHYARD_INSTANCE_EXEC_ID", Long.toString(ie));

@@ -6,8 +6,8 @@ import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
-import io.batchyard.execution.lifecycle.ProcessPermission;
-import io.batchyard.execution.lifecycle.RunService;
+import io.batchyard.execution.access.ProcessPermission;
+import io.batchyard.execution.runs.RunLifecycle;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -23,10 +23,10 @@ import java.util.function.Supplier;
 public class RunOutputService {
 
     private final RunOutputRepository log;
-    private final RunService runs;
+    private final RunLifecycle runs;
     private final ProcessPermission permission;
 
-    public RunOutputService(RunOutputRepository log, RunService runs, ProcessPermission permission) {
+    public RunOutputService(RunOutputRepository log, RunLifecycle runs, ProcessPermission permission) {
         this.log = log;
         this.runs = runs;
         this.permission = permission;
@@ -47,8 +47,8 @@ public class RunOutputService {
                                                       PageRequest page) {
         Supplier<ApiException> unknown = () -> ExecutionError.UNKNOWN_RUN.exception("no run with instance exec id "
                 + instanceExecId);
-        return runs.find(instanceExecId).map(run -> run.orElseThrow(unknown))
-                .call(run -> permission.require(caller, run.processId(), Permission.READ, unknown))
+        return runs.processOfRun(instanceExecId).map(process -> process.orElseThrow(unknown))
+                .call(process -> permission.require(caller, process, Permission.READ, unknown))
                 .chain(() -> log.lines(instanceExecId, withSteps, page.limit(), page.offset()))
                 .chain(lines -> log.count(instanceExecId, withSteps).map(total -> Page.of(lines, total, page)));
     }

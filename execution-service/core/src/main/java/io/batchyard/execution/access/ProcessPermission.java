@@ -1,4 +1,4 @@
-package io.batchyard.execution.lifecycle;
+package io.batchyard.execution.access;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.ApplicationAccess;

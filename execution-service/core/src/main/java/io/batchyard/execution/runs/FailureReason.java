@@ -1,4 +1,4 @@
-package io.batchyard.execution.lifecycle;
+package io.batchyard.execution.runs;
 
 import io.batchyard.api.CommonErrors;
 
@@ -35,7 +35,7 @@ public record FailureReason(Integer code, String text) {
      * Refuses a reason a caller sent that could not be stored as it is (code 1, like any invalid request): REST
      * refuses it earlier through Bean Validation, a command over Kafka reaches this check.
      */
-    void requireStorable() {
+    public void requireStorable() {
         if (text == null) {
             return;
         }
