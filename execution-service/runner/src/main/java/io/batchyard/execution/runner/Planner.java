@@ -47,15 +47,18 @@ public class Planner {
     private final RunnerLeaseRepository leases;
     private final BucketKeyRepository keys;
     private final ScriptRunner scripts;
+    private final StepLaunchers launchers;
 
     public Planner(ProcessDefinitionRepository definitions, RunnerJobRepository jobs, BucketService ledger,
-                   RunnerLeaseRepository leases, BucketKeyRepository keys, ScriptRunner scripts) {
+                   RunnerLeaseRepository leases, BucketKeyRepository keys, ScriptRunner scripts,
+                   StepLaunchers launchers) {
         this.definitions = definitions;
         this.jobs = jobs;
         this.ledger = ledger;
         this.leases = leases;
         this.keys = keys;
         this.scripts = scripts;
+        this.launchers = launchers;
     }
 
     /**
@@ -65,6 +68,8 @@ public class Planner {
     public Uni<Plan> plan(long processId, LocalDateTime now, boolean ensure) {
         return jobs.find(processId).chain(job -> definitions.find(processId).chain(parent -> {
             List<Reason> reasons = blockers(processId, job, parent);
+            // nothing is claimed (no bucket moves) while no step could be launched: the runs wait, /why says why
+            launchers.refusal().ifPresent(why -> reasons.add(new Reason("LAUNCHER_REFUSED", why)));
             if (!reasons.isEmpty()) {
                 return Uni.createFrom().item(new Plan(processId, List.of(), null, reasons));
             }

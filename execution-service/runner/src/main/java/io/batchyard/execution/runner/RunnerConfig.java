@@ -48,4 +48,33 @@ public interface RunnerConfig {
     /** Time zone of date buckets when a job has no schedule naming one. */
     @WithDefault("UTC")
     String timeZone();
+
+    /**
+     * Where steps run: {@code local} (child processes of this service, as {@link #jobUser()}) or {@code kubernetes}
+     * (a Job per step command, see {@code batchyard.runner.kubernetes.*}).
+     */
+    @WithDefault("local")
+    String launcher();
+
+    /**
+     * The unprivileged user every command a job defines (steps, hooks, bucket, loop, context and dependency scripts)
+     * runs as when this service runs as root: it cannot read the service's environment, its files or its secrets.
+     */
+    @WithDefault("batchyard-job")
+    String jobUser();
+
+    /**
+     * Whether to switch to {@link #jobUser()}; false keeps every job on the service's own user, which then needs
+     * {@link #sharedUserAccepted()}.
+     */
+    @WithDefault("true")
+    boolean switchUser();
+
+    /**
+     * When jobs cannot run as {@link #jobUser()} (the service is not root, the user does not exist, no setpriv), run
+     * them as the service's own user anyway, accepting that a job can then read the service's environment and files.
+     * Off: such a service launches no job, says so at start and in {@code /why}.
+     */
+    @WithDefault("false")
+    boolean sharedUserAccepted();
 }

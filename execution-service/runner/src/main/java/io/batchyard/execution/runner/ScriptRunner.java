@@ -4,6 +4,8 @@ import io.batchyard.api.ScriptNames;
 import io.batchyard.execution.ExecutionError;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,12 +25,14 @@ public class ScriptRunner {
     private static final Logger LOG = Logger.getLogger(ScriptRunner.class);
 
     private final RunnerConfig config;
+    private final JobUser user;
     private ScriptResolver resolver;
     private Path workDir;
     private JobFiles files;
 
-    public ScriptRunner(RunnerConfig config) {
+    public ScriptRunner(RunnerConfig config, JobUser user) {
         this.config = config;
+        this.user = user;
     }
 
     @PostConstruct
@@ -106,6 +110,11 @@ public class ScriptRunner {
      */
     public CommandResult run(String script, List<String> args, List<String> shown, Map<String, String> env,
                              Duration timeout, OsCommand.LineSink sink) {
+        Optional<String> refused = user.refusal();
+        if (refused.isPresent()) {
+            sink.line("runner", "script '" + script + "' not run: " + refused.get());
+            return CommandResult.notStarted(refused.get());
+        }
         Optional<List<String>> cmd;
         try {
             cmd = commandLine(script, args);
@@ -121,9 +130,30 @@ public class ScriptRunner {
         List<String> logged = new ArrayList<>(cmd.get().subList(0, cmd.get().size() - args.size()));
         logged.addAll(shown);
         sink.line("runner", "$ " + String.join(" ", logged));
-        CommandResult result = OsCommand.run(cmd.get(), env, workDir, timeout, sink);
+        handOver(env.get("PIPEFILE"));
+        CommandResult result = OsCommand.exec(user.command(cmd.get()),
+                user.environment(OsCommand.jobEnvironment(System.getenv(), env)), workDir, null, timeout, sink);
         sink.line("runner", "ended: " + result.describe() + " after " + result.took().toMillis() + " ms");
         return result;
+    }
+
+    /** The job user reads the spilled PIPEINOUT file the runner wrote for it; nobody else does. */
+    private void handOver(String pipeFile) {
+        if (pipeFile == null || pipeFile.isEmpty() || user.decision().account().isEmpty()) {
+            return;
+        }
+        JobUser.Account a = user.decision().account().get();
+        try {
+            Files.setAttribute(Path.of(pipeFile), "unix:uid", (int) a.uid());
+            Files.setAttribute(Path.of(pipeFile), "unix:gid", (int) a.gid());
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.warnf("could not hand %s to user %s: %s", pipeFile, a.name(), e.getMessage());
+        }
+    }
+
+    /** As whom the job commands of this host run. */
+    public JobUser.Decision jobUser() {
+        return user.decision();
     }
 
     /** A helper script whose output is a value (bucket key, loop list, context): stdout trimmed, or empty on failure. */

@@ -21,9 +21,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class WhyNotRunning {
 
-    /** The answer: whether a cycle now would run the bucket (or anything), and every reason against. */
+    /**
+     * The answer: whether a cycle now would run the bucket (or anything), every reason against, and where and as whom
+     * this service's steps run ({@code launcher}: the launcher's name and, for the local one, the OS user).
+     */
     public record Explanation(long processId, String bucket, boolean wouldRun, List<String> nextBuckets,
-                              List<Planner.Reason> reasons) {
+                              List<Planner.Reason> reasons, String launcher) {
     }
 
     private final Planner planner;
@@ -32,10 +35,12 @@ public class WhyNotRunning {
     private final Instance<MoreReasons> more;
 
     private final ServiceClock clock;
+    private final StepLaunchers launchers;
 
     public WhyNotRunning(Planner planner, RunnerJobRepository jobs, BucketService ledger, Instance<MoreReasons> more,
-                         ServiceClock clock) {
+                         ServiceClock clock, StepLaunchers launchers) {
         this.clock = clock;
+        this.launchers = launchers;
         this.planner = planner;
         this.jobs = jobs;
         this.ledger = ledger;
@@ -49,7 +54,8 @@ public class WhyNotRunning {
             List<Planner.Reason> reasons = new ArrayList<>(extra);
             reasons.addAll(plan.reasons());
             if (bucket == null) {
-                return Uni.createFrom().item(new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons));
+                return Uni.createFrom().item(new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons,
+                        launchers.describe()));
             }
             return jobs.find(processId).chain(job -> ledger.find(processId, bucket)
                     .chain(row -> explain(processId, bucket, plan, job, row, reasons)));
@@ -64,7 +70,7 @@ public class WhyNotRunning {
         List<Planner.Reason> reasons = new ArrayList<>(Planner.blockers(processId, Optional.empty(),
                 Optional.empty()));
         if (bucket == null) {
-            return Uni.createFrom().item(new Explanation(processId, null, false, List.of(), reasons));
+            return Uni.createFrom().item(new Explanation(processId, null, false, List.of(), reasons, launchers.describe()));
         }
         return explain(processId, bucket, new Planner.Plan(processId, List.of(), null, reasons), Optional.empty(),
                 Optional.empty(), reasons);
@@ -116,7 +122,7 @@ public class WhyNotRunning {
                 .orElse(current) ? planner.unmetDependencies(job.get(), bucket) : Uni.createFrom().item(List.of());
         return unmet.map(more -> {
             reasons.addAll(more.stream().filter(r -> !reasons.contains(r)).toList());
-            return new Explanation(processId, bucket, selected, plan.buckets(), reasons);
+            return new Explanation(processId, bucket, selected, plan.buckets(), reasons, launchers.describe());
         });
     }
 }

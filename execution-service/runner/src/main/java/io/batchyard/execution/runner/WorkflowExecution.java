@@ -67,11 +67,13 @@ public class WorkflowExecution {
     private final ProcessDefinitionService definitions;
     private final RunOutputService log;
     private final ScriptRunner scripts;
+    private final StepLaunchers launchers;
     private final RunnerDrain drain;
     private final Instance<GroupJobs> groups;
 
     public WorkflowExecution(RunLifecycle lifecycle, RunnerService runner, ProcessDefinitionService definitions,
-                             RunOutputService log, ScriptRunner scripts, RunnerDrain drain, Instance<GroupJobs> groups) {
+                             RunOutputService log, ScriptRunner scripts, StepLaunchers launchers, RunnerDrain drain,
+                             Instance<GroupJobs> groups) {
         this.drain = drain;
         this.groups = groups;
         this.lifecycle = lifecycle;
@@ -79,6 +81,7 @@ public class WorkflowExecution {
         this.definitions = definitions;
         this.log = log;
         this.scripts = scripts;
+        this.launchers = launchers;
     }
 
     public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
@@ -279,6 +282,11 @@ public class WorkflowExecution {
         return new StepOutputs(failure, last == null ? initial : new PipeEnv.Previous(last.stdout(), last.stderr()));
     }
 
+    /** The same parent, step, buckets and loop value: the same work, whichever run of the parent does it. */
+    static String workKey(long processId, long stepId, List<String> buckets, String loopValue) {
+        return processId + "/" + stepId + "/" + String.join(",", buckets) + (loopValue == null ? "" : "/" + loopValue);
+    }
+
     /** A step's input: its predecessors' output in id order (a join sees all branches), or the chain's start. */
     private static PipeEnv.Previous previousOf(StepGraph graph, long stepId, Map<Long, StepResult> results,
                                                PipeEnv.Previous initial) {
@@ -356,7 +364,9 @@ public class WorkflowExecution {
                     a.add(value);
                     shown.add(value);
                 }
-                result = scripts.run(command.script(), a, shown, e, timeout, stepLog);
+                List<String> work = jobRun == null ? runArgs.buckets() : jobRun.buckets();
+                result = launchers.run(new StepLaunch(job.processId(), sid, started, step, command.script(), a, shown,
+                        e, timeout, workKey(job.processId(), sid, work, value)), stepLog);
                 deleteSpill(e);
                 out.append(result.stdout());
                 err.append(result.stderr());
