@@ -92,16 +92,17 @@ public class JobUser {
     }
 
     public Optional<String> refusal() {
-        return decision.refusal();
+        return decision().refusal();
     }
 
     /** {@code command} as it starts: through setpriv as the job user, or as it is. */
     public List<String> command(List<String> command) {
-        if (decision.account().isEmpty()) {
+        Decision d = decision();
+        if (d.account().isEmpty()) {
             return command;
         }
-        Account a = decision.account().get();
-        List<String> wrapped = new ArrayList<>(List.of(decision.setpriv().get(), "--reuid=" + a.uid(),
+        Account a = d.account().get();
+        List<String> wrapped = new ArrayList<>(List.of(d.setpriv().get(), "--reuid=" + a.uid(),
                 "--regid=" + a.gid(), "--clear-groups", "--no-new-privs", "--"));
         wrapped.addAll(command);
         return wrapped;
@@ -109,7 +110,7 @@ public class JobUser {
 
     /** The job's environment with the job user's HOME in place of the service's. */
     public Map<String, String> environment(Map<String, String> env) {
-        decision.account().ifPresent(a -> env.put("HOME", a.home()));
+        decision().account().ifPresent(a -> env.put("HOME", a.home()));
         return env;
     }
 
