@@ -1,6 +1,9 @@
 # Shared settings of run.sh / stop.sh / demo.sh (sourced, not run).
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WORK=${BATCHYARD_WORK:-$ROOT/deploy/local/.work}
+# Where jobs' scripts and files live when run.sh runs as root and jobs run as their own user (batchyard-job): outside
+# the checkout, which that user may not be able to reach (a clone in a private directory).
+JOB_HOME=${BATCHYARD_JOB_HOME:-/var/tmp/batchyard-jobs-$(printf %s "$ROOT" | cksum | cut -d' ' -f1)}
 # Every listener of the local stack (services, Kafka) binds this address: loopback unless told otherwise.
 BIND_HOST=${BATCHYARD_BIND_HOST:-127.0.0.1}
 # Where local clients (the scripts, the services among themselves) reach those listeners.

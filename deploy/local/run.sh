@@ -293,6 +293,34 @@ start_schema_registry() {
 # hundred lifecycles, so the services compile with C1 only (it compiles in a fraction of the time; the code is
 # somewhat slower at peak) and collect with the serial collector (no parallel GC threads competing for the cores).
 SERVICE_JAVA_OPTS=${BATCHYARD_SERVICE_JAVA_OPTS-"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+# A job is somebody else's code. As root, execution-service runs every job command as the unprivileged user
+# batchyard-job (created here when missing), which cannot read the services' environment or files; its scripts are a
+# copy of the demo scripts in $JOB_HOME, a directory that user can reach, and it writes only under $JOB_HOME/.work and
+# $JOB_HOME/work. Not root, the services cannot switch user: jobs run as the services' own user, and run.sh accepts
+# that risk for this local stack (BATCHYARD_RUNNER_SHARED_USER_ACCEPTED=true), saying so. A script directory of your
+# own (BATCHYARD_RUNNER_SCRIPT_DIR) is used as it is: the job user must be able to read it.
+JOB_ENV=()
+prepare_jobs() {
+  local user=${BATCHYARD_RUNNER_JOB_USER:-batchyard-job}
+  if [ "$(id -u)" != 0 ]; then
+    say "jobs run as $(id -un), the services' own user: only root can give them a user of their own" \
+      "(BATCHYARD_RUNNER_SHARED_USER_ACCEPTED=true for this local stack)"
+    JOB_ENV=(BATCHYARD_RUNNER_SHARED_USER_ACCEPTED=true)
+    return
+  fi
+  if ! getent passwd "$user" >/dev/null; then
+    say "creating the system user $user, as whom jobs run"
+    useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$user"
+  fi
+  JOB_ENV=(BATCHYARD_RUNNER_JOB_USER="$user")
+  [ -n "${BATCHYARD_RUNNER_SCRIPT_DIR:-}" ] && return
+  install -d -m 755 "$JOB_HOME" "$JOB_HOME/scripts"
+  cp -R "$ROOT/deploy/local/demo-scripts/." "$JOB_HOME/scripts/"
+  chmod -R u=rwX,go=rX "$JOB_HOME/scripts"
+  install -d -m 755 -o "$user" "$JOB_HOME/work" "$JOB_HOME/.work"
+  JOB_ENV+=(BATCHYARD_RUNNER_SCRIPT_DIR="$JOB_HOME/scripts" BATCHYARD_RUNNER_WORK_DIR="$JOB_HOME/work")
+  say "jobs run as user $user, from $JOB_HOME/scripts"
+}
 start_service() {
   local svc=$1 port; port=$(port_of "$svc")
   local jar=$ROOT/$svc/target/quarkus-app/quarkus-run.jar
@@ -303,7 +331,7 @@ start_service() {
     "BATCHYARD_$(echo "${svc%-service}" | tr a-z A-Z)_MANAGEMENT_PORT"
   log_start "$WORK/logs/$svc.log" "$svc"   # appended: a restarted service keeps its earlier log
   local identity=("${IDENTITY_ENV[@]}")
-  [ "$svc" = execution-service ] && identity+=("${SERVICE_IDENTITY_ENV[@]}")
+  [ "$svc" = execution-service ] && identity+=("${SERVICE_IDENTITY_ENV[@]}" "${JOB_ENV[@]}")
   QUARKUS_HTTP_PORT=$port \
   QUARKUS_MANAGEMENT_HOST=$BIND_HOST QUARKUS_MANAGEMENT_PORT=$(management_port_of "$svc") \
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PG_HOST:$PG_PORT/batchyard_${svc%-service}" \
@@ -355,6 +383,7 @@ else
   [ -s "$WORK/secrets.key" ] || { (umask 077; head -c 32 /dev/urandom | base64 >"$WORK/secrets.key"); }
   SECRETS_KEY=$(cat "$WORK/secrets.key")
 fi
+prepare_jobs
 for svc in "${SERVICES[@]}"; do start_service "$svc"; done
 start_dashboard
 for svc in "${SERVICES[@]}" dashboard; do await_service "$svc"; done

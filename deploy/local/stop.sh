@@ -35,5 +35,6 @@ if [ "${1:-}" = --purge ]; then
   fi
   say "deleting $WORK"
   rm -rf "$WORK"
+  if [ -d "$JOB_HOME" ]; then say "deleting $JOB_HOME (the jobs' scripts and files)"; rm -rf "$JOB_HOME"; fi
 fi
 say "stopped"

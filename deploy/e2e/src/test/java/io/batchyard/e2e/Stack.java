@@ -168,6 +168,12 @@ final class Stack implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", db.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.password());
         identity.serviceIdentityConfig(database).forEach((key, value) -> env.put(envName(key), value));
+        if (database.equals("execution")) {
+            // The tests' scripts live in this build's own directories, which only the test's user can reach: jobs run
+            // as that user here (the isolation of jobs under their own user is execution-service's JobIsolationTest).
+            env.putIfAbsent("BATCHYARD_RUNNER_SWITCH_USER", "false");
+            env.putIfAbsent("BATCHYARD_RUNNER_SHARED_USER_ACCEPTED", "true");
+        }
         return env;
     }
 
