@@ -47,8 +47,7 @@ class KustomizeCrossCheckTest {
 
     private static Map<String, JsonNode> byId(java.util.List<ObjectNode> resources) {
         Map<String, JsonNode> m = new TreeMap<>();
-        resources.forEach(r -> m.put(r.path("apiVersion").asText() + " " + r.path("kind").asText() + " "
-                + Manifests.name(r), r));
+        resources.forEach(r -> m.put(Manifests.id(r), r));
         return m;
     }
 

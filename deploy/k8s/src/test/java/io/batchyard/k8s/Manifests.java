@@ -13,6 +13,9 @@ import java.util.stream.Stream;
 final class Manifests {
 
     static final Path K8S = Path.of(".").toAbsolutePath().normalize();
+    /** The services' namespace (the base's) and the one execution-service's kubernetes launcher runs jobs in. */
+    static final String NAMESPACE = "batchyard";
+    static final String JOBS_NAMESPACE = "batchyard-jobs";
     /** What can be applied, by name: the base and both overlays. */
     static final Map<String, Path> TREES = Map.of(
             "base", K8S.resolve("base"),
@@ -37,20 +40,43 @@ final class Manifests {
         return Stream.of("base", "local", "production");
     }
 
+    /** The trees that are applied: the overlays, which add the jobs' namespace (../jobs) to the base. */
+    static Stream<String> overlays() {
+        return Stream.of("local", "production");
+    }
+
     Stream<ObjectNode> kind(String kind) {
         return resources.stream().filter(r -> r.path("kind").asText().equals(kind));
     }
 
+    /** A resource of the services' namespace, or a cluster-scoped one (a Namespace). */
     Optional<ObjectNode> find(String kind, String name) {
-        return kind(kind).filter(r -> name(r).equals(name)).findFirst();
+        return kind(kind).filter(r -> name(r).equals(name))
+                .filter(r -> namespace(r).isEmpty() || namespace(r).equals(NAMESPACE)).findFirst();
     }
 
     ObjectNode get(String kind, String name) {
         return find(kind, name).orElseThrow(() -> new AssertionError(tree + ": no " + kind + " " + name));
     }
 
+    /** A resource of the given namespace. */
+    ObjectNode get(String namespace, String kind, String name) {
+        return kind(kind).filter(r -> name(r).equals(name) && namespace(r).equals(namespace)).findFirst()
+                .orElseThrow(() -> new AssertionError(tree + ": no " + kind + " " + namespace + "/" + name));
+    }
+
     static String name(JsonNode r) {
         return r.path("metadata").path("name").asText();
+    }
+
+    /** The resource's namespace; empty for a cluster-scoped one. */
+    static String namespace(JsonNode r) {
+        return r.path("metadata").path("namespace").asText();
+    }
+
+    /** What identifies a resource in a cluster: its API version, kind, namespace and name. */
+    static String id(JsonNode r) {
+        return r.path("apiVersion").asText() + " " + r.path("kind").asText() + " " + namespace(r) + "/" + name(r);
     }
 
     /** The one container of a Deployment's pods named like the Deployment. */

@@ -14,10 +14,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Evaluates the rendered NetworkPolicies (as the Kubernetes NetworkPolicy semantics define them: a pod selected by
- * no policy of a direction is open in it, one selected by any is open only to what some such policy allows) between
- * every pair of pods the namespace runs, and compares the result with the calls the architecture has. The brokers'
- * ingress is the policy Strimzi generates from the listener's networkPolicyPeers.
+ * Evaluates the rendered NetworkPolicies (as the Kubernetes NetworkPolicy semantics define them: a policy selects pods
+ * of its own namespace; a pod selected by no policy of a direction is open in it, one selected by any is open only to
+ * what some such policy allows) between every pair of pods the namespace and, where a tree has it, the jobs' namespace
+ * run, and compares the result with the calls the architecture has. The brokers' ingress is the policy Strimzi
+ * generates from the listener's networkPolicyPeers.
  */
 class NetworkPolicyTest {
 
@@ -25,7 +26,8 @@ class NetworkPolicyTest {
     record Pod(String name, String namespace, Map<String, String> labels) {
     }
 
-    private static final String NS = "batchyard";
+    private static final String NS = Manifests.NAMESPACE;
+    private static final String JOBS = Manifests.JOBS_NAMESPACE;
     private static final List<String> SERVICES = List.of("registry-service", "execution-service", "queue-service",
             "lineage-service");
 
@@ -54,6 +56,10 @@ class NetworkPolicyTest {
         pods.add(new Pod("keycloak", "keycloak", Map.of("app", "keycloak")));
         pods.add(new Pod("cnpg-operator", "cnpg-system", Map.of("app.kubernetes.io/name", "cloudnative-pg")));
         pods.add(new Pod("job", "etl-jobs", Map.of("app", "spark")));
+        if (m.find("Namespace", JOBS).isPresent()) {
+            // A step's Job, as execution-service's kubernetes launcher creates it (the Job controller's label).
+            pods.add(new Pod("step-job", JOBS, Map.of("batch.kubernetes.io/job-name", "step")));
+        }
         // Any other workload of the cluster: reaches nothing here.
         pods.add(new Pod("elsewhere", "other", Map.of("app", "other")));
         return pods;
@@ -76,12 +82,14 @@ class NetworkPolicyTest {
         listens.put("keycloak", List.of(8080));
         // OTLP over gRPC and over HTTP.
         listens.put("otel-collector", List.of(4317, 4318));
+        // A step's command may open a port; nothing may reach it.
+        listens.put("step-job", List.of(8080));
 
         TreeSet<String> allowed = new TreeSet<>();
         for (Pod from : pods) {
             for (Pod to : pods) {
                 for (int port : listens.getOrDefault(to.name(), List.of())) {
-                    boolean ours = from.namespace().equals(NS) || to.namespace().equals(NS);
+                    boolean ours = governed(m, from.namespace()) || governed(m, to.namespace());
                     if (from != to && ours && allows(m, from, to, port)) {
                         allowed.add(from.name() + " -> " + to.name() + ":" + port);
                     }
@@ -115,20 +123,32 @@ class NetworkPolicyTest {
                 "schema-compatibility -> dns:53", "entity-operator -> kafka:9091", "entity-operator -> dns:53",
                 "kafka -> dns:53", "postgres -> dns:53", "cnpg-operator -> postgres:5432",
                 "cnpg-operator -> postgres:8000", "prometheus -> postgres:9187", "job -> kafka:9093"));
+        if (m.find("Namespace", JOBS).isPresent()) {
+            // A step's Job reaches Batchyard's API (never a management port) and DNS, nothing else.
+            for (String service : SERVICES) {
+                expected.add("step-job -> " + service + ":8080");
+            }
+            expected.add("step-job -> dns:53");
+        }
         assertThat(allowed).isEqualTo(expected);
+    }
+
+    /** Whether the tree has policies for the namespace (else its pods are open both ways). */
+    private static boolean governed(Manifests m, String namespace) {
+        return m.kind("NetworkPolicy").anyMatch(np -> Manifests.namespace(np).equals(namespace));
     }
 
     /** Whether {@code from} may open a connection to {@code to} on {@code port}. */
     private static boolean allows(Manifests m, Pod from, Pod to, int port) {
-        boolean egress = !from.namespace().equals(NS) || direction(m, from, to, port, "Egress");
+        boolean egress = !governed(m, from.namespace()) || direction(m, from, to, port, "Egress");
         boolean ingress;
         if (to.name().equals("kafka") && port == 9093) {
-            ingress = peers(m.get("Kafka", "batchyard").at("/spec/kafka/listeners/0/networkPolicyPeers"), from);
+            ingress = peers(m, m.get("Kafka", "batchyard").at("/spec/kafka/listeners/0/networkPolicyPeers"), NS, from);
         } else if (to.name().equals("kafka")) {
             // Strimzi's own policy: its internal ports are for the Kafka pods and the operators only.
             ingress = from.labels().containsKey("strimzi.io/cluster");
         } else {
-            ingress = !to.namespace().equals(NS) || direction(m, to, from, port, "Ingress");
+            ingress = !governed(m, to.namespace()) || direction(m, to, from, port, "Ingress");
         }
         return egress && ingress;
     }
@@ -138,13 +158,14 @@ class NetworkPolicyTest {
         boolean selected = false;
         for (ObjectNode np : m.kind("NetworkPolicy").toList()) {
             JsonNode spec = np.path("spec");
-            if (!matches(spec.path("podSelector"), self.labels()) || !spec.path("policyTypes").toString().contains(type)) {
+            if (!Manifests.namespace(np).equals(self.namespace()) || !matches(spec.path("podSelector"), self.labels())
+                    || !spec.path("policyTypes").toString().contains(type)) {
                 continue;
             }
             selected = true;
             for (JsonNode rule : spec.path(type.equals("Egress") ? "egress" : "ingress")) {
                 JsonNode peers = rule.path(type.equals("Egress") ? "to" : "from");
-                boolean peerOk = peers.isMissingNode() || peers.isEmpty() || peers(peers, peer);
+                boolean peerOk = peers.isMissingNode() || peers.isEmpty() || peers(m, peers, self.namespace(), peer);
                 boolean portOk = rule.path("ports").isMissingNode() || rule.path("ports").isEmpty();
                 for (JsonNode p : rule.path("ports")) {
                     portOk |= p.path("port").asInt() == port;
@@ -157,15 +178,16 @@ class NetworkPolicyTest {
         return !selected;
     }
 
-    private static boolean peers(JsonNode peers, Pod peer) {
+    /** Whether a policy of namespace {@code policyNamespace} names {@code peer} among {@code peers}. */
+    private static boolean peers(Manifests m, JsonNode peers, String policyNamespace, Pod peer) {
         for (JsonNode p : peers) {
             if (p.has("ipBlock")) {
                 // An ipBlock names addresses outside the cluster (the provider on 443); no pod here is one.
                 continue;
             }
             boolean nsOk = p.has("namespaceSelector")
-                    ? matches(p.path("namespaceSelector"), namespaceLabels(peer.namespace()))
-                    : peer.namespace().equals(NS);
+                    ? matches(p.path("namespaceSelector"), namespaceLabels(m, peer.namespace()))
+                    : peer.namespace().equals(policyNamespace);
             boolean podOk = !p.has("podSelector") || matches(p.path("podSelector"), peer.labels());
             if (nsOk && podOk) {
                 return true;
@@ -200,10 +222,18 @@ class NetworkPolicyTest {
         return true;
     }
 
-    /** Every namespace carries its name as a label; the jobs' namespace is also marked as a Kafka client's. */
-    private static Map<String, String> namespaceLabels(String namespace) {
-        return namespace.equals("etl-jobs")
-                ? Map.of("kubernetes.io/metadata.name", namespace, "batchyard.io/kafka-clients", "true")
-                : Map.of("kubernetes.io/metadata.name", namespace);
+    /**
+     * Every namespace carries its name as a label, and a namespace the tree renders the labels it gives it; the
+     * outside jobs' namespace is marked as a Kafka client's.
+     */
+    private static Map<String, String> namespaceLabels(Manifests m, String namespace) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        m.find("Namespace", namespace).ifPresent(ns -> ns.at("/metadata/labels").fields()
+                .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText())));
+        if (namespace.equals("etl-jobs")) {
+            labels.put("batchyard.io/kafka-clients", "true");
+        }
+        labels.put("kubernetes.io/metadata.name", namespace);
+        return labels;
     }
 }

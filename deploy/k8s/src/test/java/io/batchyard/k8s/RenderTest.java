@@ -26,22 +26,32 @@ class RenderTest {
 
     @ParameterizedTest
     @MethodSource("trees")
-    void everyResourceIsUniqueAndInTheBatchyardNamespace(String tree) {
+    void everyResourceIsUniqueAndInItsNamespace(String tree) {
         List<ObjectNode> resources = Manifests.of(tree).resources;
         Set<String> ids = new HashSet<>();
         List<String> duplicates = new ArrayList<>();
+        List<String> namespaces = new ArrayList<>();
         for (ObjectNode r : resources) {
-            String id = r.path("apiVersion").asText() + " " + r.path("kind").asText() + " " + Manifests.name(r);
+            String id = Manifests.id(r);
             if (!ids.add(id)) {
                 duplicates.add(id);
             }
-            if (!r.path("kind").asText().equals("Namespace")) {
-                assertThat(r.at("/metadata/namespace").asText()).as(id).isEqualTo("batchyard");
+            String kind = r.path("kind").asText();
+            if (kind.equals("Namespace")) {
+                namespaces.add(Manifests.name(r));
+            } else if (Manifests.namespace(r).equals(Manifests.JOBS_NAMESPACE)) {
+                // The jobs' namespace holds what runs jobs safely, and no workload of Batchyard's own.
+                assertThat(kind).as(id).isIn("ServiceAccount", "Role", "RoleBinding", "NetworkPolicy");
+            } else {
+                assertThat(Manifests.namespace(r)).as(id).isEqualTo(Manifests.NAMESPACE);
             }
             assertThat(r.at("/metadata/labels/app.kubernetes.io~1part-of").asText()).as(id).isEqualTo("batchyard");
         }
         assertThat(duplicates).isEmpty();
         assertThat(resources).hasSizeGreaterThan(80);
+        // The base is never applied alone; what is applied (an overlay) brings the jobs' namespace with it.
+        assertThat(namespaces).isEqualTo(tree.equals("base") ? List.of(Manifests.NAMESPACE)
+                : List.of(Manifests.NAMESPACE, Manifests.JOBS_NAMESPACE));
     }
 
     @Test

@@ -26,6 +26,8 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.strimzi.api.kafka.model.kafka.Kafka;
@@ -74,6 +76,8 @@ final class StrictValidator {
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
             Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
+            Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),
+            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class),
             Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
             Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class),
             Map.entry("kafka.strimzi.io/v1beta2/Kafka", Kafka.class),
