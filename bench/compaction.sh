@@ -15,4 +15,4 @@ if [ -n "$QUEUE_PID" ] && tr '\0' ' ' </proc/"$QUEUE_PID"/cmdline | grep -q Tier
   echo "[bench] note: the running queue-service uses C1 only (-XX:TieredStopAtLevel=1); stop the stack first to measure on the JVM's defaults"
 fi
 java -Xmx1g -cp "$BENCH_CP" io.batchyard.bench.CompactionBenchmark \
-  --queue "http://127.0.0.1:$QUEUE_PORT" --store "$COMPACTION_ROOT" "$@" | tee bench/results/compaction.txt
+  --queue "http://$HOST:$QUEUE_PORT" --store "$COMPACTION_ROOT" "$@" | tee bench/results/compaction.txt

@@ -15,8 +15,8 @@ QUEUED=${4:-10000}
 lifecycles() {
   java $BENCH_JAVA_OPTS -cp "$BENCH_CP" io.batchyard.bench.LifecycleBenchmark \
     --chains "$CHAINS" --lifecycles "$LIFECYCLES" \
-    --registry "http://127.0.0.1:$REGISTRY_PORT" --execution "http://127.0.0.1:$EXECUTION_PORT" \
-    --queue "http://127.0.0.1:$QUEUE_PORT" --kafka "127.0.0.1:$KAFKA_PORT" | tee "bench/results/history-$1.txt"
+    --registry "http://$HOST:$REGISTRY_PORT" --execution "http://$HOST:$EXECUTION_PORT" \
+    --queue "http://$HOST:$QUEUE_PORT" --kafka "$HOST:$KAFKA_PORT" --schema-registry "$SCHEMA_REGISTRY_URL" | tee "bench/results/history-$1.txt"
 }
 p99() { sed -n 's/^INITJOB .*p99_ms=\([0-9.]*\).*/\1/p' "bench/results/history-$1.txt"; }
 

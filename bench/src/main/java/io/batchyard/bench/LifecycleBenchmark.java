@@ -35,7 +35,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * batch visible downstream as a BatchEnqueued event. Reports lifecycles/s and the HaltJob -> BatchEnqueued latency.
  *
  * <p>Usage: {@code LifecycleBenchmark [--chains 8] [--lifecycles 25] [--registry URL] [--execution URL] [--queue URL]
- * [--kafka host:port] [--window-start COMMAND] [--window-end COMMAND]}, with a bearer token of roles developer and
+ * [--kafka host:port] [--schema-registry URL] [--window-start COMMAND] [--window-end COMMAND]}, with a bearer token of roles developer and
  * operator in {@code BATCHYARD_TOKEN}. The measured window runs from the first lifecycle call to the last fan-out seen;
  * the two commands (run with {@code bash -c}, waited for) mark its ends, so that bench/run.sh counts the CPU every
  * process spent in it, not in the client's start, the registration of the chains or the read models' catch-up.
@@ -50,6 +50,9 @@ public final class LifecycleBenchmark {
         String execution = opts.getOrDefault("execution", "http://127.0.0.1:8082");
         String queue = opts.getOrDefault("queue", "http://127.0.0.1:8083");
         String kafka = opts.getOrDefault("kafka", "127.0.0.1:9092");
+        // The batches topic's records name their schema by id: the client decodes them through the stack's registry.
+        String schemaRegistry = opts.getOrDefault("schema-registry",
+                System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085"));
         String windowStart = opts.get("window-start");
         String windowEnd = opts.get("window-end");
         Http http = new Http();
@@ -74,7 +77,7 @@ public final class LifecycleBenchmark {
         AtomicInteger duplicates = new AtomicInteger(); // BatchEnqueued for a batch whose fan-out was already seen
         AtomicBoolean listening = new AtomicBoolean(true);
         CountDownLatch assigned = new CountDownLatch(1);
-        Thread listener = new Thread(() -> listen(kafka, consumerOf, haltedAt, latencies, publishedAfter,
+        Thread listener = new Thread(() -> listen(kafka, schemaRegistry, consumerOf, haltedAt, latencies, publishedAfter,
                 duplicates, listening, assigned));
         listener.start();
         assigned.await(30, TimeUnit.SECONDS);
@@ -181,7 +184,7 @@ public final class LifecycleBenchmark {
      * the registry, and an event can overtake HaltJob's answer (the match waits for it): neither may hold up the
      * arrival stamps of the records behind, or the client's own cold start would be counted as fan-out latency.
      */
-    private static void listen(String kafka, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
+    private static void listen(String kafka, String schemaRegistry, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
                                Map<Long, Long> latencies, Map<Long, Long> publishedAfter, AtomicInteger duplicates,
                                AtomicBoolean listening, CountDownLatch assigned) {
         Properties props = new Properties();
@@ -189,7 +192,7 @@ public final class LifecycleBenchmark {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         BlockingQueue<Arrival> arrivals = new LinkedBlockingQueue<>();
-        Thread matcher = new Thread(() -> match(arrivals, consumerOf, haltedAt, latencies, publishedAfter, duplicates),
+        Thread matcher = new Thread(() -> match(schemaRegistry, arrivals, consumerOf, haltedAt, latencies, publishedAfter, duplicates),
                 "bench-matcher");
         matcher.start();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
@@ -216,10 +219,9 @@ public final class LifecycleBenchmark {
     private record Arrival(ConsumerRecord<String, byte[]> record, long nanos, long wallMs) {
     }
 
-    private static void match(BlockingQueue<Arrival> arrivals, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
+    private static void match(String schemaRegistry, BlockingQueue<Arrival> arrivals, Map<Long, Long> consumerOf, Map<Long, Long> haltedAt,
                               Map<Long, Long> latencies, Map<Long, Long> publishedAfter, AtomicInteger duplicates) {
-        try (EventDeserializer decoder = EventDeserializer.forRegistry(
-                System.getenv().getOrDefault("BATCHYARD_SCHEMA_REGISTRY_URL", "http://127.0.0.1:8085"))) {
+        try (EventDeserializer decoder = EventDeserializer.forRegistry(schemaRegistry)) {
             while (!Thread.currentThread().isInterrupted()) {
                 Arrival a;
                 try {

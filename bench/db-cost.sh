@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# What a piece of work cost PostgreSQL: its CPU, the statements it ran and the transactions it committed.
+#   bench/db-cost.sh snapshot FILE                      records PostgreSQL's counters now
+#   bench/db-cost.sh report BEFORE AFTER UNITS LABEL    prints the cost per unit between two snapshots
+#
+# CPU is every PostgreSQL process's utime + stime from /proc, plus what the postmaster's exited children spent
+# (cutime + cstime): a backend that connected and disconnected inside the window (pgbench's) is counted through its
+# parent. So the figure is the server's whole CPU in the window, whoever asked: run it on a quiet machine.
+# Statements are pg_stat_statements' calls and commits pg_stat_database's xact_commit, for the stack's databases
+# (common.sh's DATABASES) and any database named on the command line through DB_COST_DATABASES (pgbench's scratch
+# database). The snapshot's own queries run in the postgres database, which is never counted. Without
+# pg_stat_statements (it must be in shared_preload_libraries) statements are reported as n/a, with how to enable it.
+#
+# The report prints a readable line and a machine-readable one:
+#   [db] per transition (1600): pg_ms=… statements=… commits=… (batchyard_execution: statements=… commits=…, …)
+#   DB pg_ms=… statements=… commits=…
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/deploy/local/common.sh"
+
+DBS=("${DATABASES[@]}" ${DB_COST_DATABASES:-})
+DB_LIST="'{$(IFS=,; echo "${DBS[*]}")}'"
+
+snapshot() {
+  local out=$1 pid ppid comm stat
+  : >"$out"
+  # every postgres process: its own CPU; the postmaster (whose parent is not a postgres process): also its children's
+  while read -r pid ppid comm; do
+    [ "$comm" = postgres ] || continue
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+    read -r own children < <(awk '{ print $12 + $13, $14 + $15 }' <<<"${stat##*) }")
+    echo "proc $pid $own" >>"$out"
+    if [ "$(ps -o comm= -p "$ppid" 2>/dev/null)" != postgres ]; then echo "children $pid $children" >>"$out"; fi
+  done < <(ps -e -o pid=,ppid=,comm=)
+  psql_admin -F' ' -c "SELECT 'commits', datname, xact_commit FROM pg_stat_database WHERE datname = ANY($DB_LIST)" \
+    >>"$out"
+  if psql_admin -c "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'" | grep -q 1 \
+      || psql_admin -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null 2>&1; then
+    psql_admin -F' ' -c "SELECT 'calls', d.datname, coalesce(sum(s.calls), 0)
+      FROM pg_database d LEFT JOIN pg_stat_statements s ON s.dbid = d.oid
+      WHERE d.datname = ANY($DB_LIST) GROUP BY d.datname" >>"$out" 2>/dev/null || true
+  fi
+}
+
+report() {
+  local before=$1 after=$2 units=$3 label=$4
+  awk -v units="$units" -v label="$label" -v hz="$(getconf CLK_TCK)" '
+    NR == FNR { was[$1 " " $2] = $3; next }
+    $1 == "proc" || $1 == "children" { cpu += $3 - (($1 " " $2) in was ? was[$1 " " $2] : 0) }
+    $1 == "commits" { commits[$2] = $3 - was["commits " $2]; c += commits[$2] }
+    $1 == "calls" { calls[$2] = $3 - was["calls " $2]; s += calls[$2]; have_calls = 1 }
+    END {
+      detail = ""
+      for (db in commits) detail = detail sprintf("%s%s: statements=%s commits=%.1f", detail == "" ? "" : ", ", db,
+        have_calls ? sprintf("%.1f", calls[db] / units) : "n/a", commits[db] / units)
+      st = have_calls ? sprintf("%.1f", s / units) : "n/a"
+      printf "[db] per %s (%d): pg_ms=%.2f statements=%s commits=%.2f (%s)\n", label, units, cpu * 1000 / hz / units,
+        st, c / units, detail
+      if (!have_calls) print "[db] no statement counts: pg_stat_statements is not loaded (ALTER SYSTEM SET shared_preload_libraries = '"'"'pg_stat_statements'"'"', then restart PostgreSQL)"
+      printf "DB pg_ms=%.3f statements=%s commits=%.2f\n", cpu * 1000 / hz / units, st, c / units
+    }' "$before" "$after"
+}
+
+case ${1:-} in
+  snapshot) [ $# -eq 2 ] || die "usage: bench/db-cost.sh snapshot FILE"; snapshot "$2" ;;
+  report) [ $# -eq 5 ] || die "usage: bench/db-cost.sh report BEFORE AFTER UNITS LABEL"; shift; report "$@" ;;
+  *) die "usage: bench/db-cost.sh snapshot FILE | report BEFORE AFTER UNITS LABEL" ;;
+esac
