@@ -426,6 +426,9 @@ public class WorkflowExecution {
         if (r.timedOut()) {
             return FailureReason.truncated(null, what + " was " + r.describe());
         }
+        if (r.started()) {
+            return FailureReason.truncated(null, what + " " + r.describe());
+        }
         return FailureReason.truncated(null, what + " could not be started: " + r.stderr().strip());
     }
 
