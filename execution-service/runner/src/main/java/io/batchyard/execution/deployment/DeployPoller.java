@@ -6,6 +6,7 @@ import io.batchyard.execution.runner.CommandResult;
 import io.batchyard.execution.runner.Planner;
 import io.batchyard.execution.runner.RunnerDrain;
 import io.batchyard.execution.runner.ScriptRunner;
+import io.batchyard.execution.runner.StepLaunchers;
 import io.batchyard.execution.runner.StepGraph;
 import io.batchyard.execution.runner.StepScripts;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
@@ -37,14 +38,16 @@ public class DeployPoller {
     private final ScriptRunner scripts;
     private final DeployConfig config;
     private final RunnerDrain drain;
+    private final StepLaunchers launchers;
 
     public DeployPoller(DeploymentService deployments, ProcessDefinitionService definitions, ScriptRunner scripts,
-                        DeployConfig config, RunnerDrain drain) {
+                        DeployConfig config, RunnerDrain drain, StepLaunchers launchers) {
         this.deployments = deployments;
         this.definitions = definitions;
         this.scripts = scripts;
         this.config = config;
         this.drain = drain;
+        this.launchers = launchers;
     }
 
     @Scheduled(every = "${batchyard.deploy.poll-interval:PT10S}", delayed = "${batchyard.deploy.poll-interval:PT10S}",
@@ -111,7 +114,7 @@ public class DeployPoller {
         try {
             StepGraph graph = StepScripts.checked(tree, scripts);
             steps = graph.steps().size();
-            List<String> absent = StepScripts.absent(graph, scripts);
+            List<String> absent = StepScripts.absent(graph, scripts, launchers.stepScriptsInScriptDirectory());
             problem = absent.isEmpty() ? null : "step scripts not found: " + String.join(", ", absent);
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
@@ -121,8 +124,9 @@ public class DeployPoller {
             LOG.infof("deployment %d of process %d failed: %s", id, pid, reason);
             return Blocking.await(() -> deployments.term(SYSTEM, id, reason));
         }
-        String note = itself + ": the scripts of its " + steps + " step(s) are all there, where the runner runs them "
-                + "(nothing to copy)";
+        String note = itself + (launchers.stepScriptsInScriptDirectory()
+                ? ": the scripts of its " + steps + " step(s) are all there, where the runner runs them (nothing to copy)"
+                : ": its " + steps + " step(s) run in the images their Jobs name (" + launchers.describe() + ")");
         LOG.infof("deployment %d of process %d: %s", id, pid, note);
         return Blocking.await(() -> deployments.halt(SYSTEM, id, note));
     }

@@ -22,6 +22,14 @@ public interface StepLauncher {
      */
     Optional<String> refusal();
 
+    /**
+     * Whether a step's script is taken from this service's script directory (local) rather than from where the
+     * command runs (a Job's image): what a deployment of a stand-alone parent checks before it says the steps can run.
+     */
+    default boolean usesScriptDirectory() {
+        return true;
+    }
+
     /** Where and as whom steps run, in words, for the start log and {@code /why}. */
     String describe();
 

@@ -50,6 +50,11 @@ public class StepLaunchers {
         return chosen.get().refusal();
     }
 
+    /** Whether step scripts come from this service's script directory (see {@link StepLauncher#usesScriptDirectory}). */
+    public boolean stepScriptsInScriptDirectory() {
+        return chosen().map(StepLauncher::usesScriptDirectory).orElse(true);
+    }
+
     /** Where and as whom steps run, for {@code /why}. */
     public String describe() {
         return chosen().map(l -> l.name() + ": " + l.describe()).orElse("none: " + refusal().orElse(""));

@@ -33,12 +33,15 @@ public final class StepScripts {
         return graph;
     }
 
-    /** The scripts of the graph's steps that are not in the script directory, as {@code step <id>: 'name'}. */
-    public static List<String> absent(StepGraph graph, ScriptRunner scripts) {
+    /**
+     * The scripts of the graph's steps that are not in the script directory, as {@code step <id>: 'name'}; with
+     * {@code stepScriptsHere} false (the steps run in images of their own) only the loop scripts, which run here.
+     */
+    public static List<String> absent(StepGraph graph, ScriptRunner scripts, boolean stepScriptsHere) {
         List<String> absent = new ArrayList<>();
         for (var step : graph.steps()) {
             StepCommand command = StepCommand.of(step);
-            if (!scripts.exists(command.script())) {
+            if (stepScriptsHere && !scripts.exists(command.script())) {
                 absent.add("step " + step.processId() + ": '" + command.script() + "'");
             }
             if (command.loopScript() != null && !scripts.exists(command.loopScript())) {

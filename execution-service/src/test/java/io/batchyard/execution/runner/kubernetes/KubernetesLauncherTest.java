@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
+import io.batchyard.execution.deployment.DeployPoller;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.WorkflowExecution;
 import io.batchyard.execution.schedule.RunnerScheduler;
@@ -77,6 +78,9 @@ class KubernetesLauncherTest {
 
     @Inject
     RunnerScheduler scheduler;
+
+    @Inject
+    DeployPoller poller;
 
     ExecutionFixtures fixtures;
     KubernetesClient cluster;
@@ -308,6 +312,28 @@ class KubernetesLauncherTest {
     }
 
     /** A stand-alone parent with one step, {@code report.sh eu}, whose daily bucket rule gives today's bucket. */
+    /**
+     * A stand-alone parent deploys without its steps' scripts in this service's script directory: they are in the
+     * images of its Jobs. (Under the local launcher the same deployment fails naming the missing script.)
+     */
+    @Test
+    void aStandAloneParentDeploysWithoutLocalStepScriptsWhenItsStepsRunAsJobs() {
+        long p = ExecutionFixtures.id(), s = ExecutionFixtures.id();
+        parent(p, s, step -> step);
+        long id = given().post("/processes/" + p + "/deployments").then().statusCode(201).extract().jsonPath()
+                .getLong("deploymentId");
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            poller.pollOnce();
+            String status = given().get("/deployments/" + id).then().statusCode(200).extract().jsonPath()
+                    .getString("status");
+            return "SUCCESS".equals(status) || "FAIL".equals(status);
+        });
+        JsonPath deployment = given().get("/deployments/" + id).then().statusCode(200).extract().jsonPath();
+        assertThat(deployment.getString("status")).as(deployment.getString("message")).isEqualTo("SUCCESS");
+        assertThat(deployment.getString("message")).endsWith("its 1 step(s) run in the images their Jobs name (kubernetes: "
+                + "Jobs in namespace " + NS + " as service account batchyard-job (default image debian:bookworm-slim))");
+    }
+
     private void parent(long p, long s, UnaryOperator<ProcessTrees.Step> more) {
         fixtures.register(ProcessTrees.parent(p).workflowType(2).next(s)
                 .step(s, step -> more.apply(step.property("script", "run", "report.sh").property("param", "1", "eu")).next(p)));

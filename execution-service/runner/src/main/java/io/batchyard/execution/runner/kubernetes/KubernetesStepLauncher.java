@@ -58,6 +58,12 @@ public class KubernetesStepLauncher implements StepLauncher {
         return Optional.empty();
     }
 
+    /** A step's script is in its Job's image, not in this service's script directory. */
+    @Override
+    public boolean usesScriptDirectory() {
+        return false;
+    }
+
     @Override
     public String describe() {
         return "Jobs in namespace " + settings.namespace() + " as service account " + settings.serviceAccount()
