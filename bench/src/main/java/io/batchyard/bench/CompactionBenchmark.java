@@ -53,7 +53,7 @@ public final class CompactionBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = LifecycleBenchmark.options(args);
+        Map<String, String> opts = Bench.options(args);
         int objects = Integer.parseInt(opts.getOrDefault("objects", "10000"));
         int records = Integer.parseInt(opts.getOrDefault("records", "40"));
         int partitions = Integer.parseInt(opts.getOrDefault("partitions", "20"));
