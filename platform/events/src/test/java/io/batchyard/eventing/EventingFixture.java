@@ -114,7 +114,7 @@ final class EventingFixture {
         MeterRegistry meters = new SimpleMeterRegistry();
         OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), Duration.ofMillis(5));
         METERS.put(relay, meters);
         relay.startRelaying();
         return relay;
@@ -123,7 +123,7 @@ final class EventingFixture {
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
         MeterRegistry meters = new SimpleMeterRegistry();
         OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
-                Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout);
+                Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout, Duration.ZERO);
         METERS.put(relay, meters);
         return relay;
     }
