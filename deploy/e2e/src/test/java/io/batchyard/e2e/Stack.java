@@ -124,10 +124,12 @@ final class Stack implements AutoCloseable {
             // TriggerEndToEndTest deploys parents: its deployments should not wait the default 10 s for a poll
             execution.put("BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S");
             // lineage-service pushes OpenLineage events to the receiver OpenLineageEndToEndTest opens on this port;
-            // until it does, the events wait in lineage-service's outbox and nothing else notices.
+            // until it does, the events wait on their topic: the push consumer retries the head of each partition,
+            // at most a second apart here (its default is 5 s), so the backlog of every earlier test drains within
+            // the test's wait once the receiver is up.
             Map<String, String> lineage = Map.of("BATCHYARD_LINEAGE_OPENLINEAGE_HTTP_URL",
                     "http://127.0.0.1:" + OpenLineageReceiver.PORT,
-                    "BATCHYARD_LINEAGE_OPENLINEAGE_RELAY_MAX_BACKOFF", "PT1S");
+                    "BATCHYARD_CONSUMER_RETRY_MAX_BACKOFF", "PT1S");
             Stack stack = new Stack(true, false, null, "", Identity.get(), canary, execution, lineage);
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "e2e-shared-stack-stop"));
             shared = stack;
