@@ -90,12 +90,6 @@ public final class OsCommand {
         below.forEach(ProcessHandle::destroyForcibly);
     }
 
-    /** A job's command: its environment is {@link #jobEnvironment} of the service's and {@code env}, no input. */
-    public static CommandResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout,
-                                    LineSink sink) {
-        return exec(command, jobEnvironment(System.getenv(), env), workDir, null, timeout, sink);
-    }
-
     /**
      * Runs {@code command} with exactly {@code env} as its environment, {@code input} on its standard input (null: none,
      * the input is closed at once), in {@code workDir} (null: the service's), killed with its descendants when

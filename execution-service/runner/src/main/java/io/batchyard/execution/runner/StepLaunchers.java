@@ -17,16 +17,18 @@ public class StepLaunchers {
 
     private static final Logger LOG = Logger.getLogger(StepLaunchers.class);
 
-    private final Instance<StepLauncher> all;
     private final RunnerConfig config;
+    /** The launcher the setting names, if one does: the setting is read once, at start. */
+    private final Optional<StepLauncher> chosen;
+    private final List<String> names;
 
     public StepLaunchers(Instance<StepLauncher> all, RunnerConfig config) {
-        this.all = all;
         this.config = config;
+        this.chosen = all.stream().filter(l -> l.name().equals(config.launcher())).findFirst();
+        this.names = all.stream().map(StepLauncher::name).sorted().toList();
     }
 
     void announce(@Observes StartupEvent ignored) {
-        Optional<StepLauncher> chosen = chosen();
         if (chosen.isEmpty()) {
             LOG.errorf("no step is launched: %s", refusal().orElseThrow());
             return;
@@ -36,15 +38,9 @@ public class StepLaunchers {
                 () -> LOG.infof("steps run through launcher %s: %s", chosen.get().name(), chosen.get().describe()));
     }
 
-    private Optional<StepLauncher> chosen() {
-        return all.stream().filter(l -> l.name().equals(config.launcher())).findFirst();
-    }
-
     /** Why no step can be launched now, or empty. */
     public Optional<String> refusal() {
-        Optional<StepLauncher> chosen = chosen();
         if (chosen.isEmpty()) {
-            List<String> names = all.stream().map(StepLauncher::name).sorted().toList();
             return Optional.of("batchyard.runner.launcher is '" + config.launcher() + "'; the launchers are " + names);
         }
         return chosen.get().refusal();
@@ -52,21 +48,20 @@ public class StepLaunchers {
 
     /** Whether step scripts come from this service's script directory (see {@link StepLauncher#usesScriptDirectory}). */
     public boolean stepScriptsInScriptDirectory() {
-        return chosen().map(StepLauncher::usesScriptDirectory).orElse(true);
+        return chosen.map(StepLauncher::usesScriptDirectory).orElse(true);
     }
 
     /** Where and as whom steps run, for {@code /why}. */
     public String describe() {
-        return chosen().map(l -> l.name() + ": " + l.describe()).orElse("none: " + refusal().orElse(""));
+        return chosen.map(l -> l.name() + ": " + l.describe()).orElse("none: " + refusal().orElse(""));
     }
 
     /** Runs a step's command through the chosen launcher; refused when there is none. */
     public CommandResult run(StepLaunch launch, OsCommand.LineSink sink) {
-        Optional<StepLauncher> chosen = chosen();
         Optional<String> refused = refusal();
-        if (chosen.isEmpty() || refused.isPresent()) {
-            sink.line("runner", "step " + launch.stepId() + " not launched: " + refused.orElse("no launcher"));
-            return CommandResult.notStarted(refused.orElse("no launcher"));
+        if (refused.isPresent()) {
+            sink.line("runner", "step " + launch.stepId() + " not launched: " + refused.get());
+            return CommandResult.notStarted(refused.get());
         }
         return chosen.get().run(launch, sink);
     }
