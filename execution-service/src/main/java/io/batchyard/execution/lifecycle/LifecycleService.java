@@ -92,7 +92,9 @@ public class LifecycleService {
             if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted() || steps.isEmpty()) {
                 throw invalidParent(pid).get();
             }
-            return runs.runningAmong(withParent(pid, steps)).chain(running -> {
+            // What the checks and the resume point need, and the new run's id, in one read after the lock.
+            return runs.jobStartReads(pid, withParent(pid, steps)).chain(reads -> {
+                List<Run> running = reads.running();
                 if (running.stream().anyMatch(r -> r.processId() == pid)) {
                     throw PARENT_ALREADY_RUNNING.exception("Parent Process is already running. pid=" + pid);
                 }
@@ -100,8 +102,8 @@ public class LifecycleService {
                     throw SUB_PROCESS_RUNNING.exception("Sub-processes already running! Cannot start this parent process"
                             + pid);
                 }
-                return runs.latest(pid);
-            }).chain(latest -> runs.stepRunsSinceLastSuccess(pid).chain(stepRuns -> {
+                Optional<Run> latest = reads.latest();
+                List<LastRecoverableStep.StepRun> stepRuns = reads.sinceLastSuccess();
                 boolean lastFailed = latest.map(r -> r.state() == ExecState.FAILED).orElse(false);
                 // The queue archives the last successful run's rows before claiming, in case its JobHalted is still in flight.
                 Long completedTarget = latest.filter(r -> r.state() == ExecState.SUCCESS).map(Run::targetBatchId)
@@ -109,7 +111,8 @@ public class LifecycleService {
                 Long lastRecoverable = LastRecoverableStep.of(lastFailed, stepRuns, steps.stream()
                         .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
                 // The id is drawn before the claim because the queue records which run claimed the batch.
-                return runs.nextId().chain(ie -> queue.claim(pid, ie, maxBatch, completedTarget)
+                long ie = reads.nextId();
+                return queue.claim(pid, ie, maxBatch, completedTarget)
                         .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
                                         "InitJob")
                                 .chain(run -> {
@@ -118,8 +121,8 @@ public class LifecycleService {
                                     return events.jobStarted(run, outputs.get("target-batch-marking"), correlation)
                                             .replaceWith(new JobStart(ie, claim.targetBatchId(), lastRecoverable,
                                                     claim.retry(), outputs, claim.rows()));
-                                })));
-            }));
+                                }));
+            });
         }));
     }
 
@@ -137,18 +140,18 @@ public class LifecycleService {
                 throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
             }
             long parentId = step.parentProcessId();
-            return runs.runningAmong(List.of(parentId, sid)).chain(running -> {
-                Run parentRun = running.stream().filter(r -> r.processId() == parentId).findFirst()
-                        .orElseThrow(() -> PARENT_NOT_RUNNING.exception(
-                                "The parent process is not under execution, sub_pid=" + sid));
-                if (running.stream().anyMatch(r -> r.processId() == sid)) {
+            // One statement checks that the parent runs and the step does not, and starts the step only then.
+            return runs.startStep(parentId, sid, "InitStep").chain(move -> {
+                if (!move.parentRunning()) {
+                    throw PARENT_NOT_RUNNING.exception("The parent process is not under execution, sub_pid=" + sid);
+                }
+                if (move.stepRunning()) {
                     throw SUB_PROCESS_ALREADY_RUNNING.exception("This sub process is already under execution ! sub_pid="
                             + sid);
                 }
-                return runs.start(null, sid, parentRun.instanceExecId(), parentRun.targetBatchId(), false, null,
-                                "InitStep")
-                        .chain(run -> events.stepStarted(parentId, run, correlation)
-                                .replaceWith(new StepStart(run.instanceExecId(), sid)));
+                Run run = move.run().orElseThrow();
+                return events.stepStarted(parentId, run, correlation)
+                        .replaceWith(new StepStart(run.instanceExecId(), sid));
             });
         });
     }
@@ -178,16 +181,16 @@ public class LifecycleService {
                 .chain(found -> {
             ProcessDefinition step = found.filter(s -> !s.isParent()).orElseThrow(unknown);
             long parentId = step.parentProcessId();
-            return runs.runningAmong(List.of(parentId, sid)).chain(running -> {
-                if (running.stream().noneMatch(r -> r.processId() == parentId)) {
+            // One statement checks that the parent and the step run, and ends the step's run only then.
+            return runs.endStep(parentId, sid, end, cause).chain(move -> {
+                if (!move.parentRunning()) {
                     throw PARENT_NOT_RUNNING.exception(parentNotRunning);
                 }
-                Run run = running.stream().filter(r -> r.processId() == sid).findFirst().orElseThrow(() ->
+                Run ended = move.run().orElseThrow(() ->
                         SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
-                return runs.transition(run, end, null, cause)
-                        .chain(ended -> end == ExecState.SUCCESS
-                                ? events.stepHalted(parentId, ended, correlation)
-                                : events.stepFailed(parentId, ended, correlation));
+                return end == ExecState.SUCCESS
+                        ? events.stepHalted(parentId, ended, correlation)
+                        : events.stepFailed(parentId, ended, correlation);
             }).replaceWith(sid);
         });
     }
@@ -201,7 +204,8 @@ public class LifecycleService {
         String marking = BatchMarking.normalise(batchMarking);
         return definitions.lockGuarded(pid).invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
                 .map(guarded -> mayExecute(caller, guarded, invalidParent(pid))).chain(this::liveSteps)
-                .chain(steps -> runs.runningAmong(withParent(pid, steps)).chain(running -> {
+                .chain(steps -> runs.jobEndReads(pid, withParent(pid, steps)).chain(reads -> {
+                    List<Run> running = reads.running();
                     List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
                     if (jobRuns.size() != 1) {
                         throw PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid);
@@ -211,15 +215,14 @@ public class LifecycleService {
                     }
                     Run run = jobRuns.get(0);
                     List<Long> stepIds = ids(steps);
-                    return runs.latestStepRuns(run.instanceExecId()).chain(latest -> {
-                        List<Run> failed = latest.stream()
-                                .filter(r -> stepIds.contains(r.processId()) && r.state() == ExecState.FAILED).toList();
-                        if (!failed.isEmpty()) {
-                            throw SUB_PROCESS_FAILED.exception("sub process in failed state (sub_pid="
-                                    + failed.get(0).processId() + ")");
-                        }
-                        return runs.transition(run, ExecState.SUCCESS, marking, "HaltJob");
-                    }).call(halted -> events.jobHalted(halted, marking, correlation));
+                    List<Run> failed = reads.latestStepRuns().stream()
+                            .filter(r -> stepIds.contains(r.processId()) && r.state() == ExecState.FAILED).toList();
+                    if (!failed.isEmpty()) {
+                        throw SUB_PROCESS_FAILED.exception("sub process in failed state (sub_pid="
+                                + failed.get(0).processId() + ")");
+                    }
+                    return runs.transition(run, ExecState.SUCCESS, marking, "HaltJob")
+                            .call(halted -> events.jobHalted(halted, marking, correlation));
                 }));
     }
 

@@ -10,7 +10,9 @@ import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,13 +31,10 @@ public class RunRepository extends SqlRepository {
     private static final String OF_APPLICATIONS = "process_id IN (SELECT d.process_id FROM process_definition d"
             + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[])))";
 
-    public Uni<Long> nextId() {
-        return single("SELECT nextval('instance_exec_seq')", Long.class, Params.none());
-    }
-
     /**
      * Inserts a running run and its first history row in one statement and returns the run as stored. {@code id}
-     * null takes the next id from the sequence; InitJob passes one it drew earlier because the claim needs it first.
+     * null takes the next id from the sequence; InitJob passes the one {@link #jobStartReads} drew, because the claim
+     * needs it first.
      */
     public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
                           Long lastRecoverable, String cause) {
@@ -91,6 +90,151 @@ public class RunRepository extends SqlRepository {
                         + run.instanceExecId() + " changed concurrently")));
     }
 
+    /**
+     * What InitJob reads about a job's runs after locking its parent, from one statement: the running runs among the
+     * parent and its steps, the parent's latest run, the step runs of its current failure streak (see
+     * {@link #stepRunsSinceLastSuccess}) and the id the new run will have (drawn now because the queue's claim records
+     * it; an id drawn by a call that is then refused is never used, a gap the sequence allows).
+     */
+    public record JobStartReads(List<Run> running, Optional<Run> latest,
+                                List<LastRecoverableStep.StepRun> sinceLastSuccess, long nextId) {
+    }
+
+    /**
+     * HaltJob's reads in one statement: the running runs among the parent and its steps, and the latest run of each
+     * step under the parent's running run.
+     */
+    public record JobEndReads(List<Run> running, List<Run> latestStepRuns) {
+    }
+
+    /**
+     * InitJob's reads ({@link JobStartReads}) in one statement, which the caller runs after it locked the parent's
+     * read-model row, so that it sees every call that held the lock before.
+     */
+    public Uni<JobStartReads> jobStartReads(long parentId, Collection<Long> jobAndSteps) {
+        return list("""
+                        WITH next AS (SELECT nextval('instance_exec_seq') AS next_id),
+                        found AS (
+                          SELECT 'running' AS kind, %1$s FROM instance_exec
+                          WHERE process_id IN (:ids) AND exec_state = 2
+                          UNION ALL
+                          (SELECT 'latest' AS kind, %1$s FROM instance_exec WHERE process_id = :parent
+                           ORDER BY instance_exec_id DESC LIMIT 1)
+                          UNION ALL
+                          SELECT 'streak' AS kind, %1$s FROM instance_exec
+                          WHERE end_ts IS NOT NULL AND parent_instance_exec_id IN (
+                            SELECT instance_exec_id FROM instance_exec WHERE process_id = :parent
+                              AND instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
+                                                               WHERE process_id = :parent AND exec_state = 3), 0)))
+                        SELECT next.next_id, found.* FROM next LEFT JOIN found ON true""".formatted(COLUMNS),
+                Params.of("ids", jobAndSteps).and("parent", parentId), r -> r).map(rows -> {
+            List<Run> running = new ArrayList<>();
+            Optional<Run> latest = Optional.empty();
+            List<LastRecoverableStep.StepRun> streak = new ArrayList<>();
+            for (Row r : rows) {
+                String kind = r.getString("kind");
+                if ("running".equals(kind)) {
+                    running.add(run(r));
+                } else if ("latest".equals(kind)) {
+                    latest = Optional.of(run(r));
+                } else if ("streak".equals(kind)) {
+                    streak.add(stepRun(r));
+                }
+            }
+            running.sort(Comparator.comparingLong(Run::instanceExecId));
+            return new JobStartReads(running, latest, streak, rows.get(0).getLong("next_id"));
+        });
+    }
+
+    /** HaltJob's reads ({@link JobEndReads}) in one statement, run after the parent's row is locked. */
+    public Uni<JobEndReads> jobEndReads(long parentId, Collection<Long> jobAndSteps) {
+        return list("""
+                        SELECT 'running' AS kind, %1$s FROM instance_exec WHERE process_id IN (:ids) AND exec_state = 2
+                        UNION ALL
+                        SELECT 'latest_step' AS kind, %1$s FROM (
+                          SELECT DISTINCT ON (process_id) %1$s FROM instance_exec
+                          WHERE parent_instance_exec_id IN (SELECT instance_exec_id FROM instance_exec
+                                                            WHERE process_id = :parent AND exec_state = 2)
+                          ORDER BY process_id, instance_exec_id DESC) AS latest""".formatted(COLUMNS),
+                Params.of("ids", jobAndSteps).and("parent", parentId), r -> r).map(rows -> {
+            List<Run> running = new ArrayList<>();
+            List<Run> latestSteps = new ArrayList<>();
+            for (Row r : rows) {
+                ("running".equals(r.getString("kind")) ? running : latestSteps).add(run(r));
+            }
+            running.sort(Comparator.comparingLong(Run::instanceExecId));
+            return new JobEndReads(running, latestSteps);
+        });
+    }
+
+    /**
+     * What a step call found and did in its one statement: whether the parent and the step were running before it,
+     * and the step's run as stored afterwards (empty when the call's condition did not hold and nothing changed).
+     */
+    public record StepMove(boolean parentRunning, boolean stepRunning, Optional<Run> run) {
+    }
+
+    /**
+     * InitStep in one statement: starts a run of {@code stepId} under its parent's running run (its target batch)
+     * when the parent runs and the step does not, with its first history row, and says what it found. Nothing
+     * changes otherwise. The caller holds the parent's read-model row, so no other call of this job runs between
+     * the statement's reads and its insert.
+     */
+    public Uni<StepMove> startStep(long parentId, long stepId, String cause) {
+        return first("""
+                        WITH parent_run AS (
+                          SELECT instance_exec_id, target_batch_id FROM instance_exec
+                          WHERE process_id = :parent AND exec_state = 2 ORDER BY instance_exec_id LIMIT 1),
+                        step_running AS (
+                          SELECT count(*) AS n FROM instance_exec WHERE process_id = :step AND exec_state = 2),
+                        started AS (
+                          INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
+                            target_batch_id, retry, last_recoverable_sp_id)
+                          SELECT nextval('instance_exec_seq'), :step, parent_run.instance_exec_id, 2,
+                            parent_run.target_batch_id, false, NULL
+                          FROM parent_run, step_running WHERE step_running.n = 0
+                          RETURNING %1$s),
+                        logged AS (
+                          INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
+                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)
+                        SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
+                          (SELECT n FROM step_running) > 0 AS step_running, started.*
+                        FROM (SELECT 1) AS answer LEFT JOIN started ON true""".formatted(COLUMNS),
+                Params.of("parent", parentId).and("step", stepId).and("cause", cause), RunRepository::stepMove)
+                .map(Optional::orElseThrow);
+    }
+
+    /**
+     * HaltStep/TermStep in one statement: ends the running run of {@code stepId} in {@code to} when its parent runs,
+     * records the move, and says what it found. Nothing changes otherwise. The caller holds the parent's read-model
+     * row (see {@link #startStep}).
+     */
+    public Uni<StepMove> endStep(long parentId, long stepId, ExecState to, String cause) {
+        if (!ExecState.RUNNING.canBecome(to)) {
+            return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("a step run cannot go from "
+                    + ExecState.RUNNING + " to " + to));
+        }
+        return first("""
+                        WITH parent_run AS (
+                          SELECT 1 FROM instance_exec WHERE process_id = :parent AND exec_state = 2 LIMIT 1),
+                        step_run AS (
+                          SELECT instance_exec_id FROM instance_exec WHERE process_id = :step AND exec_state = 2
+                          ORDER BY instance_exec_id LIMIT 1),
+                        moved AS (
+                          UPDATE instance_exec SET exec_state = :to, end_ts = now(), version = version + 1
+                          WHERE instance_exec_id = (SELECT instance_exec_id FROM step_run) AND exec_state = 2
+                            AND EXISTS (SELECT 1 FROM parent_run)
+                          RETURNING %1$s),
+                        logged AS (
+                          INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
+                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)
+                        SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
+                          EXISTS (SELECT 1 FROM step_run) AS step_running, moved.*
+                        FROM (SELECT 1) AS answer LEFT JOIN moved ON true""".formatted(COLUMNS),
+                Params.of("parent", parentId).and("step", stepId).and("to", to.id).and("cause", cause),
+                RunRepository::stepMove).map(Optional::orElseThrow);
+    }
+
     public Uni<Optional<Run>> find(long id) {
         return first(RUN + " WHERE instance_exec_id = :id", Params.of("id", id), RunRepository::run);
     }
@@ -107,22 +251,9 @@ public class RunRepository extends SqlRepository {
                 Params.of("ids", processIds)).map(n -> n > 0);
     }
 
-    /** The running runs of any of {@code processIds}: one read where a call checks a parent and its steps. */
-    public Uni<List<Run>> runningAmong(Collection<Long> processIds) {
-        return list(RUN + " WHERE process_id IN (:ids) AND exec_state = 2 ORDER BY instance_exec_id",
-                Params.of("ids", processIds), RunRepository::run);
-    }
-
     public Uni<Optional<Run>> latest(long processId) {
         return first(RUN + " WHERE process_id = :p ORDER BY instance_exec_id DESC LIMIT 1", Params.of("p", processId),
                 RunRepository::run);
-    }
-
-    /** The latest run of each step within one parent run. */
-    public Uni<List<Run>> latestStepRuns(long parentRunId) {
-        return list("SELECT DISTINCT ON (process_id) " + COLUMNS + " FROM instance_exec"
-                        + " WHERE parent_instance_exec_id = :run ORDER BY process_id, instance_exec_id DESC",
-                Params.of("run", parentRunId), RunRepository::run);
     }
 
     /** Completed step runs of the parent's runs since its last successful run (the current failure streak). */
@@ -133,8 +264,12 @@ public class RunRepository extends SqlRepository {
                         WHERE p.process_id = :parent AND s.end_ts IS NOT NULL
                           AND p.instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
                                                              WHERE process_id = :parent AND exec_state = 3), 0)""",
-                Params.of("parent", parentId), r -> new LastRecoverableStep.StepRun(r.getLong("process_id"),
-                        r.getLong("instance_exec_id"), r.getInt("exec_state") == 3, r.getTime("end_ts")));
+                Params.of("parent", parentId), RunRepository::stepRun);
+    }
+
+    private static LastRecoverableStep.StepRun stepRun(Row r) {
+        return new LastRecoverableStep.StepRun(r.getLong("process_id"), r.getLong("instance_exec_id"),
+                r.getInt("exec_state") == 3, r.getTime("end_ts"));
     }
 
     /** A page of runs, newest first; {@code applications} empty: of every process, else of these applications'. */
@@ -168,6 +303,11 @@ public class RunRepository extends SqlRepository {
                         WHERE instance_exec_id = :id ORDER BY history_id""", Params.of("id", runId),
                 r -> new Transition(r.getIntOrNull("from_state"), r.getInt("to_state"), r.getTime("changed_at"),
                         r.getString("cause")));
+    }
+
+    private static StepMove stepMove(Row r) {
+        return new StepMove(r.getBoolean("parent_running"), r.getBoolean("step_running"),
+                r.get("instance_exec_id") == null ? Optional.empty() : Optional.of(run(r)));
     }
 
     private static Run run(Row r) {
