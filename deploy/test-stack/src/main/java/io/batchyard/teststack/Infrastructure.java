@@ -106,6 +106,7 @@ public final class Infrastructure {
     private final String description;
     private final Map<String, Database> databases = new ConcurrentHashMap<>();
     private volatile ObjectStoreServer.Endpoint objectStore;
+    private volatile MariaDbServer.Endpoint mariadb;
 
     private Infrastructure(String adminJdbcUrl, String pgUser, String pgPassword, String kafkaBootstrap,
                            String schemaRegistryUrl, String description) {
@@ -157,6 +158,26 @@ public final class Infrastructure {
                     local = ObjectStoreServer.start(dockerAnswers());
                     System.out.println("[batchyard-test-stack] S3: " + local.description());
                     objectStore = local;
+                }
+            }
+        }
+        return local;
+    }
+
+    /**
+     * A MariaDB server (its own order is in {@link MariaDbServer}: {@code BATCHYARD_TEST_MARIADB_URL}, else
+     * Testcontainers, else Debian's {@code mariadbd} on a data directory under {@code target/}), started on the first
+     * call only; throws {@link MariaDbServer.Unavailable} when none of them can be had.
+     */
+    public MariaDbServer.Endpoint mariadb() {
+        MariaDbServer.Endpoint local = mariadb;
+        if (local == null) {
+            synchronized (this) {
+                local = mariadb;
+                if (local == null) {
+                    local = MariaDbServer.start(dockerAnswers());
+                    System.out.println("[batchyard-test-stack] MariaDB: " + local.description());
+                    mariadb = local;
                 }
             }
         }
