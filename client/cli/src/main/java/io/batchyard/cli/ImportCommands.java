@@ -31,7 +31,8 @@ class ImportCommands {
                 "finishes the job. Exit status 1 when any object was refused."})
     static class FromBdre extends Call {
         @Option(names = "--jdbc-url", required = true, paramLabel = "URL",
-                description = "the BDRE database, e.g. jdbc:mariadb://host:3306/bdre or jdbc:postgresql://host/bdre")
+                description = "the BDRE database: jdbc:mariadb://host:3306/bdre (jdbc:mysql:// too) or "
+                        + "jdbc:postgresql://host/bdre")
         String jdbcUrl;
 
         @Option(names = "--user", paramLabel = "USER", description = "database user")
@@ -54,7 +55,7 @@ class ImportCommands {
         @Override
         int run(BatchyardClient client, Output out) {
             Bdre.Snapshot snapshot;
-            try (java.sql.Connection db = DriverManager.getConnection(jdbcUrl, user, password())) {
+            try (java.sql.Connection db = DriverManager.getConnection(driverUrl(jdbcUrl), user, password())) {
                 db.setReadOnly(true);
                 snapshot = new BdreReader(db).read();
             } catch (SQLException e) {
@@ -71,6 +72,14 @@ class ImportCommands {
                     .run(snapshot.onlyDomains(applications));
             print(report, out);
             return report.refusedAny() ? ExitCodes.REFUSED : ExitCodes.OK;
+        }
+
+        /**
+         * The URL for the drivers in the jar: a MySQL URL ({@code jdbc:mysql://}) goes to the MariaDB driver, which
+         * speaks MySQL's protocol but takes that scheme only under its own name.
+         */
+        static String driverUrl(String url) {
+            return url.startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length()) : url;
         }
 
         private String password() {

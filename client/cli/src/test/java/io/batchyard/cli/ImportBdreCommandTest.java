@@ -43,6 +43,13 @@ class ImportBdreCommandTest {
         assertThat(r.err).startsWith("import bdre: cannot read the BDRE database: ").doesNotContain("pw-not-shown-4410");
     }
 
+    @Test
+    void aMySqlUrlIsReadWithTheMariaDbDriver() {
+        assertThat(ImportCommands.FromBdre.driverUrl("jdbc:mysql://db:3306/bdre?useSSL=false"))
+                .isEqualTo("jdbc:mariadb://db:3306/bdre?useSSL=false");
+        assertThat(ImportCommands.FromBdre.driverUrl("jdbc:postgresql://db/bdre")).isEqualTo("jdbc:postgresql://db/bdre");
+    }
+
     private record Run(int status, String out, String err) {
     }
 

@@ -143,6 +143,19 @@ class ImporterTest {
         }
     }
 
+    @Test
+    void anApplicationFilterImportsOnlyThoseBusDomainsAndWhatBelongsToThem() {
+        InMemoryRegistry registry = new InMemoryRegistry();
+        Report report = new Importer(registry, false).run(BdreSamples.installation().onlyDomains(List.of("Fraud")));
+        assertThat(report.refusedAny()).as(texts(report)).isFalse();
+        assertThat(registry.applicationNamed("Retail Sales")).isEmpty();
+        assertThat(registry.processes.values()).extracting(Registry.Process::name)
+                .containsExactlyInAnyOrder("fraud-ingest", "fraud-sftp");
+        assertThat(registry.templates).isEmpty();
+        assertThat(registry.servers()).extracting(Registry.Server::name).as("servers belong to no bus domain")
+                .contains("etl-edge");
+    }
+
     /** The registry's content with generated ids replaced by names, to compare two registries. */
     private static List<String> shape(InMemoryRegistry r) {
         Map<Long, String> names = r.processes.values().stream()
