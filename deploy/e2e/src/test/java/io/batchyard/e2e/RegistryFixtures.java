@@ -49,6 +49,17 @@ final class RegistryFixtures {
                 .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
     }
 
+    /**
+     * An application of its own created with {@code token}: the token's identity owns it, so that identity's operator
+     * role may run the application's jobs (what a job outside the JVM, holding only its own token, needs).
+     */
+    static long applicationOwnedBy(Stack stack, String token, String name) {
+        return given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .header("Authorization", "Bearer " + token)
+                .body(Map.of("name", name + "-" + System.nanoTime(), "description", "e2e", "owner", "e2e"))
+                .post("/applications").then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
     /** A parent with one step in an application of its own, known to execution-service and queue-service. */
     static Job knownJob(Stack stack, String name, Duration wait) {
         Job job = job(stack, application(stack, name), List.of());
