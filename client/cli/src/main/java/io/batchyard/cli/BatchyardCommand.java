@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
                 LifecycleCommands.HaltStep.class, LifecycleCommands.TermStep.class, LifecycleCommands.HaltJob.class,
                 LifecycleCommands.TermJob.class, RegisterFileCommand.class, ProcessLogCommands.class,
                 ViewCommands.Runs.class, ViewCommands.Queue.class, ViewCommands.Why.class, ViewCommands.Workflow.class,
-                ImportCommands.class},
+                ImportCommands.class, CompletionCommand.class},
         footerHeading = "%nSettings and exit status:%n",
         footer = {"Each setting comes from its flag, else the environment",
                 "(BATCHYARD_EXECUTION_URL, BATCHYARD_QUEUE_URL, BATCHYARD_REGISTRY_URL,",
@@ -26,12 +26,15 @@ import picocli.CommandLine.Command;
                 "5 not found; 11-24 lifecycle codes 101-114 (the code minus 90)."})
 public class BatchyardCommand {
 
-    /** The jar's version, from its manifest (Quarkus writes it). */
+    /**
+     * The jar's version (its manifest, which Quarkus writes), then each service's and whether it answers
+     * ({@link ServiceVersions}); picocli formats each line, so a % in a reason is escaped.
+     */
     static class Version implements picocli.CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = BatchyardCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"batchyard " + (v == null ? "(development build)" : v)};
+            return ServiceVersions.versionLines(new Connection()).stream().map(l -> l.replace("%", "%%"))
+                    .toArray(String[]::new);
         }
     }
 }

@@ -46,19 +46,42 @@ public class Connection {
             + "~/.config/batchyard/config.properties when present; $XDG_CONFIG_HOME moves it)")
     String config;
 
-    @Option(names = "--json", description = "print the answer (and a refusal, on stderr) as JSON for scripts")
+    @Option(names = "--lineage-url", paramLabel = "URL", description = "lineage-service, asked for its version by "
+            + "--version (BATCHYARD_LINEAGE_URL, ..., port 8084 on localhost)")
+    String lineageUrl;
+
+    @Option(names = "--output", paramLabel = "FORMAT", description = "${COMPLETION-CANDIDATES}: print the answer as "
+            + "a table or lines for people (default), or as the service's JSON or YAML for scripts (a refusal too, on "
+            + "stderr)")
+    Call.Output.Format output;
+
+    @Option(names = "--json", description = "the same as --output json (kept for the scripts that use it)")
     boolean json;
+
+    /** How the answer is printed: --output, else json for --json, else for people. */
+    Call.Output.Format format() {
+        return output != null ? output : json ? Call.Output.Format.json : Call.Output.Format.table;
+    }
 
     /** The library's settings from the flags, the environment and the config file. */
     ClientSettings settings() {
+        return ClientSettings.from(setting());
+    }
+
+    /**
+     * The look-up of a setting by the library's name (null when unset): its flag, else the environment, else the
+     * config file. Also serves the CLI's own names (batchyard.lineage.url, the management URLs of --version).
+     */
+    Function<String, String> setting() {
         Map<String, String> flags = new HashMap<>();
         flags.put("batchyard.execution.url", executionUrl);
         flags.put("batchyard.queue.url", queueUrl);
         flags.put("batchyard.registry.url", registryUrl);
+        flags.put("batchyard.lineage.url", lineageUrl);
         flags.put("batchyard.token", token);
         flags.put("batchyard.token.file", tokenFile);
         Properties file = configFile();
-        return ClientSettings.from(name -> {
+        return name -> {
             String v = flags.get(name);
             if (blank(v)) {
                 v = environment.apply(ClientSettings.environmentName(name));
@@ -67,7 +90,7 @@ public class Connection {
                 v = file.getProperty(name);
             }
             return blank(v) ? null : v.trim();
-        });
+        };
     }
 
     /** The file named by --config or BATCHYARD_CONFIG (which must exist), else the default one when present. */

@@ -134,7 +134,8 @@ final class ViewCommands {
                 description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}; a stand-alone parent has only dot and svg)")
         Format format;
 
-        @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write it here instead of stdout")
+        // Not --output: that is every command's answer format; the workflow itself is in --format.
+        @Option(names = {"-o", "--output-file"}, paramLabel = "FILE", description = "write it here instead of stdout")
         Path output;
 
         @Override
