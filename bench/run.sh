@@ -7,8 +7,9 @@ source "$(dirname "$0")/prepare.sh"
 CHAINS=${1:-8}
 LIFECYCLES=${2:-25}
 CPU_BEFORE=$(mktemp) CPU_AFTER=$(mktemp) DB_BEFORE=$(mktemp) DB_AFTER=$(mktemp) PGB_BEFORE=$(mktemp) PGB_AFTER=$(mktemp)
-trap 'rm -f "$CPU_BEFORE" "$CPU_AFTER" "$DB_BEFORE" "$DB_AFTER" "$PGB_BEFORE" "$PGB_AFTER"' EXIT
-rm -f bench/results/pgbench-db.txt
+PGB_INNER_BEFORE=$(mktemp) PGB_INNER_AFTER=$(mktemp)
+trap 'rm -f "$CPU_BEFORE" "$CPU_AFTER" "$DB_BEFORE" "$DB_AFTER" "$PGB_BEFORE" "$PGB_AFTER" "$PGB_INNER_BEFORE" "$PGB_INNER_AFTER"' EXIT
+rm -f bench/results/pgbench-db.txt bench/results/pgbench-db-inner.txt
 # Each lifecycle is eight committed transitions: InitJob, InitStep and HaltStep of three steps, HaltJob.
 TRANSITIONS_RUN=$((CHAINS * LIFECYCLES * 8))
 # The client snapshots every process's CPU when its measured window opens (the first lifecycle call) and closes (the
@@ -51,9 +52,18 @@ if command -v pgbench >/dev/null; then
   psql_admin -c "CREATE DATABASE batchyard_pgbench OWNER batchyard" >/dev/null
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -i -q batchyard_pgbench >/dev/null 2>&1
   read -r BUSY_BEFORE ALL_BEFORE < <(cpu_ticks)
-  DB_COST_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_BEFORE"
-  pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T "$PGBENCH_SECONDS" batchyard_pgbench 2>/dev/null | tee bench/results/pgbench.txt | grep -E "tps|latency average"
-  DB_COST_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_AFTER"
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_BEFORE"
+  pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T "$PGBENCH_SECONDS" batchyard_pgbench >bench/results/pgbench.txt 2>/dev/null &
+  PGBENCH_PID=$!
+  # pgbench's sessions live from its start to its end, so their own CPU is read inside the run, 3 s after it starts
+  # and 3 s before it ends, and divided by the transactions committed in between (backend_ms, as a transition's).
+  sleep 3
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_INNER_BEFORE"
+  sleep $((PGBENCH_SECONDS - 6))
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_INNER_AFTER"
+  wait "$PGBENCH_PID" || true
+  grep -E "tps|latency average" bench/results/pgbench.txt
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_AFTER"
   read -r BUSY_AFTER ALL_AFTER < <(cpu_ticks)
   PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' bench/results/pgbench.txt | head -1)
   PGBENCH_TX=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' bench/results/pgbench.txt)
@@ -65,9 +75,14 @@ if command -v pgbench >/dev/null; then
   awk -v busy=$((BUSY_AFTER - BUSY_BEFORE)) -v all=$((ALL_AFTER - ALL_BEFORE)) -v hz="$(getconf CLK_TCK)" \
       -v tx="${PGBENCH_TX:-0}" -v tps="${PGBENCH_TPS:-0}" -v cores="$(nproc)" -v spent="${LIFECYCLE_CPU:-?}" 'BEGIN {
     if (tx > 0 && tps > 0 && all > 0) printf "[cpu] pgbench: %.2f CPU-ms of the whole machine per transaction (%.0f%% of %d cores busy); ratio 0.40 would allow a lifecycle at most %.1f CPU-ms of the whole machine (this run: %s)\n", busy * 1000 / hz / tx, busy * 100 / all, cores, cores * 1000 / (0.40 * tps / 8), spent }'
-  # PostgreSQL's own CPU per pgbench transaction, measured like a transition's: the yardstick of db_ratio.
-  DB_COST_DATABASES=batchyard_pgbench bench/db-cost.sh report "$PGB_BEFORE" "$PGB_AFTER" "${PGBENCH_TX:-1}" \
+  # PostgreSQL's own CPU per pgbench transaction, measured like a transition's: the yardstick of db_ratio. The whole
+  # server's over the whole run (pg_ms), and its sessions' inside it (backend_ms, per transaction committed there).
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh report "$PGB_BEFORE" "$PGB_AFTER" "${PGBENCH_TX:-1}" \
     "pgbench transaction" | tee bench/results/pgbench-db.txt
+  INNER_TX=$(awk '$1 == "commits" { if (FNR == NR) was = $3; else now = $3 } END { print now - was }' \
+    "$PGB_INNER_BEFORE" "$PGB_INNER_AFTER")
+  DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh report "$PGB_INNER_BEFORE" "$PGB_INNER_AFTER" \
+    "${INNER_TX:-1}" "pgbench transaction, sessions inside the run" | tee bench/results/pgbench-db-inner.txt
   # The scratch database is pgbench's alone: nothing of it stays behind (stop.sh --purge knows only the stack's).
   psql_admin -c "DROP DATABASE IF EXISTS batchyard_pgbench" >/dev/null || true
 else
@@ -86,10 +101,16 @@ PG_MS=$(sed -n 's/^DB pg_ms=\([0-9.]*\).*/\1/p' bench/results/lifecycle.txt)
 STATEMENTS=$(sed -n 's/^DB .* statements=\([0-9.n/a]*\).*/\1/p' bench/results/lifecycle.txt)
 COMMITS=$(sed -n 's/^DB .* commits=\([0-9.]*\).*/\1/p' bench/results/lifecycle.txt)
 PGBENCH_PG_MS=$(sed -n 's/^DB pg_ms=\([0-9.]*\).*/\1/p' bench/results/pgbench-db.txt 2>/dev/null || true)
+BACKEND_MS=$(sed -n 's/^DB .* backend_ms=\([0-9.]*\).*/\1/p' bench/results/lifecycle.txt)
+PGBENCH_BACKEND_MS=$(sed -n 's/^DB .* backend_ms=\([0-9.]*\).*/\1/p' bench/results/pgbench-db-inner.txt 2>/dev/null || true)
 DB_RATIO=$(awk -v a="${PG_MS:-0}" -v b="${PGBENCH_PG_MS:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }')
+# The same ratio from the sessions' own CPU: what other work on the server (other databases, its background
+# processes) did in the window does not enter it, so it holds on a machine that is not quiet.
+DB_RATIO_SESSIONS=$(awk -v a="${BACKEND_MS:-0}" -v b="${PGBENCH_BACKEND_MS:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "n/a" }')
 RESULT="RESULT transitions_per_s=$TRANSITIONS pgbench_tps=$(printf '%.0f' "$TPS") ratio=$RATIO $FANOUT"
 RESULT="$RESULT pg_ms_per_transition=${PG_MS:-n/a} pgbench_pg_ms_per_tx=${PGBENCH_PG_MS:-n/a} db_ratio=$DB_RATIO"
 RESULT="$RESULT statements_per_transition=${STATEMENTS:-n/a} commits_per_transition=${COMMITS:-n/a}"
+RESULT="$RESULT backend_ms_per_transition=${BACKEND_MS:-n/a} pgbench_backend_ms_per_tx=${PGBENCH_BACKEND_MS:-n/a} db_ratio_sessions=$DB_RATIO_SESSIONS"
 echo "$RESULT" | tee bench/results/result.txt
 # Missing or duplicated fan-outs are failures, whatever the speed.
 grep -qE 'fanouts=([0-9]+)/\1 duplicates=0( |$)' <<<"$RESULT" || { echo "[bench] fan-outs missing or duplicated" >&2; exit 2; }

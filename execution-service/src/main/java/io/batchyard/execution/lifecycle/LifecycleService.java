@@ -84,8 +84,9 @@ public class LifecycleService {
     }
 
     private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, String correlation) {
-        return definitions.lockGuarded(pid).map(guarded -> mayExecute(caller, guarded, invalidParent(pid)))
-                .chain(parent -> liveSteps(parent).chain(steps -> {
+        return definitions.lockGuardedWithSteps(pid).chain(job -> {
+            Optional<ProcessDefinition> parent = mayExecute(caller, job.parent(), invalidParent(pid));
+            List<ProcessDefinition> steps = liveSteps(parent, job.steps());
             if (maxBatch == null && steps.stream().anyMatch(s -> s.isEnqueued() && !s.hasCutPattern())) {
                 throw MAX_BATCH_NULL.exception("max_batch cannot be null");
             }
@@ -123,7 +124,7 @@ public class LifecycleService {
                                                     claim.retry(), outputs, claim.rows()));
                                 }));
             });
-        }));
+        });
     }
 
     @WithTransaction
@@ -202,8 +203,9 @@ public class LifecycleService {
 
     private Uni<Run> endJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
-        return definitions.lockGuarded(pid).invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
-                .map(guarded -> mayExecute(caller, guarded, invalidParent(pid))).chain(this::liveSteps)
+        return definitions.lockGuardedWithSteps(pid)
+                .invoke(job -> requireParent(job.parent().map(Guarded::definition), pid))
+                .map(job -> liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps()))
                 .chain(steps -> runs.jobEndReads(pid, withParent(pid, steps)).chain(reads -> {
                     List<Run> running = reads.running();
                     List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
@@ -239,13 +241,13 @@ public class LifecycleService {
     private Uni<Run> failJob(Caller caller, long pid, FailureReason reason, String correlation) {
         FailureReason why = Objects.requireNonNullElse(reason, FailureReason.NONE);
         return Uni.createFrom().item(why).invoke(FailureReason::requireStorable)
-                .chain(() -> definitions.lockGuarded(pid))
-                .invoke(guarded -> requireParent(guarded.map(Guarded::definition), pid))
-                .map(guarded -> mayExecute(caller, guarded, invalidParent(pid)))
-                .chain(parent -> runs.latest(pid).chain(latest -> {
+                .chain(() -> definitions.lockGuardedWithSteps(pid))
+                .invoke(job -> requireParent(job.parent().map(Guarded::definition), pid))
+                .map(job -> liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps()))
+                .chain(steps -> runs.latest(pid).chain(latest -> {
                     Run run = latest.filter(r -> r.state() == ExecState.RUNNING).orElseThrow(() ->
                             PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid));
-                    return liveSteps(parent).chain(steps -> runs.anyRunning(ids(steps))).chain(stepsRunning -> {
+                    return runs.anyRunning(ids(steps)).chain(stepsRunning -> {
                         if (stepsRunning) {
                             throw SUB_PROCESS_RUNNING.exception("sub process in running state");
                         }
@@ -298,11 +300,12 @@ public class LifecycleService {
         }
     }
 
-    private Uni<List<ProcessDefinition>> liveSteps(Optional<ProcessDefinition> parent) {
+    /** The steps read with the parent, when the parent is a live parent; none otherwise. */
+    private static List<ProcessDefinition> liveSteps(Optional<ProcessDefinition> parent, List<ProcessDefinition> steps) {
         if (parent.isEmpty() || !parent.get().isParent() || parent.get().deleted()) {
-            return Uni.createFrom().item(List.of());
+            return List.of();
         }
-        return definitions.stepsOf(parent.get().processId());
+        return steps;
     }
 
     /** The parent's id followed by its steps' ids: what one "is anything of this job running" read looks at. */

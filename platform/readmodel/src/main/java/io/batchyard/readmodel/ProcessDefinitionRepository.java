@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -80,6 +81,39 @@ public class ProcessDefinitionRepository extends SqlRepository {
     public Uni<Optional<Guarded>> lockGuarded(long processId) {
         return guarded(GUARDED + " WHERE process_definition.process_id = :id FOR UPDATE OF process_definition",
                 processId);
+    }
+
+    /** A job's parent as {@link #lockGuarded} reads it, and its live steps (ordered by id). */
+    public record GuardedJob(Optional<Guarded> parent, List<ProcessDefinition> steps) {
+    }
+
+    /**
+     * Locks a process's row and reads its permissions as {@link #lockGuarded} does, and reads its live steps, in one
+     * statement: what a job's lifecycle call reads first. The steps are read as of the statement's start, so a change
+     * of a step's definition that committed while the lock was awaited is not seen: the call then acts as if it came
+     * just before that change. No step is read when the process is unknown.
+     */
+    public Uni<GuardedJob> lockGuardedWithSteps(long processId) {
+        return list("""
+                        WITH parent AS (%1$s WHERE process_definition.process_id = :id FOR UPDATE OF process_definition)
+                        SELECT 0 AS is_step, parent.* FROM parent
+                        UNION ALL
+                        SELECT 1 AS is_step, steps.* FROM (%1$s
+                          WHERE process_definition.parent_process_id = :id AND NOT process_definition.deleted) AS steps
+                        WHERE EXISTS (SELECT 1 FROM parent)
+                        ORDER BY is_step, process_id""".formatted(GUARDED), Params.of("id", processId), r -> r)
+                .map(rows -> {
+                    Optional<Guarded> parent = Optional.empty();
+                    List<ProcessDefinition> steps = new ArrayList<>();
+                    for (Row r : rows) {
+                        if (r.getInt("is_step") == 0) {
+                            parent = Optional.of(guarded(r));
+                        } else {
+                            steps.add(map(r));
+                        }
+                    }
+                    return new GuardedJob(parent, steps);
+                });
     }
 
     /**
@@ -169,8 +203,12 @@ public class ProcessDefinitionRepository extends SqlRepository {
     }
 
     private Uni<Optional<Guarded>> guarded(String sql, long id) {
-        return first(sql, Params.of("id", id), r -> new Guarded(map(r), r.get("application_id") == null
-                ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r))));
+        return first(sql, Params.of("id", id), ProcessDefinitionRepository::guarded);
+    }
+
+    private static Guarded guarded(Row r) {
+        return new Guarded(map(r), r.get("application_id") == null
+                ? Optional.empty() : Optional.of(ApplicationAccessRepository.map(r)));
     }
 
     private Uni<Optional<ProcessDefinition>> one(String sql, long id) {

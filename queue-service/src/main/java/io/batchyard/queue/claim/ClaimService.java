@@ -90,9 +90,9 @@ public class ClaimService {
                         result(previous.get().targetBatchId(), previous.get().retry(), stepIds));
             }
             boolean liveParent = parent.isPresent() && parent.get().isParent() && !parent.get().deleted();
+            // The parent's row was read with its lock: only its steps are left to read.
             Uni<List<ProcessDefinition>> live = liveParent
-                    ? definitions.tree(parentId).map(t -> t.map(ProcessDefinitionRepository.Tree::steps).orElse(List.of()))
-                    : Uni.createFrom().item(List.of());
+                    ? definitions.stepsOf(parentId) : Uni.createFrom().item(List.of());
             return live.chain(steps -> archiveCompleted(parentId, completedTargetBatchId)
                     .chain(() -> fresh(parentId, instanceExecId, maxBatch, liveParent, steps)));
         }));
@@ -134,8 +134,10 @@ public class ClaimService {
                 long t = claimedTarget.get();
                 target = queue.reaccess(t).chain(() -> batches.bindToRun(t, instanceExecId)).replaceWith(t);
             } else {
-                target = batches.createTarget(instanceExecId).call(t -> InOrder.each(
-                        BatchCut.select(steps, rows, maxBatch), c -> queue.claim(c.queueIds(), t, c.access())));
+                List<BatchCut.Claim> chosen = BatchCut.select(steps, rows, maxBatch);
+                target = batches.createTarget(instanceExecId).call(t -> queue.claim(
+                        chosen.stream().flatMap(c -> c.queueIds().stream()).toList(),
+                        chosen.stream().filter(BatchCut.Claim::access).flatMap(c -> c.queueIds().stream()).toList(), t));
             }
             return target.call(t -> claims.insert(new Claim(instanceExecId, parentId, t, retry)))
                     .chain(t -> result(t, retry, stepIds));

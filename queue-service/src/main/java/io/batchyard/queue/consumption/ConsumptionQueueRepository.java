@@ -42,12 +42,20 @@ public class ConsumptionQueueRepository extends SqlRepository {
                         .and("process", processId));
     }
 
-    public Uni<Integer> claim(List<Long> queueIds, long targetBatchId, boolean access) {
+    /**
+     * Binds every chosen row of every step to the run's target in one statement; the rows in {@code accessed} are
+     * also marked Accessed (2), the others keep their state.
+     */
+    public Uni<Integer> claim(Collection<Long> queueIds, Collection<Long> accessed, long targetBatchId) {
+        if (queueIds.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
         return update("""
                         UPDATE consumption_queue SET target_batch_id = :target,
-                          batch_state = CASE WHEN :access THEN 2 ELSE batch_state END
-                        WHERE queue_id IN (:ids)""",
-                Params.of("target", targetBatchId).and("access", access).and("ids", queueIds));
+                          batch_state = CASE WHEN queue_id = ANY(CAST(:accessed AS bigint[])) THEN 2 ELSE batch_state END
+                        WHERE queue_id = ANY(CAST(:ids AS bigint[]))""",
+                Params.of("target", targetBatchId).and("accessed", accessed.toArray(Long[]::new))
+                        .and("ids", queueIds.toArray(Long[]::new)));
     }
 
     /** Retry: rows of the run's target that are not Processed are accessed again; Processed rows stay done. */

@@ -68,9 +68,12 @@ public class QueueService {
         return queue.enqueue(sourceBatchId, sourceProcessId, marking, processId);
     }
 
-    /** Binds queue rows to a run's target batch. */
-    public Uni<Integer> claim(List<Long> queueIds, long targetBatchId, boolean access) {
-        return queue.claim(queueIds, targetBatchId, access);
+    /**
+     * Binds queue rows (of every step of a run) to the run's target batch in one statement; those in {@code accessed}
+     * are marked Accessed too.
+     */
+    public Uni<Integer> claim(Collection<Long> queueIds, Collection<Long> accessed, long targetBatchId) {
+        return queue.claim(queueIds, accessed, targetBatchId);
     }
 
     /** A retried run: the rows of its target batch that are not Processed are accessed again. */

@@ -36,12 +36,16 @@ import org.junit.jupiter.api.Test;
 @TestProfile(AuditBoundsTest.SmallBounds.class)
 class AuditBoundsTest {
 
-    /** A queue of five entries, and a retention of three seconds that only the test's own passes apply. */
+    /**
+     * A queue of five entries, and a retention of three seconds that only the test's own passes apply. Entries are
+     * written without lingering, so that the first one's write is in flight before the next arrive, as the flood test
+     * counts on.
+     */
     public static class SmallBounds implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("batchyard.audit.queue-size", "5", "batchyard.audit.retention", "PT3S",
-                    "batchyard.retention.enabled", "false");
+                    "batchyard.retention.enabled", "false", "batchyard.audit.linger", "PT0S");
         }
     }
 
