@@ -43,7 +43,12 @@ public enum RegistryError implements ErrorCode {
     /** A step (or step template) belongs to its parent's application; it cannot name or move to another. */
     STEP_APPLICATION(225, 422, "A step belongs to its parent's application"),
     /** A stored credential sealed under a key id that is not configured, or that the key of its id does not open. */
-    SECRET_UNREADABLE(226, 409, "Stored secret cannot be decrypted");
+    SECRET_UNREADABLE(226, 409, "Stored secret cannot be decrypted"),
+    /**
+     * {@code POST /pipelines/apply}: an object of the application changed (or appeared, or went) between the plan and
+     * the apply; the detail names it, and nothing of the plan was applied.
+     */
+    CHANGED_SINCE_PLAN(227, 409, "Changed since the plan");
 
     private final Spec spec;
 

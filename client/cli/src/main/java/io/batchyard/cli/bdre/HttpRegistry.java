@@ -268,8 +268,8 @@ public final class HttpRegistry implements Registry {
 
     // ---- transport ----
 
-    /** Every item of a paged list. */
-    private List<JsonNode> pages(String path) {
+    /** Every item of a paged list (the pipeline commands read the registry through this too). */
+    public List<JsonNode> pages(String path) {
         List<JsonNode> all = new ArrayList<>();
         String sep = path.contains("?") ? "&" : "?";
         for (int offset = 0; ; offset += PAGE) {
@@ -281,7 +281,8 @@ public final class HttpRegistry implements Registry {
         }
     }
 
-    private Optional<JsonNode> send(String method, String path, Object body) {
+    /** One call with the settings' token and retry rule; a refusal is the library's {@link ProblemException}. */
+    public Optional<JsonNode> send(String method, String path, Object body) {
         String root = settings.registry().toString().replaceAll("/+$", "");
         HttpRequest.BodyPublisher publisher;
         try {

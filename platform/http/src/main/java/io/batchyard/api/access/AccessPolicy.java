@@ -108,6 +108,7 @@ public final class AccessPolicy {
                 rule("GET /lineage-node-types", VIEWER, NONE),
                 rule("GET /lineage-query-types", VIEWER, NONE),
                 rule("GET /permission-types", VIEWER, NONE),
+                rule("POST /pipelines/apply", DEVELOPER, WRITE),
                 rule("GET /process-templates", VIEWER, FILTERED),
                 rule("POST /process-templates", DEVELOPER, WRITE),
                 rule("GET /process-templates/{id}", VIEWER, READ),

@@ -1,0 +1,348 @@
+package io.batchyard.cli.pipeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules of a pipeline file (pipeline.schema.json says the same for editors), checked on the parsed YAML so that
+ * each broken rule is named by its path in the file ({@code processes[1].steps[0].next[0]}), before anything is
+ * planned, and every broken rule is reported at once. Limits are the registry's (name 45 characters, …), so that a
+ * file that passes is not refused for its shape half-way through an apply.
+ */
+public final class PipelineRules {
+
+    /** A file broke rules: one line per broken rule, {@code file: path: reason}. */
+    public static final class Invalid extends IllegalArgumentException {
+        private final List<String> errors;
+
+        public Invalid(List<String> errors) {
+            super("invalid pipeline file:\n  " + String.join("\n  ", errors));
+            this.errors = List.copyOf(errors);
+        }
+
+        public List<String> errors() {
+            return errors;
+        }
+    }
+
+    private static final Set<String> TOP = Set.of("apiVersion", "application", "processes");
+    private static final Set<String> APPLICATION = Set.of("name", "description", "owner", "permissions");
+    private static final Set<String> PERMISSIONS = Set.of("ownerUser", "ownerGroup", "owner", "group", "others");
+    private static final Set<String> PROCESS = Set.of("name", "description", "type", "workflowType", "canRecover",
+            "batchCutPattern", "enqueuing", "next", "properties", "steps", "trigger", "deadlines");
+    private static final Set<String> REF = Set.of("application", "process");
+    private static final Set<String> PROPERTY = Set.of("group", "key", "value", "description", "secret");
+
+    private final List<String> errors = new ArrayList<>();
+
+    private PipelineRules() {
+    }
+
+    /** Every rule {@code file} breaks, as {@code path: reason}; empty when it is a pipeline. */
+    public static List<String> check(JsonNode file) {
+        PipelineRules rules = new PipelineRules();
+        rules.file(file);
+        return rules.errors;
+    }
+
+    private void file(JsonNode file) {
+        if (file == null || !file.isObject()) {
+            errors.add("(file): must be a mapping with apiVersion, application and processes");
+            return;
+        }
+        known(file, "", TOP);
+        if (!Pipeline.API_VERSION.equals(file.path("apiVersion").asText(null))) {
+            errors.add("apiVersion: must be " + Pipeline.API_VERSION);
+        }
+        JsonNode app = file.get("application");
+        if (app == null || !app.isObject()) {
+            errors.add("application: required, a mapping with name, description and owner");
+        } else {
+            known(app, "application.", APPLICATION);
+            text(app, "application.", "name", 45, true);
+            text(app, "application.", "description", 256, true);
+            text(app, "application.", "owner", 45, true);
+            JsonNode p = app.get("permissions");
+            if (p != null && !p.isNull()) {
+                if (!p.isObject()) {
+                    errors.add("application.permissions: must be a mapping");
+                } else {
+                    known(p, "application.permissions.", PERMISSIONS);
+                    text(p, "application.permissions.", "ownerUser", 255, false);
+                    text(p, "application.permissions.", "ownerGroup", 255, false);
+                    for (String type : List.of("owner", "group", "others")) {
+                        JsonNode t = p.get(type);
+                        if (t == null || !t.isInt() || !List.of(0, 4, 6, 7).contains(t.asInt())) {
+                            errors.add("application.permissions." + type + ": required, one of 0 (none), 4 (read), "
+                                    + "6 (read, write), 7 (read, write, execute)");
+                        }
+                    }
+                }
+            }
+        }
+        JsonNode processes = file.get("processes");
+        if (processes == null || processes.isNull()) {
+            return;
+        }
+        if (!processes.isArray()) {
+            errors.add("processes: must be a list");
+            return;
+        }
+        Set<String> parents = new HashSet<>();
+        for (JsonNode p : processes) {
+            if (p.isObject() && p.path("name").isTextual() && !parents.add(p.get("name").asText())) {
+                errors.add("processes: two parent processes are named '" + p.get("name").asText() + "'");
+            }
+        }
+        for (int i = 0; i < processes.size(); i++) {
+            parent(processes.get(i), "processes[" + i + "].", parents);
+        }
+    }
+
+    private void parent(JsonNode p, String at, Set<String> parents) {
+        if (!process(p, at)) {
+            return;
+        }
+        String name = p.path("name").asText();
+        Set<String> tree = new HashSet<>();
+        tree.add(name);
+        JsonNode steps = p.get("steps");
+        if (steps != null && !steps.isNull()) {
+            if (!steps.isArray()) {
+                errors.add(at + "steps: must be a list");
+            } else {
+                for (int i = 0; i < steps.size(); i++) {
+                    JsonNode s = steps.get(i);
+                    String sat = at + "steps[" + i + "].";
+                    if (s.isObject() && s.path("name").isTextual() && !tree.add(s.get("name").asText())) {
+                        errors.add(sat + "name: '" + s.get("name").asText() + "' is taken in this tree (by the parent"
+                                + " or another step): next processes are named within their tree");
+                    }
+                    if (process(s, sat) && s.has("steps")) {
+                        errors.add(sat + "steps: a step has no steps of its own");
+                    }
+                    if (s.has("trigger") || s.has("deadlines")) {
+                        errors.add(sat + "trigger, deadlines: belong to a parent process");
+                    }
+                }
+            }
+        }
+        links(p, at, tree, parents);
+        if (steps != null && steps.isArray()) {
+            for (int i = 0; i < steps.size(); i++) {
+                links(steps.get(i), at + "steps[" + i + "].", tree, parents);
+            }
+        }
+    }
+
+    /** The fields every process has; answers whether it is a mapping at all. */
+    private boolean process(JsonNode p, String at) {
+        if (p == null || !p.isObject()) {
+            errors.add(at.substring(0, at.length() - 1) + ": must be a mapping");
+            return false;
+        }
+        known(p, at, PROCESS);
+        text(p, at, "name", 45, true);
+        text(p, at, "description", 256, true);
+        integer(p, at, "type", 1, true);
+        integer(p, at, "workflowType", 0, true);
+        if (p.has("canRecover") && !p.get("canRecover").isBoolean()) {
+            errors.add(at + "canRecover: must be true or false");
+        }
+        text(p, at, "batchCutPattern", 45, false);
+        // Reserved: the trigger policy lives in execution-service and deadlines do not exist yet; a file that sets
+        // them would be applied only in part, so it is refused rather than silently half-applied.
+        for (String reserved : List.of("trigger", "deadlines")) {
+            if (p.has(reserved)) {
+                errors.add(at + reserved + ": not applied by this version of batchyard apply (reserved for a later "
+                        + "one); set it through execution-service (PUT /processes/{pid}/trigger)");
+            }
+        }
+        properties(p, at);
+        return true;
+    }
+
+    private void links(JsonNode p, String at, Set<String> tree, Set<String> parents) {
+        if (p == null || !p.isObject()) {
+            return;
+        }
+        JsonNode next = p.get("next");
+        if (next != null && !next.isNull()) {
+            if (!next.isArray()) {
+                errors.add(at + "next: must be a list of process names");
+            } else {
+                for (int i = 0; i < next.size(); i++) {
+                    if (!next.get(i).isTextual() || !tree.contains(next.get(i).asText())) {
+                        errors.add(at + "next[" + i + "]: '" + next.get(i).asText() + "' is not this parent or one of"
+                                + " its steps");
+                    }
+                }
+            }
+        }
+        JsonNode enqueuing = p.get("enqueuing");
+        if (enqueuing != null && !enqueuing.isNull()) {
+            if (!enqueuing.isArray()) {
+                errors.add(at + "enqueuing: must be a list of {process, application?}");
+                return;
+            }
+            for (int i = 0; i < enqueuing.size(); i++) {
+                JsonNode r = enqueuing.get(i);
+                String rat = at + "enqueuing[" + i + "].";
+                if (!r.isObject()) {
+                    errors.add(rat.substring(0, rat.length() - 1) + ": must be a mapping {process, application?}");
+                    continue;
+                }
+                known(r, rat, REF);
+                text(r, rat, "process", 45, true);
+                text(r, rat, "application", 45, false);
+                if (!r.has("application") && r.path("process").isTextual()
+                        && !parents.contains(r.get("process").asText())) {
+                    errors.add(rat + "process: no parent process '" + r.get("process").asText() + "' in this "
+                            + "application (name another application's with 'application')");
+                }
+            }
+        }
+    }
+
+    private void properties(JsonNode p, String at) {
+        JsonNode props = p.get("properties");
+        if (props == null || props.isNull()) {
+            return;
+        }
+        if (!props.isArray()) {
+            errors.add(at + "properties: must be a list");
+            return;
+        }
+        Set<String> keys = new HashSet<>();
+        for (int i = 0; i < props.size(); i++) {
+            JsonNode q = props.get(i);
+            String qat = at + "properties[" + i + "].";
+            if (!q.isObject()) {
+                errors.add(qat.substring(0, qat.length() - 1) + ": must be a mapping {group, key, value}");
+                continue;
+            }
+            known(q, qat, PROPERTY);
+            text(q, qat, "group", 128, true);
+            text(q, qat, "description", 1028, false);
+            JsonNode key = q.get("key");
+            if (key == null || !key.isTextual()) {
+                errors.add(qat + "key: required, a string");
+            } else {
+                whyKeyRefused(key.asText()).ifPresent(why -> errors.add(qat + "key: " + why));
+                if (!keys.add(key.asText())) {
+                    errors.add(qat + "key: '" + key.asText() + "' is set twice on this process");
+                }
+            }
+            boolean secretGroup = Pipeline.Property.secretGroup(q.path("group").asText());
+            JsonNode secret = q.get("secret");
+            if (secret != null && !secret.isBoolean()) {
+                errors.add(qat + "secret: must be true or false");
+            } else if (secretGroup != (secret != null && secret.asBoolean())) {
+                errors.add(qat + "secret: " + (secretGroup ? "required (true) for groups credential and security, "
+                        + "whose values are secrets" : "only groups credential and security hold secrets"));
+            }
+            if (secretGroup) {
+                if (q.has("value")) {
+                    errors.add(qat + "value: a secret's value is never in a file; set it with PUT "
+                            + "/processes/{id}/properties/{key} (apply leaves secrets untouched)");
+                }
+            } else {
+                text(q, qat, "value", 2048, true);
+            }
+        }
+    }
+
+    /** The registry's key rule (PropertyRow.whyKeyRefused). */
+    static java.util.Optional<String> whyKeyRefused(String key) {
+        if (key.isEmpty()) {
+            return java.util.Optional.of("must not be empty");
+        }
+        if (key.codePointCount(0, key.length()) > 128) {
+            return java.util.Optional.of("must be at most 128 characters long");
+        }
+        if (key.chars().anyMatch(Character::isISOControl)) {
+            return java.util.Optional.of("must not contain control characters");
+        }
+        if (key.indexOf('/') >= 0) {
+            return java.util.Optional.of("must not contain '/'");
+        }
+        if (key.equals(".") || key.equals("..")) {
+            return java.util.Optional.of("must not be '.' or '..'");
+        }
+        return java.util.Optional.empty();
+    }
+
+    private void known(JsonNode node, String at, Set<String> fields) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!fields.contains(f)) {
+                errors.add(at + f + ": unknown field (known: " + String.join(", ", fields.stream().sorted().toList())
+                        + ")");
+            }
+        }
+    }
+
+    private void text(JsonNode node, String at, String field, int max, boolean required) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                errors.add(at + field + ": required");
+            }
+        } else if (!v.isTextual()) {
+            errors.add(at + field + ": must be a string");
+        } else if (required && v.asText().isBlank() && !field.equals("value")) {
+            errors.add(at + field + ": must not be blank");
+        } else if (v.asText().codePointCount(0, v.asText().length()) > max) {
+            errors.add(at + field + ": at most " + max + " characters");
+        }
+    }
+
+    private void integer(JsonNode node, String at, String field, int min, boolean required) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                errors.add(at + field + ": required");
+            }
+        } else if (!v.isInt() || v.asInt() < min) {
+            errors.add(at + field + ": must be a whole number, at least " + min);
+        }
+    }
+
+    // ---- conversion (of a file that passed check) ----
+
+    static Pipeline toPipeline(JsonNode file) {
+        JsonNode a = file.get("application");
+        JsonNode p = a.get("permissions");
+        Pipeline.Permissions permissions = p == null || p.isNull() ? null : new Pipeline.Permissions(
+                str(p, "ownerUser"), str(p, "ownerGroup"), p.get("owner").asInt(), p.get("group").asInt(),
+                p.get("others").asInt());
+        List<Pipeline.Process> processes = new ArrayList<>();
+        file.path("processes").forEach(n -> processes.add(process(n)));
+        return new Pipeline(Pipeline.API_VERSION, new Pipeline.Application(str(a, "name"), str(a, "description"),
+                str(a, "owner"), permissions), processes);
+    }
+
+    private static Pipeline.Process process(JsonNode n) {
+        List<Pipeline.Ref> enqueuing = new ArrayList<>();
+        n.path("enqueuing").forEach(r -> enqueuing.add(new Pipeline.Ref(str(r, "application"), str(r, "process"))));
+        List<String> next = new ArrayList<>();
+        n.path("next").forEach(x -> next.add(x.asText()));
+        List<Pipeline.Property> properties = new ArrayList<>();
+        n.path("properties").forEach(q -> properties.add(new Pipeline.Property(str(q, "group"), str(q, "key"),
+                str(q, "value"), str(q, "description"), q.has("secret") ? q.get("secret").asBoolean() : null)));
+        List<Pipeline.Process> steps = new ArrayList<>();
+        n.path("steps").forEach(s -> steps.add(process(s)));
+        return new Pipeline.Process(str(n, "name"), str(n, "description"), n.get("type").asInt(),
+                n.get("workflowType").asInt(), n.path("canRecover").asBoolean(false), str(n, "batchCutPattern"),
+                enqueuing, next, properties, steps);
+    }
+
+    private static String str(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+}
