@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command that makes one or more calls through the client library: builds the client from {@link Connection},
- * runs, prints the answer (for people, or JSON or YAML with {@code --output}) and turns a failure into the exit status of
- * {@link ExitCodes} with the reason on stderr.
+ * runs, prints the answer (for people, or JSON or YAML with {@code --output}) and turns a failure into the exit
+ * status of {@link ExitCodes} with the reason on stderr.
  */
 abstract class Call implements Callable<Integer> {
 
@@ -87,8 +87,8 @@ abstract class Call implements Callable<Integer> {
     }
 
     /**
-     * Where a command prints, in the format of {@code --output}: {@link #json(Object)} is the answer for scripts (JSON or
-     * YAML), {@link #line} the text for people ({@code table}, the default); each is dropped in the other formats, so a
+     * Where a command prints, in the format of {@code --output}: {@link #json(Object)} is the answer for scripts
+     * (JSON or YAML), {@link #line} the text for people ({@code table}, the default); each is dropped in the other formats, so a
      * command calls both and prints one.
      */
     static final class Output {
@@ -120,8 +120,8 @@ abstract class Call implements Callable<Integer> {
 
         /** The same tree as YAML, one document without the leading {@code ---}. */
         static final ObjectMapper YAML = YAMLMapper.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                .serializationInclusion(JsonInclude.Include.ALWAYS).enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-                .build();
+                .serializationInclusion(JsonInclude.Include.ALWAYS)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
         private final PrintWriter out;
         private final Format format;

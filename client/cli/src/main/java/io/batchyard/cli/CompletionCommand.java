@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "completion", mixinStandardHelpOptions = true,
         description = {"Print the completion script for bash or zsh (commands, options, enum values).",
-            "bash: source <(batchyard completion bash)   (or save it in ~/.local/share/bash-completion/completions/batchyard)",
+            "bash: source <(batchyard completion bash)",
+            "      (or save it as ~/.local/share/bash-completion/completions/batchyard)",
             "zsh:  source <(batchyard completion zsh)    (in ~/.zshrc; it loads bashcompinit itself)"})
 class CompletionCommand implements Callable<Integer> {
 

@@ -93,10 +93,12 @@ final class ServiceVersions {
         for (Service s : SERVICES) {
             URI api = s.api(setting);
             URI openApi = s.management(setting).resolve("/q/openapi?format=json");
-            CompletableFuture<String[]> version = get(openApi).thenApply(r -> version(r, openApi))
-                    .exceptionally(e -> new String[] {null, reason(e) + ": " + openApi});
-            CompletableFuture<String> reachable = get(api).thenApply(r -> (String) null).exceptionally(ServiceVersions::reason);
-            pending.add(version.thenCombine(reachable, (v, problem) -> new Report(s.name(), api, v[0], v[1], problem)));
+            CompletableFuture<Version> version = get(openApi).thenApply(r -> version(r, openApi))
+                    .exceptionally(e -> new Version(null, reason(e) + ": " + openApi));
+            CompletableFuture<String> reachable = get(api).thenApply(r -> (String) null)
+                    .exceptionally(ServiceVersions::reason);
+            pending.add(version.thenCombine(reachable,
+                    (v, problem) -> new Report(s.name(), api, v.value(), v.problem(), problem)));
         }
         return pending.stream().map(CompletableFuture::join).toList();
     }
@@ -106,17 +108,21 @@ final class ServiceVersions {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The OpenAPI document's {@code info.version}, or why there is none: {version, problem}. */
-    private static String[] version(HttpResponse<String> answer, URI from) {
+    /** A service's version, or (value null) why it is not known. */
+    private record Version(String value, String problem) {
+    }
+
+    /** The OpenAPI document's {@code info.version}, or why there is none. */
+    private static Version version(HttpResponse<String> answer, URI from) {
         if (answer.statusCode() != 200) {
-            return new String[] {null, "HTTP " + answer.statusCode() + " from " + from};
+            return new Version(null, "HTTP " + answer.statusCode() + " from " + from);
         }
         try {
             JsonNode v = Call.JSON.readTree(answer.body()).path("info").path("version");
-            return v.isTextual() && !v.asText().isBlank() ? new String[] {v.asText(), null}
-                    : new String[] {null, "no info.version in " + from};
+            return v.isTextual() && !v.asText().isBlank() ? new Version(v.asText(), null)
+                    : new Version(null, "no info.version in " + from);
         } catch (java.io.IOException e) {
-            return new String[] {null, "not an OpenAPI document: " + from};
+            return new Version(null, "not an OpenAPI document: " + from);
         }
     }
 

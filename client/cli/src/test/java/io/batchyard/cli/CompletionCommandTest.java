@@ -35,7 +35,7 @@ class CompletionCommandTest {
     @Test
     void zshRegistersTheScriptThroughBashcompinitAndGetsTheSameCandidates(@TempDir Path dir) throws Exception {
         if (!onPath("zsh")) {
-            System.out.println("CompletionCommandTest: zsh not installed (apt-get install zsh), the zsh case is not run");
+            System.out.println("CompletionCommandTest: zsh is not installed (apt-get install zsh): zsh case not run");
             return;
         }
         Path script = script(dir, "zsh");

@@ -48,8 +48,8 @@ class VersionTest {
             assertThat(lines.get(0)).matches("batchyard (\\(development build\\)|\\d+\\.\\d+\\.\\d+.*)");
             assertThat(lines.subList(1, 5)).containsExactly(
                     "registry-service 0.1.0, " + registry.url() + " reachable",
-                    "execution-service version unknown (connection refused: " + closedManagement + "/q/openapi?format=json), "
-                            + registry.url() + " reachable",
+                    "execution-service version unknown (connection refused: " + closedManagement
+                            + "/q/openapi?format=json), " + registry.url() + " reachable",
                     "queue-service version unknown (connection refused: " + closedQueue + "/q/openapi?format=json), "
                             + closedQueue + " unreachable (connection refused)",
                     "lineage-service version unknown (HTTP 404 from " + lineage.url() + "/q/openapi?format=json), "

@@ -75,8 +75,8 @@ class CliNativeEndToEndTest {
         String parent = String.valueOf(job.parent());
         assertThat(cli("init-job", parent).status()).isZero();
 
-        JsonNode answer = JSON.readTree(given().baseUri(stack.execution.url()).header("Authorization", "Bearer " + token)
-                .queryParam("processId", parent).queryParam("limit", 20).queryParam("offset", 0).get("/runs")
+        JsonNode answer = JSON.readTree(given().baseUri(stack.execution.url())
+                .header("Authorization", "Bearer " + token).queryParam("processId", parent).queryParam("limit", 20).queryParam("offset", 0).get("/runs")
                 .then().statusCode(200).extract().asString());
         assertThat(answer.path("items")).hasSize(1);
         Run yaml = cli("runs", "list", "--process-id", parent, "--output", "yaml");
