@@ -2,7 +2,6 @@ package io.batchyard.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.batchyard.cli.bdre.HttpRegistry;
 import io.batchyard.cli.pipeline.LiveRegistry;
 import io.batchyard.cli.pipeline.Pipeline;
 import io.batchyard.cli.pipeline.PipelineFiles;
@@ -48,7 +47,7 @@ final class PipelineCommands {
 
         @Override
         int run(BatchyardClient client, Output out) {
-            LiveRegistry live = new LiveRegistry(new HttpRegistry(client.settings()));
+            LiveRegistry live = new LiveRegistry(client.settings());
             List<String> written = new ArrayList<>();
             for (String name : applications) {
                 Plan.Live state = live.read(name);
@@ -96,7 +95,7 @@ final class PipelineCommands {
 
         @Override
         int run(BatchyardClient client, Output output) {
-            List<Plan> plans = plans(PipelineFiles.read(files), new LiveRegistry(new HttpRegistry(client.settings())));
+            List<Plan> plans = plans(PipelineFiles.read(files), new LiveRegistry(client.settings()));
             print(plans, output);
             if (out != null) {
                 save(plans, out);
@@ -109,15 +108,15 @@ final class PipelineCommands {
     @Command(name = "apply", mixinStandardHelpOptions = true,
             description = {"Make the registry match pipeline files (-f) or a saved plan (--plan): each application",
                 "in one transaction, all of it or nothing; refused (exit 1, the changed object named) when the",
-                "registry changed since the plan. A second apply changes nothing. Secrets are left untouched;",
-                "trigger policies and deadlines are not applied by this version."})
+                "registry changed since the plan. A second apply changes nothing. Secrets are left untouched.",
+                "Trigger policies are set in execution-service second, after the registry's transaction."})
     static final class Apply extends Call {
         @ArgGroup(exclusive = true, multiplicity = "1")
         Source source;
 
         @Override
         int run(BatchyardClient client, Output output) {
-            LiveRegistry live = new LiveRegistry(new HttpRegistry(client.settings()));
+            LiveRegistry live = new LiveRegistry(client.settings());
             List<Saved> todo;
             if (source.savedPlan != null) {
                 todo = load(source.savedPlan);
@@ -129,13 +128,18 @@ final class PipelineCommands {
             }
             List<Object> results = new ArrayList<>();
             for (Saved plan : todo) {
-                if (plan.empty()) {
-                    continue; // idempotent: nothing to change, nothing sent
+                // idempotent: with nothing to change, nothing is sent
+                if (!plan.registryEmpty()) {
+                    JsonNode applied = live.apply(plan.request());
+                    results.add(applied);
+                    output.line("applied application '" + plan.application() + "' (id "
+                            + applied.path("applicationId").asLong() + "): " + applied.path("changes").asInt()
+                            + " change(s) in one transaction");
                 }
-                JsonNode applied = live.apply(plan.request());
-                results.add(applied);
-                output.line("applied application '" + plan.application() + "' (id " + applied.path("applicationId")
-                        .asLong() + "): " + applied.path("changes").asInt() + " change(s) in one transaction");
+                // second, once the registry committed: the trigger policies are execution-service's
+                live.setTriggers(plan.application(), plan.triggers());
+                plan.triggers().forEach((parent, policy) -> output.line("set the trigger policy of '" + parent
+                        + "' to " + policy));
             }
             output.json(Map.of("applied", results));
             return ExitCodes.OK;
@@ -164,9 +168,10 @@ final class PipelineCommands {
     }
 
     /** A plan as saved by {@code plan --out}: what it shows and the request that applies it. */
-    record Saved(String application, boolean empty, List<String> lines, Map<String, Object> request) {
+    record Saved(String application, boolean registryEmpty, List<String> lines, Map<String, Object> request,
+                 Map<String, String> triggers) {
         static Saved of(Plan p) {
-            return new Saved(p.application(), p.isEmpty(), p.lines(), p.request());
+            return new Saved(p.application(), p.registryEmpty(), p.lines(), p.request(), p.triggers());
         }
     }
 

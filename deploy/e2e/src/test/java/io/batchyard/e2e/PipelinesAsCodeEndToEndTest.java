@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Pipelines as code with the built CLI ({@code bin/batchyard export / plan / apply}) against the shared stack: a
  * hand-written file applied to an empty application name, exported, applied under a fresh name and exported again
- * gives the same file; a plan after changes made by hand shows them field by field (and {@code --detect-drift} exits
- * 6); an apply of a saved plan after a concurrent change is refused naming the changed process, and changes nothing.
+ * gives the same file (trigger policy included, set in execution-service after the registry's transaction); a plan
+ * after changes made by hand shows them field by field (and {@code --detect-drift} exits 6); an apply of a saved plan
+ * after a concurrent change is refused naming the changed process, and changes nothing.
  */
 class PipelinesAsCodeEndToEndTest {
 
@@ -53,6 +54,7 @@ class PipelinesAsCodeEndToEndTest {
                     type: 1
                     workflowType: 1
                     canRecover: true
+                    trigger: all-enqueuers
                     next: [fetch]
                     properties:
                       - {group: param, key: "run mode", value: full}
@@ -90,7 +92,9 @@ class PipelinesAsCodeEndToEndTest {
         Run created = cli("apply", "-f", source.toString());
         assertThat(created.status).as(created.all()).isZero();
         assertThat(created.out).contains("+ create application '" + name + "'", "+ create process 'load/fetch'",
-                "note: property 'load/fetch' password is a secret the file only names");
+                "note: property 'load/fetch' password is a secret the file only names",
+                "set the trigger policy of 'load' to all-enqueuers");
+        assertThat(trigger(processId(name, "load"))).isEqualTo("all-enqueuers");
         setSecret(name, "fetch", "password");
 
         // two exports of one state are the same bytes
@@ -100,7 +104,7 @@ class PipelinesAsCodeEndToEndTest {
         String first = Files.readString(file);
         assertThat(cli("export", "--application", name, "-o", dir.resolve("again").toString()).status).isZero();
         assertThat(Files.readString(dir.resolve("again").resolve(name + ".yaml"))).isEqualTo(first);
-        assertThat(first).contains("secret: true").doesNotContain("hunter2", "secret: false");
+        assertThat(first).contains("secret: true", "trigger: all-enqueuers").doesNotContain("hunter2", "secret: false");
 
         // export -> apply under a fresh name -> export gives the same file
         String copy = name + "-copy";
@@ -129,12 +133,16 @@ class PipelinesAsCodeEndToEndTest {
         registry().contentType(ContentType.JSON).body(Map.of("configGroup", "param", "value", "gcs",
                 "description", "where the files are")).put("/processes/" + fetch + "/properties/source").then()
                 .statusCode(200);
+        long load = processId(name, "load");
+        execution().contentType(ContentType.JSON).body(Map.of("policy", "on-batch"))
+                .put("/processes/" + load + "/trigger").then().statusCode(200);
         Run drift = cli("plan", "-f", exported.toString(), "--detect-drift");
         assertThat(drift.status).as(drift.all()).isEqualTo(6);
         assertThat(drift.out).contains(
+                "~ change process 'load'\n    trigger: \"on-batch\" -> \"all-enqueuers\"",
                 "~ change process 'load/fetch'\n    description: \"fetches by hand\" -> \"fetches the files\"",
                 "~ change property 'load/fetch' source\n    value: \"gcs\" -> \"s3\"",
-                "application '" + name + "': 0 to create, 2 to change, 0 to delete");
+                "application '" + name + "': 0 to create, 3 to change, 0 to delete");
         assertThat(cli("plan", "-f", exported.toString()).status).isZero();
 
         // a plan saved, then a concurrent change: its apply is refused naming the process, and changes nothing
@@ -150,10 +158,12 @@ class PipelinesAsCodeEndToEndTest {
         assertThat(versions(name)).isEqualTo(before);
         assertThat(registry().get("/processes/" + fetch).then().statusCode(200).extract().jsonPath()
                 .getString("description")).isEqualTo("fetches by hand");
+        assertThat(trigger(load)).isEqualTo("on-batch"); // set second, after the registry's transaction: not reached
 
         // a fresh plan applies, and then the registry matches the file again
         Run fixed = cli("apply", "-f", exported.toString());
         assertThat(fixed.status).as(fixed.all()).isZero();
+        assertThat(trigger(load)).isEqualTo("all-enqueuers");
         assertThat(cli("plan", "-f", exported.toString(), "--detect-drift").status).isZero();
     }
 
@@ -197,6 +207,15 @@ class PipelinesAsCodeEndToEndTest {
         return processes(application).getList("items.version", Integer.class);
     }
 
+    private static String trigger(long parent) {
+        return execution().get("/processes/" + parent + "/trigger").then().statusCode(200).extract().jsonPath()
+                .getString("policy");
+    }
+
+    private static RequestSpecification execution() {
+        return given().baseUri(stack.execution.url()).header("Authorization", "Bearer " + token);
+    }
+
     private static RequestSpecification registry() {
         return given().baseUri(stack.registry.url()).header("Authorization", "Bearer " + token);
     }
@@ -212,7 +231,7 @@ class PipelinesAsCodeEndToEndTest {
         Path script = Path.of("..", "..", "client", "cli", "bin", "batchyard").toAbsolutePath().normalize();
         List<String> command = new ArrayList<>(List.of(script.toString()));
         command.addAll(List.of(args));
-        command.addAll(List.of("--registry-url", stack.registry.url()));
+        command.addAll(List.of("--registry-url", stack.registry.url(), "--execution-url", stack.execution.url()));
         Path out = Files.createTempFile("pac", ".out");
         Path err = Files.createTempFile("pac", ".err");
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());

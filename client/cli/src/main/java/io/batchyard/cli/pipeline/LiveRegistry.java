@@ -2,9 +2,12 @@ package io.batchyard.cli.pipeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.batchyard.cli.bdre.HttpRegistry;
+import io.batchyard.client.ClientSettings;
 import io.batchyard.client.ProblemException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -15,17 +18,29 @@ import java.util.Optional;
 
 /**
  * An application's live state as a {@link Pipeline} (ids turned into names) with each process's version, read from
- * registry-service over the calls {@link HttpRegistry} makes; and the one call that applies a plan.
+ * registry-service (and each parent's trigger policy from execution-service) over the transport of {@link
+ * HttpRegistry}, with the client settings' token and retry rule; the call that applies a plan, and the trigger
+ * policies set after it.
  */
 public final class LiveRegistry {
 
+    /** How long a new parent may take to reach execution-service's read model (through Kafka). */
+    private static final Duration KNOWN_WITHIN = Duration.ofSeconds(60);
+
     private final HttpRegistry http;
+    /** execution-service, over the same transport: its settings name execution-service as the service to call. */
+    private final HttpRegistry execution;
+    /** execution-service's code for a process that is not a live parent it knows (GET/PUT …/trigger). */
+    private static final int UNKNOWN_PARENT = 427;
+
     /** Other applications' names by id, and processes by id, for enqueuing processes outside the application. */
     private final Map<Long, String> applicationNames = new HashMap<>();
     private final Map<Long, JsonNode> foreignProcesses = new HashMap<>();
 
-    public LiveRegistry(HttpRegistry http) {
-        this.http = http;
+    public LiveRegistry(ClientSettings settings) {
+        this.http = new HttpRegistry(settings);
+        this.execution = new HttpRegistry(new ClientSettings(settings.execution(), settings.queue(),
+                settings.execution(), settings.tokens(), settings.retry()));
     }
 
     /** The application's live state; {@link Plan.Live#absent()} when there is no application of that name. */
@@ -52,10 +67,10 @@ public final class LiveRegistry {
                     == parent.get("id").asLong()).toList();
             List<Pipeline.Process> steps = new ArrayList<>();
             for (JsonNode s : stepRows) {
-                steps.add(process(s, parent, byId, id, List.of()));
+                steps.add(process(s, parent, byId, id, List.of(), null));
                 unique(versions, Plan.label(text(parent, "name"), text(s, "name")), s.get("version").asInt());
             }
-            parents.add(process(parent, parent, byId, id, steps));
+            parents.add(process(parent, parent, byId, id, steps, trigger(parent.get("id").asLong())));
             unique(versions, Plan.label(text(parent, "name"), null), parent.get("version").asInt());
         }
         Pipeline pipeline = new Pipeline(Pipeline.API_VERSION, new Pipeline.Application(text(app, "name"),
@@ -91,7 +106,7 @@ public final class LiveRegistry {
     }
 
     private Pipeline.Process process(JsonNode p, JsonNode parent, Map<Long, JsonNode> byId, long applicationId,
-                                     List<Pipeline.Process> steps) {
+                                     List<Pipeline.Process> steps, String trigger) {
         List<Pipeline.Ref> enqueuing = new ArrayList<>();
         p.path("enqueuingProcessIds").forEach(e -> enqueuing.add(ref(e.asLong(), byId, applicationId)));
         List<String> next = new ArrayList<>();
@@ -114,7 +129,65 @@ public final class LiveRegistry {
         });
         return new Pipeline.Process(text(p, "name"), text(p, "description"), p.path("processTypeId").asInt(),
                 p.path("workflowTypeId").asInt(), p.path("canRecover").asBoolean(), text(p, "batchCutPattern"),
-                enqueuing, next, properties, steps);
+                enqueuing, next, properties, steps, trigger);
+    }
+
+    /**
+     * A parent's trigger policy, null for {@code none}. A parent execution-service does not know yet (427: its read
+     * model follows the registry through Kafka) has had no policy set, so it has none.
+     */
+    private String trigger(long parentId) {
+        try {
+            String policy = text(execution.send("GET", "/processes/" + parentId + "/trigger", null).orElseThrow(),
+                    "policy");
+            return "none".equals(policy) ? null : policy;
+        } catch (ProblemException e) {
+            if (e.code() != null && e.code() == UNKNOWN_PARENT) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Sets each parent's trigger policy in execution-service, after the registry's transaction committed: a parent
+     * just created is retried (427) until execution-service's read model knows it, for up to a minute.
+     */
+    public void setTriggers(String application, Map<String, String> policies) {
+        if (policies.isEmpty()) {
+            return;
+        }
+        long applicationId = http.pages("/applications?name=" + URLEncoder.encode(application,
+                StandardCharsets.UTF_8)).stream().filter(a -> application.equals(a.path("name").asText()))
+                .findFirst().orElseThrow(() -> new IllegalStateException("application '" + application
+                        + "' not found after the apply")).get("id").asLong();
+        Map<String, Long> parents = new HashMap<>();
+        http.pages("/processes?parentsOnly=true&applicationId=" + applicationId)
+                .forEach(p -> parents.put(text(p, "name"), p.get("id").asLong()));
+        Instant until = Instant.now().plus(KNOWN_WITHIN);
+        for (Map.Entry<String, String> e : policies.entrySet()) {
+            long id = parents.get(e.getKey());
+            while (true) {
+                try {
+                    execution.send("PUT", "/processes/" + id + "/trigger", Map.of("policy", e.getValue()));
+                    break;
+                } catch (ProblemException refused) {
+                    if (refused.code() == null || refused.code() != UNKNOWN_PARENT || Instant.now().isAfter(until)) {
+                        throw refused;
+                    }
+                    pause();
+                }
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for execution-service to know a parent", e);
+        }
     }
 
     /** An enqueuing process by name: bare in the same application, with its application's name otherwise. */

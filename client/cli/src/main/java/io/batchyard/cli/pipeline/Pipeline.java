@@ -35,21 +35,25 @@ public record Pipeline(String apiVersion, Application application, List<Process>
     /**
      * A parent process (with {@code steps}) or a step (without). {@code next} names processes of the same tree: a
      * parent names its first step(s), a step the following one(s) or its parent. {@code enqueuing} names parents
-     * whose batches this process consumes.
+     * whose batches this process consumes. {@code trigger}, a parent's only, is its trigger policy in
+     * execution-service ({@code on-batch}, {@code all-enqueuers}; null for {@code none}, the default).
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    @JsonPropertyOrder({"name", "description", "type", "workflowType", "canRecover", "batchCutPattern", "enqueuing",
-            "next", "properties", "steps"})
+    @JsonPropertyOrder({"name", "description", "type", "workflowType", "canRecover", "batchCutPattern", "trigger",
+            "enqueuing", "next", "properties", "steps"})
     public record Process(String name, String description, int type, int workflowType, boolean canRecover,
                           String batchCutPattern, List<Ref> enqueuing, List<String> next, List<Property> properties,
-                          List<Process> steps) {
+                          List<Process> steps, String trigger) {
 
         /** The same process without links to other processes (as first created, before they exist). */
         public Process unlinked() {
             return new Process(name, description, type, workflowType, canRecover, batchCutPattern, List.of(), List.of(),
-                    properties, steps);
+                    properties, steps, trigger);
         }
     }
+
+    /** The trigger policies a file may name; {@code none} is written as no trigger at all. */
+    public static final List<String> TRIGGERS = List.of("on-batch", "all-enqueuers", "none");
 
     /** A parent process by name; {@code application} absent for one of the same application. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -94,7 +98,8 @@ public record Pipeline(String apiVersion, Application application, List<Process>
                 orEmpty(p.enqueuing()).stream().sorted(Comparator.comparing(Ref::toString)).toList(),
                 orEmpty(p.next()).stream().sorted().toList(),
                 orEmpty(p.properties()).stream().sorted(Comparator.comparing(Property::key)).toList(),
-                orEmpty(p.steps()).stream().map(Pipeline::sorted).sorted(Comparator.comparing(Process::name)).toList());
+                orEmpty(p.steps()).stream().map(Pipeline::sorted).sorted(Comparator.comparing(Process::name)).toList(),
+                p.trigger());
     }
 
     static <T> List<T> orEmpty(List<T> list) {

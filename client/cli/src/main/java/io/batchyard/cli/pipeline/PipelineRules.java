@@ -125,8 +125,8 @@ public final class PipelineRules {
                     if (process(s, sat) && s.has("steps")) {
                         errors.add(sat + "steps: a step has no steps of its own");
                     }
-                    if (s.has("trigger") || s.has("deadlines")) {
-                        errors.add(sat + "trigger, deadlines: belong to a parent process");
+                    if (s.has("trigger")) {
+                        errors.add(sat + "trigger: a step has none (its parent's trigger policy starts the job)");
                     }
                 }
             }
@@ -154,13 +154,14 @@ public final class PipelineRules {
             errors.add(at + "canRecover: must be true or false");
         }
         text(p, at, "batchCutPattern", 45, false);
-        // Reserved: the trigger policy lives in execution-service and deadlines do not exist yet; a file that sets
-        // them would be applied only in part, so it is refused rather than silently half-applied.
-        for (String reserved : List.of("trigger", "deadlines")) {
-            if (p.has(reserved)) {
-                errors.add(at + reserved + ": not applied by this version of batchyard apply (reserved for a later "
-                        + "one); set it through execution-service (PUT /processes/{pid}/trigger)");
-            }
+        JsonNode trigger = p.get("trigger");
+        if (trigger != null && !trigger.isNull() && !Pipeline.TRIGGERS.contains(trigger.asText(""))) {
+            errors.add(at + "trigger: one of " + String.join(", ", Pipeline.TRIGGERS));
+        }
+        // Reserved: deadlines do not exist yet; a file that sets them would be applied only in part, so it is
+        // refused rather than silently half-applied.
+        if (p.has("deadlines")) {
+            errors.add(at + "deadlines: reserved for deadlines, which this version does not have yet");
         }
         properties(p, at);
         return true;
@@ -336,9 +337,10 @@ public final class PipelineRules {
                 str(q, "value"), str(q, "description"), q.has("secret") ? q.get("secret").asBoolean() : null)));
         List<Pipeline.Process> steps = new ArrayList<>();
         n.path("steps").forEach(s -> steps.add(process(s)));
+        String trigger = str(n, "trigger");
         return new Pipeline.Process(str(n, "name"), str(n, "description"), n.get("type").asInt(),
                 n.get("workflowType").asInt(), n.path("canRecover").asBoolean(false), str(n, "batchCutPattern"),
-                enqueuing, next, properties, steps);
+                enqueuing, next, properties, steps, "none".equals(trigger) ? null : trigger);
     }
 
     private static String str(JsonNode n, String field) {

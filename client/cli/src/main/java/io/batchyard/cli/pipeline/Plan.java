@@ -13,10 +13,13 @@ import java.util.stream.Collectors;
 /**
  * What applying a pipeline file would do to the live registry: per object, create / change / delete, field by field
  * (old → new), and the request that does it in one transaction ({@code POST /pipelines/apply}) with what the plan saw
- * of the live state, so that the registry refuses it when that moved. Pure: built from two {@link Pipeline}s and the
- * live processes' versions, no I/O.
+ * of the live state, so that the registry refuses it when that moved. Trigger policies live in execution-service:
+ * they are shown like any field but set after the registry's transaction ({@code triggers}, parent to policy).
+ * {@code registryEmpty}: nothing for the registry to do (no request is sent). Pure: built from two {@link Pipeline}s
+ * and the live processes' versions, no I/O.
  */
-public record Plan(String application, List<ObjectChange> changes, List<String> notes, Map<String, Object> request) {
+public record Plan(String application, List<ObjectChange> changes, List<String> notes, Map<String, Object> request,
+                   boolean registryEmpty, Map<String, String> triggers) {
 
     public enum Action {
         CREATE("+"), CHANGE("~"), DELETE("-");
@@ -99,6 +102,9 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
         private final List<Map<String, Object>> updates = new ArrayList<>();
         private final List<Map<String, Object>> deletes = new ArrayList<>();
         private final List<Map<String, Object>> propertyChanges = new ArrayList<>();
+        private final Map<String, String> triggers = new LinkedHashMap<>();
+        /** Whether any change is the registry's (everything but a trigger policy). */
+        private boolean registryTouched;
 
         Builder(Live live, Pipeline desired) {
             this.live = live;
@@ -124,6 +130,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 for (Pipeline.Process gone : oldSteps.values()) {
                     if (byName(p.steps()).get(gone.name()) == null) {
                         changes.add(deleted(label(p.name(), gone.name()), gone));
+                        registryTouched = true;
                         stepDeletes.add(change("DELETE_PROCESS", p.name(), gone.name()));
                     }
                 }
@@ -131,6 +138,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             for (Pipeline.Process gone : haveParents.values()) {
                 if (!wantParents.containsKey(gone.name())) {
                     changes.add(deleted(label(gone.name(), null), gone));
+                    registryTouched = true;
                     parentDeletes.add(change("DELETE_PROCESS", gone.name(), null));
                 }
             }
@@ -161,7 +169,8 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                     .map(e -> seen(e.getKey(), e.getValue())).toList());
             request.put("expected", expected);
             request.put("changes", ordered);
-            return new Plan(want.name(), List.copyOf(changes), List.copyOf(notes), request);
+            return new Plan(want.name(), List.copyOf(changes), List.copyOf(notes), request, !registryTouched,
+                    triggers);
         }
 
         private void application(Pipeline.Application have, Pipeline.Application want) {
@@ -172,6 +181,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 fields.add(new FieldChange("owner", null, want.owner()));
                 permissions(null, want.permissions(), fields);
                 changes.add(new ObjectChange(Action.CREATE, object, fields));
+                registryTouched = true;
                 return;
             }
             field("description", have.description(), want.description(), fields);
@@ -186,6 +196,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             }
             if (!fields.isEmpty()) {
                 changes.add(new ObjectChange(Action.CHANGE, object, fields));
+                registryTouched = true;
             }
         }
 
@@ -213,7 +224,18 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             field("batchCutPattern", have == null ? null : have.batchCutPattern(), want.batchCutPattern(), fields);
             list("enqueuing", have == null ? null : have.enqueuing(), want.enqueuing(), fields);
             list("next", have == null ? null : have.next(), want.next(), fields);
+            boolean registryFields = !fields.isEmpty();
+            if (step == null) {
+                // set after the registry's transaction (the trigger is execution-service's), shown with the rest
+                String before = have == null ? null : policy(have.trigger());
+                String after = policy(want.trigger());
+                if (have == null ? want.trigger() != null : !before.equals(after)) {
+                    fields.add(new FieldChange("trigger", before, after));
+                    triggers.put(parent, after);
+                }
+            }
             if (have == null) {
+                registryTouched = true;
                 changes.add(new ObjectChange(Action.CREATE, "process '" + label + "'", fields));
                 Map<String, Object> create = change("CREATE_PROCESS", parent, step);
                 create.put("process", fields(parent, want.unlinked()));
@@ -225,9 +247,12 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 }
             } else if (!fields.isEmpty()) {
                 changes.add(new ObjectChange(Action.CHANGE, "process '" + label + "'", fields));
-                Map<String, Object> update = change("UPDATE_PROCESS", parent, step);
-                update.put("process", fields(parent, want));
-                updates.add(update);
+                if (registryFields) {
+                    registryTouched = true;
+                    Map<String, Object> update = change("UPDATE_PROCESS", parent, step);
+                    update.put("process", fields(parent, want));
+                    updates.add(update);
+                }
             }
             properties(parent, step, have == null ? List.of() : orEmpty(have.properties()), orEmpty(want.properties()));
         }
@@ -254,6 +279,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 field("value", o == null ? null : o.holdsSecret() ? "(secret)" : o.value(), p.value(), fields);
                 field("description", o == null ? null : o.description(), p.description(), fields);
                 if (o == null || !fields.isEmpty()) {
+                    registryTouched = true;
                     changes.add(new ObjectChange(o == null ? Action.CREATE : Action.CHANGE, object, fields));
                     Map<String, Object> put = change("PUT_PROPERTY", parent, step);
                     Map<String, Object> property = new LinkedHashMap<>();
@@ -266,6 +292,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 }
             }
             for (Pipeline.Property gone : old.values()) {
+                registryTouched = true;
                 List<FieldChange> fields = new ArrayList<>();
                 fields.add(new FieldChange("group", gone.group(), null));
                 fields.add(new FieldChange("value", gone.holdsSecret() ? "(secret)" : gone.value(), null));
@@ -274,6 +301,11 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 delete.put("property", Map.of("key", gone.key()));
                 propertyChanges.add(delete);
             }
+        }
+
+        /** A policy as execution-service names it: absent is {@code none}. */
+        private static String policy(String trigger) {
+            return trigger == null ? "none" : trigger;
         }
 
         private static ObjectChange deleted(String label, Pipeline.Process gone) {

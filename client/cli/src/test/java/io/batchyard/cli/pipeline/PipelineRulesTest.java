@@ -60,7 +60,8 @@ class PipelineRulesTest {
                 .replace("next: [load]", "next: [nowhere]")
                 .replace("{group: credential, key: password, secret: true}",
                         "{group: credential, key: password, value: hunter2, secret: true}")
-                .replace("type: 12", "type: twelve\n        trigger: {}")
+                .replace("type: 12", "type: twelve\n        trigger: on-batch")
+                .replace("workflowType: 1", "workflowType: 1\n    trigger: sometimes\n    deadlines: []")
                 .replace("owner: data team", "owner: data team\n  colour: blue"));
         assertThatThrownBy(() -> PipelineFiles.read(dir)).isInstanceOfSatisfying(PipelineRules.Invalid.class, e ->
                 assertThat(e.errors()).extracting(s -> s.substring(s.indexOf(": ") + 2, s.indexOf(": ",
@@ -68,7 +69,8 @@ class PipelineRulesTest {
                         "application.colour",
                         "processes[0].steps[0].type",
                         "processes[0].steps[0].trigger",
-                        "processes[0].steps[0].trigger, deadlines",
+                        "processes[0].trigger",
+                        "processes[0].deadlines",
                         "processes[0].steps[0].properties[1].value",
                         "processes[0].steps[0].next[0]"));
         assertThatThrownBy(() -> PipelineFiles.read(dir)).hasMessageContaining(dir.resolve("bad.yaml")

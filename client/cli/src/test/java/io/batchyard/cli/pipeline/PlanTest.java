@@ -13,12 +13,17 @@ class PlanTest {
 
     private static Pipeline.Process step(String name, List<String> next, Pipeline.Property... properties) {
         return new Pipeline.Process(name, name + " step", 12, 0, true, null, List.of(), next, List.of(properties),
-                List.of());
+                List.of(), null);
     }
 
     private static Pipeline sales(String description, Pipeline.Process... steps) {
+        return sales(description, null, steps);
+    }
+
+    private static Pipeline sales(String description, String trigger, Pipeline.Process... steps) {
         Pipeline.Process load = new Pipeline.Process("load", "loads sales", 1, 1, true, null, List.of(),
-                List.of("fetch"), List.of(new Pipeline.Property("param", "mode", "full", null, null)), List.of(steps));
+                List.of("fetch"), List.of(new Pipeline.Property("param", "mode", "full", null, null)), List.of(steps),
+                trigger);
         return new Pipeline(Pipeline.API_VERSION, new Pipeline.Application("sales", description, "data team", SHARED),
                 List.of(load));
     }
@@ -36,6 +41,8 @@ class PlanTest {
         Pipeline p = sales("sales", step("fetch", List.of("store")), step("store", List.of("load")));
         Plan plan = Plan.between(live(p), p);
         assertThat(plan.isEmpty()).isTrue();
+        assertThat(plan.registryEmpty()).isTrue();
+        assertThat(plan.triggers()).isEmpty();
         assertThat(plan.lines()).containsExactly("application 'sales': no changes");
         @SuppressWarnings("unchecked")
         Map<String, Object> expected = (Map<String, Object>) plan.request().get("expected");
@@ -105,5 +112,26 @@ class PlanTest {
         Plan plan = Plan.between(live(seenByOthers), file);
         assertThat(plan.isEmpty()).isTrue();
         assertThat(plan.notes()).singleElement().asString().contains("permissions are not readable");
+    }
+
+    @Test
+    void aTriggerPolicyIsShownLikeAFieldButSetApartFromTheRegistrysRequest() {
+        Pipeline file = sales("sales", "all-enqueuers", step("fetch", List.of("store")),
+                step("store", List.of("load")));
+        Pipeline live = sales("sales", step("fetch", List.of("store")), step("store", List.of("load")));
+        Plan plan = Plan.between(live(live), file);
+        assertThat(plan.lines()).containsExactly(
+                "~ change process 'load'",
+                "    trigger: \"none\" -> \"all-enqueuers\"",
+                "application 'sales': 0 to create, 1 to change, 0 to delete");
+        assertThat(plan.registryEmpty()).isTrue();
+        assertThat((List<?>) plan.request().get("changes")).isEmpty();
+        assertThat(plan.triggers()).isEqualTo(Map.of("load", "all-enqueuers"));
+
+        // a new parent gets its policy once created; one without a policy needs no call
+        Plan created = Plan.between(Plan.Live.absent(), file);
+        assertThat(created.registryEmpty()).isFalse();
+        assertThat(created.triggers()).isEqualTo(Map.of("load", "all-enqueuers"));
+        assertThat(Plan.between(Plan.Live.absent(), live).triggers()).isEmpty();
     }
 }
