@@ -27,22 +27,25 @@ if [ -n "${DB_COST_ONLY_DATABASES:-}" ]; then DBS=($DB_COST_ONLY_DATABASES); els
 DB_LIST="'{$(IFS=,; echo "${DBS[*]}")}'"
 
 snapshot() {
-  local out=$1 pid ppid comm stat
+  local out=$1
   : >"$out"
-  # every postgres process: its own CPU; the postmaster (whose parent is not a postgres process): also its children's
-  while read -r pid ppid comm; do
-    [ "$comm" = postgres ] || continue
-    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
-    read -r own children < <(awk '{ print $12 + $13, $14 + $15 }' <<<"${stat##*) }")
-    echo "proc $pid $own" >>"$out"
-    if [ "$(ps -o comm= -p "$ppid" 2>/dev/null)" != postgres ]; then echo "children $pid $children" >>"$out"; fi
-  done < <(ps -e -o pid=,ppid=,comm=)
-  # the counted databases' backends, each with its CPU now
-  while read -r datname pid; do
-    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
-    echo "backend $pid $(awk '{ print $12 + $13 }' <<<"${stat##*) }") $datname" >>"$out"
-  done < <(psql_admin -F' ' -c "SELECT datname, pid FROM pg_stat_activity
+  # the counted databases' backends first, each with its CPU now, so that the window's ends are sharp
+  # (one awk over all their /proc stat files: comm is "(postgres)", without spaces, so the fields are fixed)
+  local backends
+  backends=$(psql_admin -F' ' -c "SELECT pid, datname FROM pg_stat_activity
     WHERE backend_type = 'client backend' AND datname = ANY($DB_LIST)")
+  if [ -n "$backends" ]; then
+    awk 'NR == FNR { db[$1] = $2; next } { print "backend", $1, $14 + $15, db[$1] }' - \
+      $(awk '{ print "/proc/" $1 "/stat" }' <<<"$backends") <<<"$backends" 2>/dev/null >>"$out" || true
+  fi
+  # every postgres process: its own CPU; the postmaster (whose parent is not a postgres process): also its children's.
+  # One ps for all: the parents' names come from the same listing.
+  local procs
+  procs=$(ps -e -o pid=,ppid=,comm= | awk '{ comm[$1] = $3; parent[$1] = $2 }
+    END { for (p in comm) if (comm[p] == "postgres") print p, (comm[parent[p]] == "postgres" ? 0 : 1) }')
+  awk 'NR == FNR { postmaster[$1] = $2; next }
+    { print "proc", $1, $14 + $15; if (postmaster[$1] == 1) print "children", $1, $16 + $17 }' - \
+    $(awk '{ print "/proc/" $1 "/stat" }' <<<"$procs") <<<"$procs" 2>/dev/null >>"$out" || true
   psql_admin -F' ' -c "SELECT 'commits', datname, xact_commit FROM pg_stat_database WHERE datname = ANY($DB_LIST)" \
     >>"$out"
   if psql_admin -c "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'" | grep -q 1 \

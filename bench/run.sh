@@ -56,10 +56,10 @@ if command -v pgbench >/dev/null; then
   pgbench -h "$PG_HOST" -p "$PG_PORT" -U batchyard -c 8 -T "$PGBENCH_SECONDS" batchyard_pgbench >bench/results/pgbench.txt 2>/dev/null &
   PGBENCH_PID=$!
   # pgbench's sessions live from its start to its end, so their own CPU is read inside the run, 3 s after it starts
-  # and 3 s before it ends, and divided by the transactions committed in between (backend_ms, as a transition's).
+  # and 5 s before it ends, and divided by the transactions committed in between (backend_ms, as a transition's).
   sleep 3
   DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_INNER_BEFORE"
-  sleep $((PGBENCH_SECONDS - 6))
+  sleep $((PGBENCH_SECONDS - 8))
   DB_COST_ONLY_DATABASES=batchyard_pgbench bench/db-cost.sh snapshot "$PGB_INNER_AFTER"
   wait "$PGBENCH_PID" || true
   grep -E "tps|latency average" bench/results/pgbench.txt
