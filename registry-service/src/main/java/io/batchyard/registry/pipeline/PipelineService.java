@@ -68,7 +68,9 @@ public class PipelineService {
             }
             return found.isPresent() ? update(found.get().id(), request).map(id -> false)
                     : create(request).map(id -> true);
-        }).chain(created -> applicationNamed(name).map(Optional::orElseThrow).chain(app -> liveProcesses(app.id())
+        }).chain(created -> applicationNamed(name).map(Optional::orElseThrow).chain(app -> processes
+                // Locked before the versions are compared, so nothing can change between the check and the commit.
+                .lockApplication(app.id()).chain(() -> liveProcesses(app.id()))
                 .invoke(live -> {
                     if (!created) {
                         requireSeen(live, request.expected().processes());

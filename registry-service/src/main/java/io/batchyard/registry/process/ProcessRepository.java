@@ -113,6 +113,15 @@ public class ProcessRepository extends SqlRepository {
                 Params.of("id", processId), ProcessRepository::map);
     }
 
+    /**
+     * Locks every process of an application, in id order (a tree's parent, whose lock tree edits take first, has a
+     * lower id than its steps): nothing of the application changes until the caller's transaction ends.
+     */
+    public Uni<Void> lockApplication(long applicationId) {
+        return values("SELECT process_id FROM process WHERE application_id = :app ORDER BY process_id FOR UPDATE",
+                Long.class, Params.of("app", applicationId)).replaceWithVoid();
+    }
+
     /** The parent followed by its steps (deleted ones included), parent first, then by id. */
     public Uni<List<ProcessRow>> tree(long parentId) {
         return list("SELECT " + COLUMNS + """

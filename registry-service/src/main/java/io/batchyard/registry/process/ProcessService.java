@@ -188,6 +188,11 @@ public class ProcessService {
                 .chain(current -> events.changed(current.treeId(), List.of(processId)));
     }
 
+    /** Locks every process of the application until the caller's transaction ends (see the repository). */
+    public Uni<Void> lockApplication(long applicationId) {
+        return processes.lockApplication(applicationId);
+    }
+
     /**
      * The process as stored, deleted or not, for a collaborator that has checked the caller's permission on it
      * already; joins the caller's session.
