@@ -193,6 +193,13 @@ final class AccessProbes {
                 id -> at(id, fx.freshProcessProperty())));
         p.add(guarded(s, "GET /processes/{id}/tree", () -> fx.parent, AccessProbes::at));
         p.add(guarded(s, "GET /processes/{id}/workflow", () -> fx.parent, AccessProbes::at));
+        // A pipeline names its application; the plan it carries saw nothing (no description, no processes), so a
+        // caller allowed to write is answered on the merits (409, changed since the plan) and writes nothing.
+        p.add(guarded(s, "POST /pipelines/apply", () -> fx.app, app -> at().body(Map.of(
+                "application", Map.of("name", Long.valueOf(fx.app).equals(app) ? fx.appName : "no-such-" + fx.tag,
+                        "description", "access matrix", "owner", "e2e"),
+                "expected", Map.of("applicationExists", true, "processes", List.of()),
+                "changes", List.of()))));
         p.add(none(s, "GET /servers", AccessProbes::at));
         p.add(none(s, "POST /servers", () -> at().body(fx.serverBody(fx.unique("acl-server")))));
         p.add(none(s, "POST /servers/re-encrypt", AccessProbes::at));

@@ -63,8 +63,11 @@ public class PipelineService {
         String name = request.application().name();
         return applicationNamed(name).chain(found -> {
             if (found.isPresent() != request.expected().applicationExists()) {
-                throw CHANGED_SINCE_PLAN.exception("application '" + name + "' was "
-                        + (found.isPresent() ? "created" : "deleted") + " since the plan");
+                // Applications the caller may not read are not found: the answer is then the same as for a name
+                // nobody has, and repeats no name, so that it tells nothing of an application the caller cannot see.
+                throw CHANGED_SINCE_PLAN.exception(found.isPresent()
+                        ? "application '" + name + "' was created since the plan"
+                        : "the plan's application is gone: it was deleted since the plan, or it is not yours to read");
             }
             return found.isPresent() ? update(found.get().id(), request).map(id -> false)
                     : create(request).map(id -> true);
