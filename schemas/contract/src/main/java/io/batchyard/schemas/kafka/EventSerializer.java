@@ -5,6 +5,7 @@ import io.batchyard.schemas.EventCatalog;
 import io.vertx.ext.web.client.WebClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
@@ -45,7 +46,7 @@ public class EventSerializer implements Serializer<SpecificRecord> {
 
     @Override
     public byte[] serialize(String topic, SpecificRecord event) {
-        return event == null ? null : registry.serialize(topic, event);
+        return event == null ? null : withRetries(() -> registry.serialize(topic, event));
     }
 
     @Override
@@ -57,7 +58,33 @@ public class EventSerializer implements Serializer<SpecificRecord> {
             headers.remove(EVENT_TYPE_HEADER);
             headers.add(EVENT_TYPE_HEADER, EventCatalog.eventType(event.getClass()).getBytes(StandardCharsets.UTF_8));
         }
-        return registry.serialize(topic, headers, event);
+        return withRetries(() -> registry.serialize(topic, headers, event));
+    }
+
+    /**
+     * Serializes, trying again twice (100 ms, then 200 ms later) when the registry could not be reached. The usual
+     * cause is a pooled connection that the client's own idle deadline closed just as a request went out on it
+     * ({@link RegistryClients}): the next attempt opens a new one. A registry that stays away still fails the call
+     * after the third attempt, as before, for the caller to handle (the outbox relay tries its pass again).
+     */
+    private static byte[] withRetries(Supplier<byte[]> serialize) {
+        long backoff = 100;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return serialize.get();
+            } catch (RuntimeException e) {
+                if (attempt == 3 || !EventDeserializer.unreachable(e)) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                backoff *= 2;
+            }
+        }
     }
 
     @Override
