@@ -32,6 +32,16 @@ public class RunRepository extends SqlRepository {
             + " WHERE d.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[])))";
 
     /**
+     * The completed step runs of {@code :parent}'s current failure streak (its runs since its last successful one):
+     * the condition on {@code instance_exec} that InitJob's reads and {@link #stepRunsSinceLastSuccess} share.
+     */
+    private static final String STREAK_STEP_RUNS = """
+            end_ts IS NOT NULL AND parent_instance_exec_id IN (
+              SELECT instance_exec_id FROM instance_exec WHERE process_id = :parent
+                AND instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
+                                                 WHERE process_id = :parent AND exec_state = 3), 0))""";
+
+    /**
      * Inserts a running run and its first history row in one statement and returns the run as stored. {@code id}
      * null takes the next id from the sequence; InitJob passes the one {@link #jobStartReads} drew, because the claim
      * needs it first.
@@ -121,12 +131,9 @@ public class RunRepository extends SqlRepository {
                           (SELECT 'latest' AS kind, %1$s FROM instance_exec WHERE process_id = :parent
                            ORDER BY instance_exec_id DESC LIMIT 1)
                           UNION ALL
-                          SELECT 'streak' AS kind, %1$s FROM instance_exec
-                          WHERE end_ts IS NOT NULL AND parent_instance_exec_id IN (
-                            SELECT instance_exec_id FROM instance_exec WHERE process_id = :parent
-                              AND instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
-                                                               WHERE process_id = :parent AND exec_state = 3), 0)))
-                        SELECT next.next_id, found.* FROM next LEFT JOIN found ON true""".formatted(COLUMNS),
+                          SELECT 'streak' AS kind, %1$s FROM instance_exec WHERE %2$s)
+                        SELECT next.next_id, found.* FROM next LEFT JOIN found ON true"""
+                        .formatted(COLUMNS, STREAK_STEP_RUNS),
                 Params.of("ids", jobAndSteps).and("parent", parentId), r -> r).map(rows -> {
             List<Run> running = new ArrayList<>();
             Optional<Run> latest = Optional.empty();
@@ -258,13 +265,8 @@ public class RunRepository extends SqlRepository {
 
     /** Completed step runs of the parent's runs since its last successful run (the current failure streak). */
     public Uni<List<LastRecoverableStep.StepRun>> stepRunsSinceLastSuccess(long parentId) {
-        return list("""
-                        SELECT s.process_id, s.instance_exec_id, s.exec_state, s.end_ts FROM instance_exec s
-                        JOIN instance_exec p ON p.instance_exec_id = s.parent_instance_exec_id
-                        WHERE p.process_id = :parent AND s.end_ts IS NOT NULL
-                          AND p.instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
-                                                             WHERE process_id = :parent AND exec_state = 3), 0)""",
-                Params.of("parent", parentId), RunRepository::stepRun);
+        return list("SELECT process_id, instance_exec_id, exec_state, end_ts FROM instance_exec WHERE "
+                + STREAK_STEP_RUNS, Params.of("parent", parentId), RunRepository::stepRun);
     }
 
     private static LastRecoverableStep.StepRun stepRun(Row r) {
