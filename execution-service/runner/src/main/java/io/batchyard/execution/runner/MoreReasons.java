@@ -11,4 +11,9 @@ import java.util.List;
 public interface MoreReasons {
 
     Uni<List<Planner.Reason>> reasons(long processId);
+
+    /** The parent's buckets that wait for their data, oldest first (at most ten); none by default. */
+    default Uni<List<WaitingBucket>> waiting(long processId) {
+        return Uni.createFrom().item(List.of());
+    }
 }
