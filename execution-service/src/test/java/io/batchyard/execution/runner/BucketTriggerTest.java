@@ -226,6 +226,26 @@ class BucketTriggerTest extends RunnerTestSupport {
     }
 
     @Test
+    void aResumeWithCatchUpStartsEveryDueBucketOldestFirst() {
+        long u = producer(null);
+        long p = consumer(Map.of("policy", "each"), u);
+        given().post("/processes/" + p + "/trigger/pause").then().statusCode(200);
+        enqueue(p, p * 10 + 3, u, "20260203");
+        enqueue(p, p * 10 + 1, u, "20260201");
+        enqueue(p, p * 10 + 2, u, "20260202");
+        await().atMost(WAIT).until(() -> runs(p).getInt("total") == 3);
+        assertThat(given().get("/processes/" + p + "/trigger/resume-preview").then().statusCode(200).extract()
+                .jsonPath().getList("start.bucket", String.class)).containsExactly("20260201", "20260202", "20260203");
+
+        given().contentType(ContentType.JSON).body(Map.of("mode", "catch-up")).post("/processes/" + p
+                + "/trigger/resume").then().statusCode(200);
+        await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, "20260203"))
+                && "COMPLETE".equals(f.status(p, "20260201")) && "COMPLETE".equals(f.status(p, "20260202")));
+        assertThat(f.lines("calls-" + p)).containsExactly("20260201", "20260202", "20260203");
+        assertThat(runs(p).getList("items.state", String.class)).containsOnly("STARTED");
+    }
+
+    @Test
     void aResumeWithSkipStartsOnlyTheNewestDueBucketAndSkipsTheOlderOnes() {
         long u = producer(null);
         long p = consumer(Map.of("policy", "each"), u);

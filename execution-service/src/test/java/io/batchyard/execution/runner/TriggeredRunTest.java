@@ -11,6 +11,7 @@ import io.batchyard.execution.StubQueue;
 import io.batchyard.execution.deployment.DeployPoller;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.schedule.RunnerScheduler;
+import io.batchyard.execution.trigger.TriggerSweep;
 import io.batchyard.persistence.Blocking;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
@@ -44,6 +45,9 @@ class TriggeredRunTest extends RunnerTestSupport {
 
     @Inject
     RunnerScheduler scheduler;
+
+    @Inject
+    TriggerSweep sweep;
 
     /** A one-step on-batch parent whose step appends its bucket to {@code calls-<parent>} after {@code before}. */
     private long onBatchParent(String before, boolean deployed) {
@@ -348,6 +352,39 @@ class TriggeredRunTest extends RunnerTestSupport {
 
     private static JsonPath triggerRuns(long p) {
         return given().get("/processes/" + p + "/trigger/runs").then().statusCode(200).extract().jsonPath();
+    }
+
+    /**
+     * A launch whose every attempt failed leaves its trigger run pending; once batchyard.trigger.relaunch-after has
+     * passed on the service clock, the sweep calls the hook again with the first call's event id, and the run starts.
+     */
+    @Test
+    void anOozieRunWhoseLaunchFailedIsLaunchedAgainByTheSweepWithTheSameEventId() {
+        long p = oozieParent();
+        double failed = triggers("failed");
+        StubOrchestrator.failNext(p, 3);
+        BatchEnqueued event = enqueued(p, p * 10);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, event);
+        await().atMost(WAIT).until(() -> triggers("failed") > failed);
+        assertThat(triggerRuns(p).getString("items[0].state")).isEqualTo("PENDING");
+        int calls = StubOrchestrator.calls(p).size();
+
+        sweep.sweepOnce();
+        assertThat(StubOrchestrator.calls(p)).as("not before relaunch-after").hasSize(calls);
+        try {
+            given().contentType(ContentType.JSON).body(Map.of("offsetSeconds", 600)).put("/admin/clock").then()
+                    .statusCode(200);
+            sweep.sweepOnce();
+        } finally {
+            given().delete("/admin/clock").then().statusCode(200);
+        }
+        await().atMost(WAIT).until(() -> "STARTED".equals(triggerRuns(p).getString("items[0].state")));
+        List<String> all = StubOrchestrator.calls(p);
+        assertThat(all).hasSize(calls + 1);
+        assertThat(all.get(all.size() - 1)).contains("\"eventId\":\"" + event.getHeader().getEventId() + "\"",
+                "\"triggerRunId\":" + triggerRuns(p).getLong("items[0].id"));
+        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getList("reasons.code", String.class)).doesNotContain("LAUNCH_FAILED");
     }
 
     /** The current value of batchyard_triggers_total for the outcome, read as Prometheus does. */

@@ -12,8 +12,12 @@ public interface MoreReasons {
 
     Uni<List<Planner.Reason>> reasons(long processId);
 
-    /** The parent's buckets that wait for their data, oldest first (at most ten); none by default. */
-    default Uni<List<WaitingBucket>> waiting(long processId) {
-        return Uni.createFrom().item(List.of());
+    /** What a feature adds to /why: its reasons, and the buckets that wait for their data (oldest first). */
+    record Findings(List<Planner.Reason> reasons, List<WaitingBucket> waiting) {
+    }
+
+    /** The reasons and the waiting buckets in one pass; a feature without waiting buckets has only its reasons. */
+    default Uni<Findings> findings(long processId) {
+        return reasons(processId).map(reasons -> new Findings(reasons, List.of()));
     }
 }

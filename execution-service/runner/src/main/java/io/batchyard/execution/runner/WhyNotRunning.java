@@ -49,11 +49,16 @@ public class WhyNotRunning {
     }
 
     public Uni<Explanation> explain(long processId, String bucket, LocalDateTime now) {
-        Uni<List<Planner.Reason>> others = InOrder.map(more, source -> source.reasons(processId))
-                .map(found -> found.stream().flatMap(List::stream).toList());
-        Uni<List<WaitingBucket>> waiting = InOrder.map(more, source -> source.waiting(processId))
-                .map(found -> found.stream().flatMap(List::stream).toList());
-        return others.chain(extra -> waiting.chain(waits -> planner.plan(processId, now, false).chain(plan -> {
+        return InOrder.map(more, source -> source.findings(processId)).chain(found -> {
+            List<Planner.Reason> extra = found.stream().flatMap(f -> f.reasons().stream()).toList();
+            List<WaitingBucket> waits = found.stream().flatMap(f -> f.waiting().stream()).toList();
+            return explain(processId, bucket, now, extra, waits);
+        });
+    }
+
+    private Uni<Explanation> explain(long processId, String bucket, LocalDateTime now, List<Planner.Reason> extra,
+                                     List<WaitingBucket> waits) {
+        return planner.plan(processId, now, false).chain(plan -> {
             List<Planner.Reason> reasons = new ArrayList<>(extra);
             reasons.addAll(plan.reasons());
             if (bucket == null) {
@@ -62,7 +67,7 @@ public class WhyNotRunning {
             }
             return jobs.find(processId).chain(job -> ledger.find(processId, bucket)
                     .chain(row -> explain(processId, bucket, plan, job, row, reasons, waits)));
-        })));
+        });
     }
 
     /**

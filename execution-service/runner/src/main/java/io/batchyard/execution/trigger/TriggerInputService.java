@@ -16,6 +16,7 @@ import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Bucket-aware triggering: every {@code BatchEnqueued} of a parent with a policy is recorded as an input of one of the
@@ -58,12 +60,16 @@ public class TriggerInputService implements RunInputs {
     private final ServiceClock clock;
     private final RunnerConfig config;
     private final TriggerMeters meters;
+    private final Duration relaunchAfter;
 
     public TriggerInputService(ProcessDefinitionRepository definitions, TriggerPolicyRepository policies,
                                TriggerRunRepository runs, RunPolicyService jobs, BucketService buckets,
                                DeploymentService deployments, Planner planner, ProcessedEventLedger ledger,
                                ExternalLauncher launcher, ServiceClock clock, RunnerConfig config,
-                               TriggerMeters meters) {
+                               TriggerMeters meters,
+                               @ConfigProperty(name = "batchyard.trigger.relaunch-after", defaultValue = "PT5M")
+                               Duration relaunchAfter) {
+        this.relaunchAfter = relaunchAfter;
         this.definitions = definitions;
         this.policies = policies;
         this.runs = runs;
@@ -194,7 +200,7 @@ public class TriggerInputService implements RunInputs {
                     return runs.attachInput(input.inputId(), pending.get(), false).replaceWith(decision(parent,
                             settings, TriggerDecision.Outcome.COALESCED, "batch " + event.getSourceBatchId()
                                     + " joined the pending run " + pending.get() + " of bucket " + bucket,
-                            List.of(pending.get()), input.eventAt(), input.eventId()));
+                            List.of(pending.get()), input.eventAt()));
                 }
                 if (settings.policy() == TriggerPolicy.EACH) {
                     return fire(parent, settings, bucket, "each: batch " + event.getSourceBatchId()
@@ -258,11 +264,11 @@ public class TriggerInputService implements RunInputs {
         long parentId = parent.processId();
         OffsetDateTime now = clock.now();
         return runs.insertRun(parentId, bucket, reason, missing,
-                        eventAt == null ? null : OffsetDateTime.ofInstant(eventAt, ZoneOffset.UTC), now)
+                        eventAt == null ? null : OffsetDateTime.ofInstant(eventAt, ZoneOffset.UTC), eventId, now)
                 .call(run -> runs.attachArrivals(parentId, bucket, run))
                 .call(() -> runs.fireBucket(parentId, bucket))
-                .chain(run -> decision(parent, settings, TriggerDecision.Outcome.START, reason, List.of(run), eventAt,
-                        eventId));
+                .chain(run -> decision(parent, settings, TriggerDecision.Outcome.START, reason, List.of(run),
+                        eventAt));
     }
 
     /**
@@ -272,7 +278,7 @@ public class TriggerInputService implements RunInputs {
      */
     private Uni<TriggerDecision> decision(ProcessDefinition parent, TriggerSettings settings,
                                           TriggerDecision.Outcome outcome, String why, List<Long> runIds,
-                                          Instant eventAt, String eventId) {
+                                          Instant eventAt) {
         long parentId = parent.processId();
         TriggerDecision decided = new TriggerDecision(parentId, outcome, why, runIds, null, eventAt, false);
         if (settings.paused()) {
@@ -286,14 +292,15 @@ public class TriggerInputService implements RunInputs {
         if (outcome != TriggerDecision.Outcome.START) {
             return Uni.createFrom().item(decided); // the hook was asked for this pending run already
         }
-        return runs.runs(runIds).map(found -> decided.withLaunch(launchRequest(parent, found.get(0), eventId)));
+        return runs.runs(runIds).map(found -> decided.withLaunch(launchRequest(parent, found.get(0))));
     }
 
     /**
      * The hook's request: the event that fired the run (its id lets an orchestrator drop a call it has seen; a bucket
      * fired by its timeout is named by the trigger run), the bucket and every batch attributed to the run.
      */
-    static LaunchRequest launchRequest(ProcessDefinition parent, TriggerRun run, String eventId) {
+    static LaunchRequest launchRequest(ProcessDefinition parent, TriggerRun run) {
+        String eventId = run.eventId();
         int type = parent.workflowTypeId();
         List<LaunchRequest.Batch> batches = run.batches().stream().map(b -> new LaunchRequest.Batch(b.queueId(),
                 b.sourceBatchId(), b.sourceProcessId(), b.consumerProcessId(), b.inputBucket())).toList();
@@ -307,8 +314,35 @@ public class TriggerInputService implements RunInputs {
      * state is read again after the lock (an input may have fired it meanwhile).
      */
     @WithTransaction
-    public Uni<List<TriggerDecision>> sweep() {
+    public Uni<Swept> sweep() {
         OffsetDateTime now = clock.now();
+        return timeouts(now).chain(fired -> relaunches(now).map(again -> new Swept(fired, again)));
+    }
+
+    /** What a sweep decided: buckets fired by their timeout, and launches to make again. */
+    public record Swept(List<TriggerDecision> timedOut, List<TriggerDecision> relaunched) {
+    }
+
+    /**
+     * An Oozie or Airflow parent's trigger runs still PENDING {@code batchyard.trigger.relaunch-after} after their
+     * decision: the launch was lost (the service stopped before calling the hook) or failed; the hook is asked again,
+     * with the event id of the first call. A stand-alone parent's pending runs need nothing here: their INIT buckets
+     * are the runner's tick.
+     */
+    private Uni<List<TriggerDecision>> relaunches(OffsetDateTime now) {
+        if (!launcher.configured()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return runs.stalePending(now.minus(relaunchAfter), now, SWEEP_BATCH).chain(runs::runs)
+                .chain(stale -> InOrder.map(stale, run -> runs.processOf(run.id()).chain(pid -> definitions.find(pid))
+                        .map(parent -> parent.filter(p -> !p.deleted() && p.workflowTypeId() != Planner.STAND_ALONE)
+                                .map(p -> new TriggerDecision(p.processId(), TriggerDecision.Outcome.LAUNCH,
+                                        "launch again: trigger run " + run.id() + " is still pending", List.of(run.id()),
+                                        launchRequest(p, run), null, false)))))
+                .map(found -> found.stream().flatMap(Optional::stream).toList());
+    }
+
+    private Uni<List<TriggerDecision>> timeouts(OffsetDateTime now) {
         return runs.dueTimeouts(now, SWEEP_BATCH).chain(due -> InOrder.map(due, d -> runs.bucket(d.processId(),
                 d.bucket()).chain(state -> state.filter(TriggerRunRepository.BucketState::waiting).isEmpty()
                 ? Uni.createFrom().item(Optional.<TriggerDecision>empty())

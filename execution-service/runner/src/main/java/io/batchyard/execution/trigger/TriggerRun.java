@@ -6,11 +6,11 @@ import java.util.List;
 /**
  * A run a trigger decided for one bucket of a parent, with its attribution: every batch it consumes, for a bucket
  * that fired on its timeout what did not arrive, how many inputs arrived after it had started ({@code late}), and the
- * run it became.
+ * run it became; {@code eventId}: the BatchEnqueued that made it due (null for a timeout).
  */
 public record TriggerRun(long id, String bucket, String state, String reason, List<Batch> batches,
                          List<Missing> missing, int late, OffsetDateTime createdAt, OffsetDateTime startedAt,
-                         Long instanceExecId) {
+                         Long instanceExecId, String eventId) {
 
     public static final String PENDING = "PENDING";
     public static final String STARTED = "STARTED";

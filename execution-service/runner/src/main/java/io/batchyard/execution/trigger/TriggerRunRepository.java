@@ -120,6 +120,11 @@ public class TriggerRunRepository extends SqlRepository {
                 ORDER BY id DESC LIMIT 1 FOR UPDATE""", Long.class, Params.of("p", processId).and("b", bucket));
     }
 
+    /** The parent a trigger run belongs to. */
+    public Uni<Long> processOf(long runId) {
+        return single("SELECT process_id FROM trigger_run WHERE id = :r", Long.class, Params.of("r", runId));
+    }
+
     /** The newest run of the bucket, whatever its state. */
     public Uni<Optional<Long>> latestRun(long processId, String bucket) {
         return value("SELECT max(id) FROM trigger_run WHERE process_id = :p AND bucket = :b", Long.class,
@@ -128,14 +133,15 @@ public class TriggerRunRepository extends SqlRepository {
 
     /** A new PENDING run of the bucket; answers its id. */
     public Uni<Long> insertRun(long processId, String bucket, String reason, List<TriggerRun.Missing> missing,
-                               OffsetDateTime firstEventAt, OffsetDateTime createdAt) {
+                               OffsetDateTime firstEventAt, String eventId, OffsetDateTime createdAt) {
         return single("""
-                INSERT INTO trigger_run (process_id, bucket, state, reason, missing, first_event_at, created_at)
+                INSERT INTO trigger_run (process_id, bucket, state, reason, missing, first_event_at, event_id,
+                                         created_at)
                 VALUES (:p, :b, 'PENDING', :r, CAST(CAST(:m AS text) AS jsonb), CAST(:fe AS timestamptz),
-                        CAST(:at AS timestamptz))
+                        CAST(:e AS text), CAST(:at AS timestamptz))
                 RETURNING id""", Long.class,
                 Params.of("p", processId).and("b", bucket).and("r", cut(reason)).and("m", json(missing))
-                        .and("fe", firstEventAt).and("at", createdAt));
+                        .and("fe", firstEventAt).and("e", eventId).and("at", createdAt));
     }
 
     /** Every unattributed input of the bucket goes to the run. */
@@ -251,6 +257,27 @@ public class TriggerRunRepository extends SqlRepository {
         return single("SELECT count(*) FROM trigger_run WHERE process_id = :p", Long.class, Params.of("p", processId));
     }
 
+    /**
+     * PENDING runs of parents that are not paused, decided (or last taken by this) before {@code before}, at most
+     * {@code limit}: starts that were lost or failed. Each is stamped {@code now}, so it comes back after the same
+     * wait at the earliest; SKIP LOCKED lets several replicas' sweeps take different runs.
+     */
+    public Uni<List<Long>> stalePending(OffsetDateTime before, OffsetDateTime now, int limit) {
+        return values("""
+                UPDATE trigger_run SET relaunched_at = CAST(:now AS timestamptz)
+                WHERE id IN (SELECT r.id FROM trigger_run r JOIN trigger_policy p ON p.process_id = r.process_id
+                             WHERE r.state = 'PENDING' AND NOT p.paused
+                               AND COALESCE(r.relaunched_at, r.created_at) < CAST(:before AS timestamptz)
+                             ORDER BY r.created_at LIMIT :limit FOR UPDATE OF r SKIP LOCKED)
+                RETURNING id""", Long.class, Params.of("before", before).and("now", now).and("limit", limit));
+    }
+
+    /** The parent's PENDING runs. */
+    public Uni<Long> countPending(long processId) {
+        return single("SELECT count(*) FROM trigger_run WHERE process_id = :p AND state = 'PENDING'", Long.class,
+                Params.of("p", processId));
+    }
+
     /** PENDING runs of every parent: the gauge's value. */
     public Uni<Long> countPending() {
         return single("SELECT count(*) FROM trigger_run WHERE state = 'PENDING'", Long.class, Params.none());
@@ -299,7 +326,7 @@ public class TriggerRunRepository extends SqlRepository {
 
     private static final String RUNS = """
             SELECT id, bucket, state, reason, CAST(missing AS text) AS missing, created_at, started_at,
-                   instance_exec_id FROM trigger_run""";
+                   instance_exec_id, event_id FROM trigger_run""";
 
     private Uni<List<TriggerRun>> withBatches(List<TriggerRun> runs) {
         if (runs.isEmpty()) {
@@ -326,7 +353,8 @@ public class TriggerRunRepository extends SqlRepository {
                         }
                     }
                     return new TriggerRun(run.id(), run.bucket(), run.state(), run.reason(), List.copyOf(batches),
-                            run.missing(), late, run.createdAt(), run.startedAt(), run.instanceExecId());
+                            run.missing(), late, run.createdAt(), run.startedAt(), run.instanceExecId(),
+                            run.eventId());
                 }).toList());
     }
 
@@ -339,7 +367,7 @@ public class TriggerRunRepository extends SqlRepository {
         }
         return new TriggerRun(r.getLong("id"), r.getString("bucket"), r.getString("state"), r.getString("reason"),
                 List.of(), missing, 0, r.getTime("created_at"), r.getTime("started_at"),
-                r.getLongOrNull("instance_exec_id"));
+                r.getLongOrNull("instance_exec_id"), r.getString("event_id"));
     }
 
     private static Arrival arrival(Row r) {

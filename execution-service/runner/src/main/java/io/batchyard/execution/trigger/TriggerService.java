@@ -180,13 +180,13 @@ public class TriggerService implements MoreReasons {
             return InOrder.each(start, r -> buckets.rearm(pid, r.bucket(), true)).replaceWith(List.of(decided));
         }
         return Uni.createFrom().item(start.stream().map(r -> new TriggerDecision(pid, TriggerDecision.Outcome.START,
-                "resumed", List.of(r.id()), null, null, false).withLaunch(TriggerInputService.launchRequest(parent, r,
-                null))).toList());
+                "resumed", List.of(r.id()), null, null, false).withLaunch(TriggerInputService.launchRequest(parent, r)))
+                .toList());
     }
 
     private static TriggerRun skipped(TriggerRun r) {
         return new TriggerRun(r.id(), r.bucket(), TriggerRun.SKIPPED, r.reason(), r.batches(), r.missing(), r.late(),
-                r.createdAt(), r.startedAt(), r.instanceExecId());
+                r.createdAt(), r.startedAt(), r.instanceExecId(), r.eventId());
     }
 
     private static boolean skipMode(String mode) {
@@ -330,8 +330,14 @@ public class TriggerService implements MoreReasons {
      */
     @Override
     public Uni<List<Planner.Reason>> reasons(long processId) {
+        return findings(processId).map(Findings::reasons);
+    }
+
+    /** The reasons above and the waiting buckets, from one read of the settings and one of the waiting buckets. */
+    @Override
+    public Uni<Findings> findings(long processId) {
         return policies.settings(processId).chain(settings -> settings.policy() == TriggerPolicy.NONE
-                && !settings.paused() ? Uni.createFrom().item(List.<Planner.Reason>of())
+                && !settings.paused() ? Uni.createFrom().item(new Findings(List.of(), List.of()))
                 : definitions.find(processId).chain(parent -> deployments.latest(processId).chain(latest -> {
                     List<Planner.Reason> reasons = new ArrayList<>();
                     if (settings.policy() != TriggerPolicy.NONE) {
@@ -339,9 +345,9 @@ public class TriggerService implements MoreReasons {
                                 .ifPresent(why -> reasons.add(new Planner.Reason("NOT_DEPLOYED", why)));
                     }
                     Uni<Void> paused = !settings.paused() ? Uni.createFrom().voidItem()
-                            : runs.pending(processId).invoke(pending -> reasons.add(new Planner.Reason(
+                            : runs.countPending(processId).invoke(pending -> reasons.add(new Planner.Reason(
                                     "TRIGGER_PAUSED", "the triggered runs of parent " + processId + " are paused: "
-                                    + pending.size() + " pending run(s) wait; resume with POST /processes/"
+                                    + pending + " pending run(s) wait; resume with POST /processes/"
                                     + processId + "/trigger/resume"))).replaceWithVoid();
                     return paused.chain(() -> policies.launchFailure(processId)).invoke(failure -> failure.ifPresent(
                             why -> reasons.add(new Planner.Reason("LAUNCH_FAILED", "launch failed: the launcher hook "
@@ -350,7 +356,7 @@ public class TriggerService implements MoreReasons {
                                 if (!waiting.isEmpty()) {
                                     reasons.add(waitingFor(processId, waiting));
                                 }
-                                return reasons;
+                                return new Findings(reasons, waiting);
                             });
                 })));
     }
@@ -364,11 +370,6 @@ public class TriggerService implements MoreReasons {
                         : " " + m.buckets())).toList()
                 + (oldest.timeoutAt() == null ? "" : "; runs with what arrived at " + oldest.timeoutAt())
                 + (waiting.size() > 1 ? "; " + (waiting.size() - 1) + " more bucket(s) wait" : ""));
-    }
-
-    @Override
-    public Uni<List<WaitingBucket>> waiting(long processId) {
-        return policies.settings(processId).chain(settings -> waiting(processId, settings));
     }
 
     /** The oldest waiting buckets with what each input process delivered against what it owes. */
