@@ -20,7 +20,22 @@ export BATCHYARD_TRIGGER_LAUNCHER_URL=http://127.0.0.1:$SINK_PORT/launch
 # one attempt per launch: a launch the sink did not take shows as missing, not as a slow one
 export BATCHYARD_TRIGGER_LAUNCHER_ATTEMPTS=${BATCHYARD_TRIGGER_LAUNCHER_ATTEMPTS:-1}
 
-PID_FILE=${BATCHYARD_WORK:-$ROOT/deploy/local/.work}/pids/execution-service.pid
+# Oozie parents are started by their data only once deployed: the runner's script directory gets a deployment script
+# for their process type that does nothing (a copy of the demo scripts beside it), and the deployment poller looks
+# every second, so that a few thousand consumers deploy in a minute or two.
+WORK_DIR=${BATCHYARD_WORK:-$ROOT/deploy/local/.work}
+if [ -z "${BATCHYARD_RUNNER_SCRIPT_DIR:-}" ]; then
+  export BATCHYARD_RUNNER_SCRIPT_DIR=$WORK_DIR/bench-scripts
+  mkdir -p "$BATCHYARD_RUNNER_SCRIPT_DIR"
+  cp -R "$ROOT/deploy/local/demo-scripts/." "$BATCHYARD_RUNNER_SCRIPT_DIR/"
+fi
+printf '#!/bin/sh\n# the triggering benchmark'"'"'s Oozie consumers: nothing to deploy\nexit 0\n' \
+  >"$BATCHYARD_RUNNER_SCRIPT_DIR/process-type-1.sh"
+chmod -R a+rX "$BATCHYARD_RUNNER_SCRIPT_DIR"
+chmod a+x "$BATCHYARD_RUNNER_SCRIPT_DIR/process-type-1.sh"
+export BATCHYARD_DEPLOY_POLL_INTERVAL=${BATCHYARD_DEPLOY_POLL_INTERVAL:-PT1S}
+
+PID_FILE=$WORK_DIR/pids/execution-service.pid
 if [ -f "$PID_FILE" ] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null; then
   if ! tr '\0' '\n' <"/proc/$(cat "$PID_FILE")/environ" | grep -qx "BATCHYARD_TRIGGER_LAUNCHER_URL=$BATCHYARD_TRIGGER_LAUNCHER_URL"; then
     echo "[trigger] execution-service is running without the launcher hook to this benchmark's sink" >&2

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
@@ -138,6 +139,28 @@ final class Bench {
         for (String service : services) {
             for (long id : ids) {
                 awaitDefinition(http, service, id, body -> body.get("nextProcessIds").size() > 0);
+            }
+        }
+    }
+
+    /** Waits until every deployment ended in SUCCESS (the poller takes up to ten requests per poll). */
+    static void awaitDeployed(Http http, String execution, List<Long> deployments) throws InterruptedException {
+        // The deployment poller takes up to ten requests every 10 s: many chains take a while.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + deployments.size() * 2L);
+        for (long id : deployments) {
+            while (true) {
+                JsonNode d = http.expect(200, "GET", execution + "/deployments/" + id, null);
+                if (d.hasNonNull("endTs")) {
+                    if (!"SUCCESS".equals(d.get("status").asText())) {
+                        throw new IllegalStateException("deployment " + id + " ended " + d.get("status") + ": "
+                                + d.get("message"));
+                    }
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("deployment " + id + " did not end in time: " + d);
+                }
+                Thread.sleep(500);
             }
         }
     }

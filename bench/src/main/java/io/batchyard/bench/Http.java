@@ -33,10 +33,15 @@ final class Http {
     }
 
     Reply send(String method, String url, Object body) {
+        return send(method, url, body, Duration.ofSeconds(30));
+    }
+
+    /** A call that may take longer than the usual 30 s (a bulk apply in one transaction). */
+    Reply send(String method, String url, Object body, Duration timeout) {
         try {
             HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
                     .header("Content-Type", "application/json").header("Authorization", authorization)
                     .method(method, publisher).build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());

@@ -82,7 +82,7 @@ public final class LatencyBenchmark {
         for (Chain c : chains) {
             deployments.add(c.enableTrigger(http, execution));
         }
-        awaitDeployed(http, execution, deployments);
+        Bench.awaitDeployed(http, execution, deployments);
 
         Map<Long, Chain> byDownstream = new ConcurrentHashMap<>();
         Map<Long, Chain> byDownstreamStep = new ConcurrentHashMap<>();
@@ -109,27 +109,6 @@ public final class LatencyBenchmark {
             whole = m.report(rate, poolSize);
         }
         System.exit(whole ? 0 : 2);
-    }
-
-    private static void awaitDeployed(Http http, String execution, List<Long> deployments) throws InterruptedException {
-        // The deployment poller takes up to ten requests every 10 s: many chains take a while.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + deployments.size() * 2L);
-        for (long id : deployments) {
-            while (true) {
-                var d = http.expect(200, "GET", execution + "/deployments/" + id, null);
-                if (d.hasNonNull("endTs")) {
-                    if (!"SUCCESS".equals(d.get("status").asText())) {
-                        throw new IllegalStateException("deployment " + id + " ended " + d.get("status") + ": "
-                                + d.get("message"));
-                    }
-                    break;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("deployment " + id + " did not end in time: " + d);
-                }
-                Thread.sleep(500);
-            }
-        }
     }
 
     /** Starts lifecycles at their fixed times, then waits for the answers and for the last events. */

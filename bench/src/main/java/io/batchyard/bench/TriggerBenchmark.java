@@ -10,6 +10,7 @@ import io.batchyard.schemas.kafka.EventSerializer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -70,7 +71,7 @@ public final class TriggerBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Processes per unit: P1, P2, and four consumers of a parent and a step each. */
     private static final int PER_UNIT = 10;
-    // one apply is one transaction: small enough to answer within the client's 30 s on a busy machine
+    // one apply is one transaction, each change through the registry's single-object path: a few seconds each
     private static final int UNITS_PER_APPLICATION = 20;
     /** Events per unit-hour: P1's batch for C1, C2, C3; P2's for C1, C3, C4. */
     private static final int EVENTS_PER_UNIT_HOUR = 6;
@@ -159,8 +160,12 @@ public final class TriggerBenchmark {
         expected.put("processes", List.of());
         body.put("expected", expected);
         body.put("changes", changes);
-        long applicationId = http.expect(200, "POST", registry + "/pipelines/apply", body).get("applicationId")
-                .asLong();
+        Http.Reply applied = http.send("POST", registry + "/pipelines/apply", body, Duration.ofMinutes(5));
+        if (applied.status() != 200) {
+            throw new IllegalStateException("POST /pipelines/apply of " + app + " -> " + applied.status() + " "
+                    + applied.body());
+        }
+        long applicationId = applied.body().get("applicationId").asLong();
         Map<String, Long> ids = new HashMap<>();
         for (int offset = 0; ; offset += 500) {
             JsonNode page = http.expect(200, "GET", registry + "/processes?applicationId=" + applicationId
@@ -216,13 +221,14 @@ public final class TriggerBenchmark {
     }
 
     /**
-     * Each consumer's trigger, eight at a time; a refusal is tried again for a minute, since execution-service learns
-     * the processes (and which producers feed each step) from the registry's topic a little after the apply.
+     * Each consumer's trigger and deployment, eight at a time; a refusal is tried again for a minute, since
+     * execution-service learns the processes (and which producers feed each step) from the registry's topic a little
+     * after the apply.
      */
     private static void setPolicies(Http http, String execution, List<Unit> units) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         AtomicInteger done = new AtomicInteger();
-        List<Future<?>> calls = new ArrayList<>();
+        List<Future<Long>> calls = new ArrayList<>();
         for (Unit u : units) {
             List<Map<String, Object>> settings = List.of(
                     Map.of("policy", "all", "inputs", List.of(u.p1(), u.p2())),
@@ -239,14 +245,19 @@ public final class TriggerBenchmark {
                     if (n % 1000 == 0) {
                         System.out.printf("[trigger] policies: %d of %d consumers%n", n, units.size() * 4);
                     }
-                    return null;
+                    // a parent is started by its data only once deployed (Oozie: the no-op process-type-1.sh)
+                    return http.expect(201, "POST", execution + "/processes/" + consumer + "/deployments", null)
+                            .get("deploymentId").asLong();
                 }));
             }
         }
-        for (Future<?> f : calls) {
-            f.get();
+        List<Long> deployments = new ArrayList<>();
+        for (Future<Long> f : calls) {
+            deployments.add(f.get());
         }
         pool.shutdown();
+        System.out.printf("[trigger] waiting for %d deployments%n", deployments.size());
+        Bench.awaitDeployed(http, execution, deployments);
     }
 
     private static void putUntilAccepted(Http http, String url, Object body) throws InterruptedException {
