@@ -309,6 +309,8 @@ final class AccessProbes {
                 .query("processId", fx.step), "batchId", () -> fx.queuedBatch));
         p.add(guarded(s, "POST /files", () -> fx.lifecycleStep, pid -> at().body(Map.of("subProcessId", pid,
                 "serverId", AccessFixtures.SERVER, "path", "/landing/" + fx.unique("out"), "fileSize", 1))));
+        p.add(none(s, "POST /internal/backfills/impact", () -> at().body(Map.of("rootProcessIds", List.of(),
+                "rootRunIds", List.of(), "restatedBatchIds", List.of(), "cascade", true))));
         p.add(none(s, "POST /internal/claims", () -> at().body(Map.of())));
         p.add(guarded(s, "GET /lineage/batches/{targetBatchId}", () -> fx.targetBatch, AccessProbes::at));
         p.add(guarded(s, "GET /process-definitions/{id}", () -> fx.parent, AccessProbes::at));
