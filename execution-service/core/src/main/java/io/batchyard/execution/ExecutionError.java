@@ -46,7 +46,13 @@ public enum ExecutionError implements ErrorCode {
     /** A file a job definition names (a context file) is empty, absolute, has a '..' segment or a control character. */
     FILE_NAME_REFUSED(433, 422, "File name refused"),
     /** The file's name is well formed but its real path (after symlinks) lies outside the runner's work directory. */
-    FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory");
+    FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory"),
+    // Backfills (460-469, apart from the codes other features take next)
+    INVALID_BACKFILL(460, 400, "Invalid backfill request"),
+    /** A plan id nobody made, or a plan listing a process the caller may not read. */
+    UNKNOWN_BACKFILL_PLAN(461, 404, "Unknown backfill plan"),
+    /** The queue, its archive or the roots' buckets changed since the plan was made; the answer carries the diff. */
+    BACKFILL_PLAN_STALE(462, 409, "The backfill plan is stale");
 
     private final Spec spec;
 

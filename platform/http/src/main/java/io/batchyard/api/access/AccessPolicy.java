@@ -150,6 +150,8 @@ public final class AccessPolicy {
                 rule("GET /admin/clock", ADMIN, NONE),
                 rule("PUT /admin/clock", ADMIN, NONE),
                 rule("GET /audit", ADMIN, NONE),
+                rule("GET /backfills/plans/{planId}", VIEWER, READ),
+                rule("POST /backfills/preview", VIEWER, READ),
                 rule("GET /deployments/{id}", VIEWER, READ),
                 rule("POST /deployments/{id}/halt", OPERATOR, EXECUTE),
                 rule("POST /deployments/{id}/init", OPERATOR, EXECUTE),

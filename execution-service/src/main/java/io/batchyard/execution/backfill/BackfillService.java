@@ -1,0 +1,158 @@
+package io.batchyard.execution.backfill;
+
+import static io.batchyard.api.CommonErrors.APPLICATION_PERMISSION;
+
+import io.batchyard.api.ApiException;
+import io.batchyard.api.access.Caller;
+import io.batchyard.api.access.Permission;
+import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.access.ProcessPermission;
+import io.batchyard.execution.backfill.BackfillRequest.Root;
+import io.batchyard.execution.bucket.BucketService;
+import io.batchyard.execution.bucket.BucketStatus;
+import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.execution.lifecycle.RunService;
+import io.batchyard.persistence.InOrder;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.schemas.backfill.ImpactRequest;
+import io.batchyard.schemas.backfill.ImpactResult;
+import io.batchyard.schemas.backfill.ImpactUnit;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * Backfill plans: a preview computes which runs a restatement makes wrong (the roots' runs in the range, and, through
+ * queue-service's archive, every run that consumed their output) and keeps the plan with the fingerprint of the state
+ * it read. Previewing changes no run, bucket or queue row. The caller needs read permission on every process the plan
+ * lists: a root it may not read does not exist (412), a plan reaching a process it may not read is refused (14)
+ * without naming that process.
+ */
+@ApplicationScoped
+public class BackfillService {
+
+    /** How many recent successful runs of a process its estimate is the median of. */
+    static final int ESTIMATE_RUNS = 20;
+
+    private final ProcessDefinitionRepository definitions;
+    private final ProcessPermission permission;
+    private final BucketService buckets;
+    private final RunService runs;
+    private final ImpactClient queue;
+    private final BackfillRepository plans;
+    private final ServiceClock clock;
+
+    public BackfillService(ProcessDefinitionRepository definitions, ProcessPermission permission,
+                           BucketService buckets, RunService runs, ImpactClient queue, BackfillRepository plans,
+                           ServiceClock clock) {
+        this.definitions = definitions;
+        this.permission = permission;
+        this.buckets = buckets;
+        this.runs = runs;
+        this.queue = queue;
+        this.plans = plans;
+        this.clock = clock;
+    }
+
+    @WithTransaction
+    public Uni<BackfillPlan> preview(Caller caller, BackfillRequest request) {
+        if (request.batchIdsOrNone().isEmpty() && !request.hasBucketRange()) {
+            throw ExecutionError.INVALID_BACKFILL.exception(
+                    "name the restated batches (batchIds) or a bucket range (fromBucket and toBucket)");
+        }
+        if ((request.fromBucket() == null) != (request.toBucket() == null)) {
+            throw ExecutionError.INVALID_BACKFILL.exception("a bucket range needs both fromBucket and toBucket");
+        }
+        if (request.hasBucketRange() && request.fromBucket().compareTo(request.toBucket()) > 0) {
+            throw ExecutionError.INVALID_BACKFILL.exception("the bucket range ends (" + request.toBucket()
+                    + ") before it starts (" + request.fromBucket() + ")");
+        }
+        List<Long> roots = request.roots().stream().map(Root::processId).distinct().sorted().toList();
+        return requireRoots(caller, roots)
+                .chain(() -> request.hasBucketRange()
+                        ? buckets.between(roots, request.fromBucket(), request.toBucket())
+                        : Uni.createFrom().item(List.<BucketStatus>of()))
+                .map(ledger -> RootSelection.of(request, roots, ledger))
+                .chain(selection -> queue.impact(new ImpactRequest(roots, selection.runIds(),
+                                request.batchIdsOrNone(), selection.cascades(request)))
+                        .chain(answer -> plan(caller, request, selection, answer)))
+                .call(plans::insert);
+    }
+
+    /** A kept plan, to a caller who may read every process it lists; to anyone else it does not exist (461). */
+    @WithSession
+    public Uni<BackfillPlan> plan(Caller caller, UUID planId) {
+        return plans.find(planId).map(found -> found.orElseThrow(() -> unknownPlan(planId)))
+                .call(plan -> readsAll(caller, plan.entries().stream().map(PlanEntry::processId).collect(
+                        Collectors.toSet())).invoke(all -> {
+                            if (!all) {
+                                throw unknownPlan(planId);
+                            }
+                        }));
+    }
+
+    private Uni<BackfillPlan> plan(Caller caller, BackfillRequest request, RootSelection selection,
+                                   ImpactResult answer) {
+        List<ImpactUnit> units = selection.units(answer);
+        Set<Long> processes = units.stream().map(ImpactUnit::processId).collect(Collectors.toSet());
+        List<Long> runIds = units.stream().map(ImpactUnit::runId).filter(Objects::nonNull).toList();
+        return readsAll(caller, processes).invoke(all -> {
+                    if (!all) {
+                        throw APPLICATION_PERMISSION.exception("the plan reaches processes of applications you may"
+                                + " not read; a backfill needs read permission on every process it lists");
+                    }
+                })
+                .chain(() -> runs.medianDurations(processes, ESTIMATE_RUNS))
+                .chain(estimates -> runs.markings(runIds).map(markings -> BackfillPlanner.plan(units,
+                        RootSelection.buckets(markings), estimates)))
+                .map(entries -> BackfillPlan.of(UUID.randomUUID(), selection.fingerprint(answer), request,
+                        caller.name(), OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC), entries));
+    }
+
+    /** Each root is a parent the caller may read; otherwise it does not exist (412), named as the caller named it. */
+    private Uni<Void> requireRoots(Caller caller, List<Long> roots) {
+        return definitions.findAll(roots).chain(found -> {
+            Map<Long, ProcessDefinition> byId = found.stream()
+                    .collect(Collectors.toMap(ProcessDefinition::processId, d -> d));
+            return InOrder.each(roots, root -> {
+                ProcessDefinition d = byId.get(root);
+                if (d == null || d.deleted()) {
+                    return Uni.createFrom().failure(unknownProcess(root));
+                }
+                return permission.require(caller, root, Permission.READ, () -> unknownProcess(root))
+                        .invoke(() -> {
+                            if (!d.isParent()) {
+                                throw ExecutionError.INVALID_BACKFILL.exception("process " + root
+                                        + " is a step; a backfill's roots are jobs (parents)");
+                            }
+                        });
+            });
+        });
+    }
+
+    private Uni<Boolean> readsAll(Caller caller, Set<Long> processes) {
+        if (caller.admin()) {
+            return Uni.createFrom().item(true);
+        }
+        return InOrder.map(List.copyOf(processes), p -> permission.allows(caller, p, Permission.READ))
+                .map(allowed -> allowed.stream().allMatch(Boolean::booleanValue));
+    }
+
+    private static ApiException unknownProcess(long pid) {
+        return ExecutionError.UNKNOWN_PROCESS.exception("process " + pid + " does not exist");
+    }
+
+    private static ApiException unknownPlan(UUID planId) {
+        return ExecutionError.UNKNOWN_BACKFILL_PLAN.exception("backfill plan " + planId + " does not exist");
+    }
+}
