@@ -7,6 +7,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
@@ -23,4 +24,12 @@ public interface ExecutionApi {
     @GET
     @Path("runner/processes/{pid}")
     Uni<JsonNode> policy(@PathParam("pid") long pid);
+
+    @GET
+    @Path("processes/{pid}/trigger")
+    Uni<JsonNode> trigger(@PathParam("pid") long pid);
+
+    @GET
+    @Path("processes/{pid}/trigger/runs")
+    Uni<JsonNode> triggerRuns(@PathParam("pid") long pid, @QueryParam("limit") int limit);
 }

@@ -347,6 +347,8 @@ final class AccessProbes {
         p.add(list(s, "GET /api/snapshot", at(), "parents.processId", () -> fx.parent));
         p.add(list(s, "GET /api/stream", at(), "parents.processId", () -> fx.parent));
         p.add(guarded(s, "GET /api/panels/why/{pid}", () -> fx.standalone, AccessProbes::at));
+        // parents without a policy, or that the viewer may not read, are left out of the answer: a list not searched
+        p.add(list(s, "GET /api/panels/triggers", at().query("pid", fx.parent), null, null));
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
         p.add(guarded(s, "GET /api/panels/lineage/processes/{pid}", () -> fx.parent, AccessProbes::at));
