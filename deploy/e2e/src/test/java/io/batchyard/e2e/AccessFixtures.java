@@ -112,6 +112,9 @@ final class AccessFixtures {
     final long archivedBatch;
     final long queuedBatch;
     final long runnerRun;
+    /** A backfill plan of the stand-alone parent's completed bucket, and a backfill started from it. */
+    final String backfillPlan;
+    final String backfill;
     final long logId;
     final String logCategory = "acl";
     final String logMessageId = "acl-message";
@@ -200,6 +203,11 @@ final class AccessFixtures {
         deployment = execution().post("/processes/" + parent + "/deployments").then().statusCode(201).extract()
                 .jsonPath().getLong("deploymentId");
         runnerRun = runnerRun();
+        backfillPlan = execution().body(Map.of("roots", List.of(Map.of("processId", standalone)),
+                        "fromBucket", completedBucket, "toBucket", completedBucket)).post("/backfills/preview").then()
+                .statusCode(201).extract().jsonPath().getString("planId");
+        backfill = execution().body(Map.of("planId", backfillPlan)).post("/backfills").then().statusCode(202)
+                .extract().jsonPath().getString("backfill.backfillId");
         putDailyPolicy(policyParent);
         progress("runs " + run + " and " + runnerRun + ", batches, process log, deployment");
 

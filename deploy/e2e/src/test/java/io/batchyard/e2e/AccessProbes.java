@@ -212,6 +212,14 @@ final class AccessProbes {
         String s = "execution-service";
         clock(s, p);
         p.add(none(s, "GET /audit", AccessProbes::at));
+        p.add(guarded(s, "POST /backfills", () -> fx.backfillPlan, plan -> at().body(Map.of("planId", plan))));
+        p.add(guarded(s, "GET /backfills/plans/{planId}", () -> fx.backfillPlan, AccessProbes::at));
+        p.add(guarded(s, "POST /backfills/preview", () -> fx.standalone, pid -> at().body(Map.of(
+                "roots", List.of(Map.of("processId", pid)), "batchIds", List.of(1)))));
+        p.add(guarded(s, "GET /backfills/{backfillId}", () -> fx.backfill, AccessProbes::at));
+        for (String action : List.of("pause", "resume", "cancel")) {
+            p.add(guarded(s, "POST /backfills/{backfillId}/" + action, () -> fx.backfill, AccessProbes::at));
+        }
         p.add(guarded(s, "GET /deployments/{id}", () -> fx.deployment, AccessProbes::at));
         p.add(guarded(s, "POST /deployments/{id}/halt", () -> fx.deployment, AccessProbes::at));
         p.add(guarded(s, "POST /deployments/{id}/init", () -> fx.deployment, AccessProbes::at));

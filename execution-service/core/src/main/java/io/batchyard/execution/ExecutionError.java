@@ -61,7 +61,11 @@ public enum ExecutionError implements ErrorCode {
     /** A plan id nobody made, or a plan listing a process the caller may not read. */
     UNKNOWN_BACKFILL_PLAN(461, 404, "Unknown backfill plan"),
     /** The queue, its archive or the roots' buckets changed since the plan was made; the answer carries the diff. */
-    BACKFILL_PLAN_STALE(462, 409, "The backfill plan is stale");
+    BACKFILL_PLAN_STALE(462, 409, "The backfill plan is stale"),
+    /** A backfill id nobody started, or one whose plan lists a process the caller may not read. */
+    UNKNOWN_BACKFILL(463, 404, "Unknown backfill"),
+    /** Pause, resume or cancel of a backfill whose state does not allow it. */
+    ILLEGAL_BACKFILL_TRANSITION(464, 409, "Illegal backfill state transition");
 
     private final Spec spec;
 

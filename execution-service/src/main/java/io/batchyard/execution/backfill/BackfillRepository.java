@@ -65,6 +65,48 @@ public class BackfillRepository extends SqlRepository {
                 Params.of("id", planId), BackfillRepository::entry);
     }
 
+    /** A new backfill with its first transition (none → its state). */
+    public Uni<Void> insert(Backfill b, String actor) {
+        return update("""
+                        WITH created AS (
+                          INSERT INTO backfill (backfill_id, plan_id, state, concurrency, on_failure, created_by)
+                          VALUES (:id, :plan, :state, :concurrency, :onFailure, :by) RETURNING backfill_id, state)
+                        INSERT INTO backfill_transition (backfill_id, from_state, to_state, actor)
+                        SELECT backfill_id, NULL, state, :by FROM created""",
+                Params.of("id", b.backfillId()).and("plan", b.planId()).and("state", b.state().name())
+                        .and("concurrency", b.concurrency()).and("onFailure", b.onFailure()).and("by", actor))
+                .replaceWithVoid();
+    }
+
+    public Uni<Optional<Backfill>> findBackfill(UUID backfillId) {
+        return first("""
+                        SELECT backfill_id, plan_id, state, concurrency, on_failure, created_by, created_at, updated_at,
+                          version
+                        FROM backfill WHERE backfill_id = :id""", Params.of("id", backfillId),
+                BackfillRepository::backfill);
+    }
+
+    /**
+     * Moves a backfill from the state it was read in, guarded by its version (a concurrent move makes this one change
+     * nothing: 0), and records the move.
+     */
+    public Uni<Integer> move(Backfill b, BackfillState to, String actor) {
+        return update("""
+                        WITH moved AS (
+                          UPDATE backfill SET state = :to, updated_at = now(), version = version + 1
+                          WHERE backfill_id = :id AND version = :version AND state = :from RETURNING backfill_id)
+                        INSERT INTO backfill_transition (backfill_id, from_state, to_state, actor)
+                        SELECT backfill_id, :from, :to, :actor FROM moved""",
+                Params.of("id", b.backfillId()).and("version", b.version()).and("from", b.state().name())
+                        .and("to", to.name()).and("actor", actor));
+    }
+
+    private static Backfill backfill(Row r) {
+        return new Backfill(r.getUuid("backfill_id"), r.getUuid("plan_id"), r.getEnum("state", BackfillState.class),
+                r.getInt("concurrency"), r.getString("on_failure"), r.getString("created_by"), r.getTime("created_at"),
+                r.getTime("updated_at"), r.getInt("version"));
+    }
+
     private static BackfillPlan plan(Row r, List<PlanEntry> entries) {
         return BackfillPlan.of(r.getUuid("plan_id"), r.getString("fingerprint"),
                 read(r.getString("request"), new TypeReference<BackfillRequest>() {

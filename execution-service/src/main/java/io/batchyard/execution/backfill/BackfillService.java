@@ -24,11 +24,15 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -51,10 +55,11 @@ public class BackfillService {
     private final ImpactClient queue;
     private final BackfillRepository plans;
     private final ServiceClock clock;
+    private final BackfillEvents events;
 
     public BackfillService(ProcessDefinitionRepository definitions, ProcessPermission permission,
                            BucketService buckets, RunService runs, ImpactClient queue, BackfillRepository plans,
-                           ServiceClock clock) {
+                           ServiceClock clock, BackfillEvents events) {
         this.definitions = definitions;
         this.permission = permission;
         this.buckets = buckets;
@@ -62,10 +67,132 @@ public class BackfillService {
         this.queue = queue;
         this.plans = plans;
         this.clock = clock;
+        this.events = events;
     }
 
     @WithTransaction
     public Uni<BackfillPlan> preview(Caller caller, BackfillRequest request) {
+        return compute(caller, request).call(plans::insert);
+    }
+
+    /**
+     * Starts a backfill from a kept plan. Refused up front: a plan the caller may not read (461), a process of it the
+     * caller may not execute (14, naming only those: the caller reads them all), a plan whose state moved since it was
+     * made (462, with the difference) unless {@code recompute}, which runs the plan of the same request as it is now.
+     */
+    @WithTransaction
+    public Uni<Started> start(Caller caller, BackfillStart start) {
+        return readablePlan(caller, start.planId())
+                .call(kept -> requireExecute(caller, kept))
+                .chain(kept -> compute(caller, kept.request()).chain(now -> {
+                    PlanDiff diff = PlanDiff.of(kept, now);
+                    if (!diff.stale()) {
+                        return Uni.createFrom().item(kept);
+                    }
+                    if (!start.recomputeOrDefault()) {
+                        return Uni.createFrom().failure(ExecutionError.BACKFILL_PLAN_STALE.exception(diff.describe()));
+                    }
+                    return requireExecute(caller, now).chain(() -> plans.insert(now)).replaceWith(now);
+                }))
+                .chain(plan -> {
+                    Backfill backfill = new Backfill(UUID.randomUUID(), plan.planId(), BackfillState.QUEUED,
+                            start.concurrencyOrDefault(), start.onFailureOrDefault(), caller.name(), null, null, 0);
+                    return plans.insert(backfill, caller.name())
+                            .chain(() -> events.started(backfill, plan))
+                            .chain(() -> plans.findBackfill(backfill.backfillId()))
+                            .map(stored -> new Started(stored.orElseThrow(), plan));
+                });
+    }
+
+    /** A started backfill with the plan it runs. */
+    public record Started(Backfill backfill, BackfillPlan plan) {
+    }
+
+    /** A backfill and its plan, to a caller who may read every process of the plan (else 463). */
+    @WithSession
+    public Uni<Started> backfill(Caller caller, UUID backfillId) {
+        return readableBackfill(caller, backfillId);
+    }
+
+    /**
+     * Pause, resume or cancel: needs execute permission on every process of the plan, and a state the table allows
+     * (464 otherwise). A move a concurrent one beat changes nothing and is refused the same way.
+     */
+    @WithTransaction
+    public Uni<Started> act(Caller caller, UUID backfillId, BackfillState.Action action) {
+        return readableBackfill(caller, backfillId)
+                .call(found -> requireExecute(caller, found.plan()))
+                .call(found -> {
+                    Backfill b = found.backfill();
+                    if (!b.state().canBecome(action.target())) {
+                        return Uni.createFrom().failure(illegal(b, action));
+                    }
+                    return plans.move(b, action.target(), caller.name()).invoke(moved -> {
+                        if (moved != 1) {
+                            throw illegal(b, action);
+                        }
+                    }).chain(() -> events.moved(b, action.target(), found.plan()));
+                })
+                .chain(found -> readableBackfill(caller, backfillId));
+    }
+
+    private static ApiException illegal(Backfill b, BackfillState.Action action) {
+        return ExecutionError.ILLEGAL_BACKFILL_TRANSITION.exception("backfill " + b.backfillId() + " is "
+                + b.state() + " and cannot " + action.name().toLowerCase(Locale.ROOT));
+    }
+
+    private Uni<Started> readableBackfill(Caller caller, UUID backfillId) {
+        Supplier<ApiException> unknown = () -> ExecutionError.UNKNOWN_BACKFILL.exception("backfill " + backfillId
+                + " does not exist");
+        return plans.findBackfill(backfillId).map(found -> found.orElseThrow(unknown))
+                .chain(b -> plans.find(b.planId()).map(p -> p.orElseThrow(unknown))
+                        .call(p -> readsAll(caller, processesOf(p)).invoke(all -> {
+                            if (!all) {
+                                throw unknown.get();
+                            }
+                        }))
+                        .map(p -> new Started(b, p)));
+    }
+
+    private Uni<BackfillPlan> readablePlan(Caller caller, UUID planId) {
+        return plans.find(planId).map(found -> found.orElseThrow(() -> unknownPlan(planId)))
+                .call(plan -> readsAll(caller, processesOf(plan)).invoke(all -> {
+                    if (!all) {
+                        throw unknownPlan(planId);
+                    }
+                }));
+    }
+
+    /** Execute permission on every process of the plan; the refusal names those the caller lacks it on. */
+    private Uni<Void> requireExecute(Caller caller, BackfillPlan plan) {
+        if (caller.admin()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Long> processes = processesOf(plan).stream().sorted().toList();
+        return InOrder.map(processes, p -> permission.allows(caller, p, Permission.EXECUTE)).invoke(allowed -> {
+            List<Long> refused = new ArrayList<>();
+            for (int i = 0; i < processes.size(); i++) {
+                if (!allowed.get(i)) {
+                    refused.add(processes.get(i));
+                }
+            }
+            if (!refused.isEmpty()) {
+                throw APPLICATION_PERMISSION.exception("running this backfill needs execute permission on processes "
+                        + refused.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            }
+        }).replaceWithVoid();
+    }
+
+    /** The processes a plan belongs to: its roots, whatever it found, and every process it lists. */
+    private static Set<Long> processesOf(BackfillPlan plan) {
+        Set<Long> processes = plan.entries().stream().map(PlanEntry::processId)
+                .collect(Collectors.toCollection(HashSet::new));
+        plan.request().roots().forEach(root -> processes.add(root.processId()));
+        return processes;
+    }
+
+    /** The plan of {@code request} as the state is now; kept by nobody yet. */
+    private Uni<BackfillPlan> compute(Caller caller, BackfillRequest request) {
         if (request.batchIdsOrNone().isEmpty() && !request.hasBucketRange()) {
             throw ExecutionError.INVALID_BACKFILL.exception(
                     "name the restated batches (batchIds) or a bucket range (fromBucket and toBucket)");
@@ -85,20 +212,13 @@ public class BackfillService {
                 .map(ledger -> RootSelection.of(request, roots, ledger))
                 .chain(selection -> queue.impact(new ImpactRequest(roots, selection.runIds(),
                                 request.batchIdsOrNone(), selection.cascades(request)))
-                        .chain(answer -> plan(caller, request, selection, answer)))
-                .call(plans::insert);
+                        .chain(answer -> plan(caller, request, selection, answer)));
     }
 
     /** A kept plan, to a caller who may read every process it lists; to anyone else it does not exist (461). */
     @WithSession
     public Uni<BackfillPlan> plan(Caller caller, UUID planId) {
-        return plans.find(planId).map(found -> found.orElseThrow(() -> unknownPlan(planId)))
-                .call(plan -> readsAll(caller, plan.entries().stream().map(PlanEntry::processId).collect(
-                        Collectors.toSet())).invoke(all -> {
-                            if (!all) {
-                                throw unknownPlan(planId);
-                            }
-                        }));
+        return readablePlan(caller, planId);
     }
 
     private Uni<BackfillPlan> plan(Caller caller, BackfillRequest request, RootSelection selection,

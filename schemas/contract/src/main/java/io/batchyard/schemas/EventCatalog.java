@@ -1,5 +1,8 @@
 package io.batchyard.schemas;
 
+import io.batchyard.events.execution.BackfillFinished;
+import io.batchyard.events.execution.BackfillProgress;
+import io.batchyard.events.execution.BackfillStarted;
 import io.batchyard.events.execution.CommandRejected;
 import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.events.execution.JobFailed;
@@ -41,6 +44,7 @@ public final class EventCatalog {
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
             LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class,
+            BackfillStarted.class, BackfillProgress.class, BackfillFinished.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
             QueryRegistered.class, LineageParsed.class, OpenLineageRunEvent.class);

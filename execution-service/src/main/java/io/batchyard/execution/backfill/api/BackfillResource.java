@@ -5,6 +5,8 @@ import io.batchyard.api.access.Caller;
 import io.batchyard.execution.backfill.BackfillPlan;
 import io.batchyard.execution.backfill.BackfillRequest;
 import io.batchyard.execution.backfill.BackfillService;
+import io.batchyard.execution.backfill.BackfillStart;
+import io.batchyard.execution.backfill.BackfillState;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -46,6 +48,49 @@ public class BackfillResource {
     public Uni<Response> preview(@Valid @NotNull BackfillRequest request) {
         return backfills.preview(Caller.of(identity), request).map(plan -> Response
                 .created(URI.create("/backfills/plans/" + plan.planId())).entity(plan).build());
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Operation(summary = "Start a backfill from a kept plan (202, Location of the backfill); 462 with the difference"
+            + " when the state it was computed from changed, unless recompute")
+    public Uni<Response> start(@Valid @NotNull BackfillStart start) {
+        return backfills.start(Caller.of(identity), start).map(started -> Response
+                .accepted(started).location(URI.create("/backfills/" + started.backfill().backfillId())).build());
+    }
+
+    @GET
+    @Path("{backfillId}")
+    @Operation(summary = "A backfill: its state and its plan")
+    public Uni<BackfillService.Started> backfill(@PathParam("backfillId") UUID backfillId) {
+        return backfills.backfill(Caller.of(identity), backfillId);
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("{backfillId}/pause")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Pause a backfill: no new run starts")
+    public Uni<BackfillService.Started> pause(@PathParam("backfillId") UUID backfillId) {
+        return backfills.act(Caller.of(identity), backfillId, BackfillState.Action.PAUSE);
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("{backfillId}/resume")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Resume a paused or failed backfill")
+    public Uni<BackfillService.Started> resume(@PathParam("backfillId") UUID backfillId) {
+        return backfills.act(Caller.of(identity), backfillId, BackfillState.Action.RESUME);
+    }
+
+    @RolesAllowed(Roles.OPERATOR)
+    @POST
+    @Path("{backfillId}/cancel")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Cancel a backfill for good")
+    public Uni<BackfillService.Started> cancel(@PathParam("backfillId") UUID backfillId) {
+        return backfills.act(Caller.of(identity), backfillId, BackfillState.Action.CANCEL);
     }
 
     @GET

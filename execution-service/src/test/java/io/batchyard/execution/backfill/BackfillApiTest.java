@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasSize;
 
 import io.batchyard.execution.ExecutionFixtures;
 import io.batchyard.execution.ExecutionTest;
@@ -13,7 +15,11 @@ import io.batchyard.execution.StubImpact;
 import io.batchyard.execution.bucket.BucketStatus.State;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.WorkflowExecution;
+import io.batchyard.events.execution.BackfillFinished;
+import io.batchyard.events.execution.BackfillProgress;
+import io.batchyard.events.execution.BackfillStarted;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -24,6 +30,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.List;
@@ -34,17 +41,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The preview against the real database, runner and bucket ledger; queue-service's walk is {@link StubImpact}'s
+ * Previews and starts against the real database, runner and bucket ledger; queue-service's walk is {@link StubImpact}'s
  * prepared answer (a diamond A → B, C → D), so the test holds what execution-service adds: which root runs it asks
  * about per mode, the buckets that never ran, levels, reason chains, estimates from run history, the kept plan, and
  * read permission on every process listed.
  */
 @ExecutionTest
-class BackfillPreviewTest {
+class BackfillApiTest {
 
     private static final LocalDateTime NOW = LocalDateTime.of(2026, 3, 5, 7, 30);
     /** A viewer in no group: the open application gives others read, the hidden one nothing. */
     private static final String VIC = Identity.get().token("vic", Set.of("viewer"), Set.of());
+    /** An operator in no group: read on the open application, nothing on the hidden one, execute on neither. */
+    private static final String OSCAR = Identity.get().token("oscar", Set.of("operator"), Set.of());
+    private static final String ADMIN = Identity.get().token("ada", Set.of("admin"), Set.of());
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -62,9 +72,21 @@ class BackfillPreviewTest {
 
     @BeforeEach
     void world() {
-        if (world != null) {
-            return;
+        if (world == null) {
+            world = newWorld();
         }
+        // each test starts from these answers; one may change them for itself
+        StubImpact.answer(world.a(), diamond(world));
+        StubImpact.answer(world.a2(), """
+                {"fingerprint": "%s", "rowsRead": 2, "units": [
+                  {"processId": %d, "runId": 7001, "targetBatchId": 7101, "status": "COMPLETED", "marking": "x",
+                   "root": true, "inputBatchIds": [5], "causes": []},
+                  {"processId": %d, "runId": 7002, "targetBatchId": 7102, "status": "COMPLETED", "marking": "x",
+                   "root": false, "inputBatchIds": [7101], "causes": [{"processId": %d, "runId": 7001, "batchId": 7101}]}
+                ]}""".formatted("cd".repeat(32), world.a2(), world.hidden(), world.a2()));
+    }
+
+    private World newWorld() {
         try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
             long open = ExecutionFixtures.id(), closed = ExecutionFixtures.id();
             f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + open,
@@ -80,16 +102,8 @@ class BackfillPreviewTest {
                     .get("/process-definitions/" + d).then().statusCode(200));
             given().contentType(ContentType.JSON).body(Map.of()).put("/runner/processes/" + a).then().statusCode(200);
             long run1 = run(a, "20260301"), run2 = run(a, "20260302");
-            world = new World(a, b, c, d, a2, hidden, run1, run2);
+            return new World(a, b, c, d, a2, hidden, run1, run2);
         }
-        StubImpact.answer(world.a(), diamond(world));
-        StubImpact.answer(world.a2(), """
-                {"fingerprint": "%s", "rowsRead": 2, "units": [
-                  {"processId": %d, "runId": 7001, "targetBatchId": 7101, "status": "COMPLETED", "marking": "x",
-                   "root": true, "inputBatchIds": [5], "causes": []},
-                  {"processId": %d, "runId": 7002, "targetBatchId": 7102, "status": "COMPLETED", "marking": "x",
-                   "root": false, "inputBatchIds": [7101], "causes": [{"processId": %d, "runId": 7001, "batchId": 7101}]}
-                ]}""".formatted("cd".repeat(32), world.a2(), world.hidden(), world.a2()));
     }
 
     private long parent(ExecutionFixtures f, long application) {
@@ -177,8 +191,8 @@ class BackfillPreviewTest {
                 .body("fingerprint", equalTo(plan.getString("fingerprint")));
         // the preview changed nothing of the runner's
         given().queryParam("limit", 10).get("/runner/processes/" + w.a() + "/buckets").then()
-                .body("items.bucket", equalTo(List.of("20260302", "20260301")))
-                .body("items.status", equalTo(List.of("COMPLETE", "COMPLETE")));
+                .body("items.findAll { it.bucket < '20260303' }.status", equalTo(List.of("COMPLETE", "COMPLETE")))
+                .body("items.findAll { it.status == 'RUNNING' }", equalTo(List.of()));
     }
 
     @Test
@@ -229,5 +243,108 @@ class BackfillPreviewTest {
                 "batchIds", List.of(5), "mode", "sometimes")).post("/backfills/preview").then().statusCode(400);
         given().get("/backfills/plans/" + java.util.UUID.randomUUID()).then().statusCode(404)
                 .body("code", equalTo(461));
+    }
+
+    private static String preview(Map<String, Object> body) {
+        return given().contentType(ContentType.JSON).body(body).post("/backfills/preview").then().statusCode(201)
+                .extract().jsonPath().getString("planId");
+    }
+
+    private static io.restassured.response.ValidatableResponse start(String token, Map<String, Object> body) {
+        return given().auth().oauth2(token).contentType(ContentType.JSON).body(body).post("/backfills").then();
+    }
+
+    @Test
+    void aFreshPlanStartsAndAStaleOneIsRefusedWithItsDifferenceUnlessRecomputed() {
+        World w = world;
+        Map<String, Object> request = Map.of("roots", List.of(Map.of("processId", w.a2())), "batchIds", List.of(5));
+        String planId = preview(request);
+        start(ADMIN, Map.of("planId", planId)).statusCode(202)
+                .header("Location", containsString("/backfills/"))
+                .body("backfill.state", equalTo("QUEUED")).body("backfill.concurrency", equalTo(2))
+                .body("backfill.onFailure", equalTo("stop")).body("plan.planId", equalTo(planId));
+
+        // the archive moved: one more run consumed the root's batch
+        StubImpact.answer(w.a2(), """
+                {"fingerprint": "%s", "rowsRead": 3, "units": [
+                  {"processId": %d, "runId": 7001, "targetBatchId": 7101, "status": "COMPLETED", "marking": "x",
+                   "root": true, "inputBatchIds": [5], "causes": []},
+                  {"processId": %d, "runId": 7002, "targetBatchId": 7102, "status": "COMPLETED", "marking": "x",
+                   "root": false, "inputBatchIds": [7101], "causes": [{"processId": %d, "runId": 7001, "batchId": 7101}]},
+                  {"processId": %d, "runId": 7003, "targetBatchId": 7103, "status": "COMPLETED", "marking": "x",
+                   "root": false, "inputBatchIds": [7101], "causes": [{"processId": %d, "runId": 7001, "batchId": 7101}]}
+                ]}""".formatted("ef".repeat(32), w.a2(), w.hidden(), w.a2(), w.d(), w.a2()));
+        start(ADMIN, Map.of("planId", planId)).statusCode(409).body("code", equalTo(462))
+                .body("detail", containsString("1 entries more, 0 fewer"))
+                .body("detail", containsString("process " + w.d() + " bucket x run 7003"));
+        String fresh = start(ADMIN, Map.of("planId", planId, "recompute", true, "concurrency", 3,
+                        "onFailure", "continue")).statusCode(202)
+                .body("plan.entries", hasSize(3))
+                .body("backfill.concurrency", equalTo(3)).body("backfill.onFailure", equalTo("continue"))
+                .extract().jsonPath().getString("plan.planId");
+        assertThat(fresh).isNotEqualTo(planId);
+    }
+
+    @Test
+    void aBucketRecordedSinceMakesThePlanStaleEvenWhenItsEntriesAreTheSame() {
+        World w = world;
+        Map<String, Object> failed = Map.of("roots", List.of(Map.of("processId", w.a())), "fromBucket", "20260301",
+                "toBucket", "20260303", "mode", "failed");
+        String planId = preview(failed);
+        start(ADMIN, Map.of("planId", planId)).statusCode(202);
+        given().contentType(ContentType.JSON).body(Map.of("bucket", "20260303"))
+                .post("/runner/processes/" + w.a() + "/buckets").then().statusCode(anyOf(equalTo(200), equalTo(201)));
+        start(ADMIN, Map.of("planId", planId)).statusCode(409).body("code", equalTo(462))
+                .body("detail", containsString("0 entries more, 0 fewer"));
+        start(ADMIN, Map.of("planId", preview(failed))).statusCode(202);
+    }
+
+    @Test
+    void pauseResumeAndCancelFollowTheTableAndNeedExecuteOnEveryProcess() {
+        World w = world;
+        String planId = preview(Map.of("roots", List.of(Map.of("processId", w.a())), "fromBucket", "20260301",
+                "toBucket", "20260303", "mode", "missing"));
+        // oscar reads A's application but may not execute its jobs: refused up front, naming A
+        start(OSCAR, Map.of("planId", planId)).statusCode(403).body("code", equalTo(14))
+                .body("detail", containsString(String.valueOf(w.a())));
+        start(VIC, Map.of("planId", planId)).statusCode(403).body("code", equalTo(13));
+        EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_BACKFILLS);
+        String id = start(ADMIN, Map.of("planId", planId)).statusCode(202).extract().jsonPath()
+                .getString("backfill.backfillId");
+        String path = "/backfills/" + id;
+        given().auth().oauth2(VIC).get(path).then().statusCode(200).body("backfill.state", equalTo("QUEUED"));
+        given().auth().oauth2(OSCAR).post(path + "/pause").then().statusCode(403).body("code", equalTo(14));
+        given().auth().oauth2(ADMIN).post(path + "/pause").then().statusCode(200).body("backfill.state", equalTo("PAUSED"));
+        given().auth().oauth2(ADMIN).post(path + "/pause").then().statusCode(409).body("code", equalTo(464));
+        given().auth().oauth2(ADMIN).post(path + "/resume").then().statusCode(200).body("backfill.state", equalTo("QUEUED"));
+        given().auth().oauth2(ADMIN).post(path + "/cancel").then().statusCode(200)
+                .body("backfill.state", equalTo("CANCELLED"));
+        given().auth().oauth2(ADMIN).post(path + "/resume").then().statusCode(409).body("code", equalTo(464));
+        given().auth().oauth2(ADMIN).get(path).then().body("backfill.state", equalTo("CANCELLED"))
+                .body("backfill.version", equalTo(3));
+        try (events) {
+            BackfillStarted started = events.await(BackfillStarted.class, e -> e.getBackfillId().equals(id),
+                    Duration.ofSeconds(30)).event();
+            assertThat(started.getPlanId()).isEqualTo(planId);
+            assertThat(started.getRootProcessIds()).containsExactly(w.a());
+            assertThat(started.getEntries()).isEqualTo(1);
+            assertThat(events.all(BackfillProgress.class, e -> e.getBackfillId().equals(id), Duration.ofSeconds(2)))
+                    .extracting(e -> e.getPreviousState() + ">" + e.getState())
+                    .containsExactly("QUEUED>PAUSED", "PAUSED>QUEUED");
+            BackfillFinished finished = events.await(BackfillFinished.class, e -> e.getBackfillId().equals(id),
+                    Duration.ofSeconds(30)).event();
+            assertThat(finished.getState()).isEqualTo("CANCELLED");
+            assertThat(finished.getPreviousState()).isEqualTo("QUEUED");
+        }
+
+        // a backfill whose plan lists a process the caller may not read does not exist for it
+        String hiddenPlan = preview(Map.of("roots", List.of(Map.of("processId", w.a2())), "batchIds", List.of(5)));
+        start(OSCAR, Map.of("planId", hiddenPlan)).statusCode(404).body("code", equalTo(461));
+        String hiddenRun = start(ADMIN, Map.of("planId", hiddenPlan)).statusCode(202).extract().jsonPath()
+                .getString("backfill.backfillId");
+        given().auth().oauth2(VIC).get("/backfills/" + hiddenRun).then().statusCode(404).body("code", equalTo(463));
+        given().auth().oauth2(OSCAR).post("/backfills/" + hiddenRun + "/cancel").then().statusCode(404)
+                .body("code", equalTo(463));
+        given().get("/backfills/" + java.util.UUID.randomUUID()).then().statusCode(404).body("code", equalTo(463));
     }
 }
