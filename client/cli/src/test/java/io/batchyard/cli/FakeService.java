@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -75,6 +76,16 @@ final class FakeService implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Points the CLI at this service as execution-service: a token, one attempt per call, and a config home of its
+     * own; {@link Connection#environment} goes back to the process's with {@code Connection.environment =
+     * System::getenv}.
+     */
+    void asExecution(Path home) {
+        Connection.environment = Map.of("BATCHYARD_TOKEN", "t", "BATCHYARD_EXECUTION_URL", url(),
+                "BATCHYARD_RETRY_MAX_ATTEMPTS", "1", "XDG_CONFIG_HOME", home.toString())::get;
     }
 
     static Run run(String... argv) {
