@@ -9,6 +9,7 @@ import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,17 @@ public class BackfillRepository extends SqlRepository {
                         SELECT backfill_id, :from, :to, :actor FROM moved""",
                 Params.of("id", b.backfillId()).and("version", b.version()).and("from", b.state().name())
                         .and("to", to.name()).and("actor", actor));
+    }
+
+    /** How many backfills are in each state; a state none is in is absent. */
+    public Uni<Map<BackfillState, Long>> countByState() {
+        return list("SELECT state, count(*) AS n FROM backfill GROUP BY state", Params.none(),
+                r -> Map.entry(r.getEnum("state", BackfillState.class), r.getLong("n")))
+                .map(rows -> {
+                    Map<BackfillState, Long> counts = new EnumMap<>(BackfillState.class);
+                    rows.forEach(e -> counts.put(e.getKey(), e.getValue()));
+                    return counts;
+                });
     }
 
     private static Backfill backfill(Row r) {

@@ -18,10 +18,13 @@ import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.schemas.backfill.ImpactRequest;
 import io.batchyard.schemas.backfill.ImpactResult;
 import io.batchyard.schemas.backfill.ImpactUnit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -45,6 +48,9 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class BackfillService {
 
+    /** How long computing a plan took (queue-service's walk, the ledger, run history, permissions). */
+    public static final String PLAN_TIMER = "batchyard.backfill.plan";
+
     /** How many recent successful runs of a process its estimate is the median of. */
     static final int ESTIMATE_RUNS = 20;
 
@@ -56,10 +62,11 @@ public class BackfillService {
     private final BackfillRepository plans;
     private final ServiceClock clock;
     private final BackfillEvents events;
+    private final Timer planTimer;
 
     public BackfillService(ProcessDefinitionRepository definitions, ProcessPermission permission,
                            BucketService buckets, RunService runs, ImpactClient queue, BackfillRepository plans,
-                           ServiceClock clock, BackfillEvents events) {
+                           ServiceClock clock, BackfillEvents events, MeterRegistry meters) {
         this.definitions = definitions;
         this.permission = permission;
         this.buckets = buckets;
@@ -68,6 +75,10 @@ public class BackfillService {
         this.plans = plans;
         this.clock = clock;
         this.events = events;
+        this.planTimer = Timer.builder(PLAN_TIMER).description("Computing a backfill plan, request to plan")
+                .serviceLevelObjectives(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+                        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5))
+                .register(meters);
     }
 
     @WithTransaction
@@ -191,8 +202,22 @@ public class BackfillService {
         return processes;
     }
 
-    /** The plan of {@code request} as the state is now; kept by nobody yet. */
+    /** How many backfills are in each state ({@link BackfillMeters}). */
+    @WithSession
+    public Uni<Map<BackfillState, Long>> countByState() {
+        return plans.countByState();
+    }
+
+    /** The plan of {@code request} as the state is now, kept by nobody yet; timed when it comes out. */
     private Uni<BackfillPlan> compute(Caller caller, BackfillRequest request) {
+        return Uni.createFrom().deferred(() -> {
+            long started = System.nanoTime();
+            return computeUntimed(caller, request)
+                    .invoke(plan -> planTimer.record(Duration.ofNanos(System.nanoTime() - started)));
+        });
+    }
+
+    private Uni<BackfillPlan> computeUntimed(Caller caller, BackfillRequest request) {
         if (request.batchIdsOrNone().isEmpty() && !request.hasBucketRange()) {
             throw ExecutionError.INVALID_BACKFILL.exception(
                     "name the restated batches (batchIds) or a bucket range (fromBucket and toBucket)");

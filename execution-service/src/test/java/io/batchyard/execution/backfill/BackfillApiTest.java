@@ -20,6 +20,8 @@ import io.batchyard.events.execution.BackfillProgress;
 import io.batchyard.events.execution.BackfillStarted;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.Management;
+import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -336,6 +338,13 @@ class BackfillApiTest {
             assertThat(finished.getState()).isEqualTo("CANCELLED");
             assertThat(finished.getPreviousState()).isEqualTo("QUEUED");
         }
+
+        // the meters: plans computed, and the cancelled backfill among the sampled states
+        assertThat(PrometheusText.value(Management.ofApplicationUnderTest().metricsText(),
+                "batchyard_backfill_plan_seconds_count")).isPositive();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(PrometheusText.value(
+                Management.ofApplicationUnderTest().metricsText(), "batchyard_backfills", "state", "CANCELLED"))
+                .isGreaterThanOrEqualTo(1));
 
         // a backfill whose plan lists a process the caller may not read does not exist for it
         String hiddenPlan = preview(Map.of("roots", List.of(Map.of("processId", w.a2())), "batchIds", List.of(5)));
