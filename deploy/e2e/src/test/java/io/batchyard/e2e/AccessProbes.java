@@ -319,6 +319,7 @@ final class AccessProbes {
                 "serverId", AccessFixtures.SERVER, "path", "/landing/" + fx.unique("out"), "fileSize", 1))));
         p.add(none(s, "POST /internal/backfills/impact", () -> at().body(Map.of("rootProcessIds", List.of(),
                 "rootRunIds", List.of(), "restatedBatchIds", List.of(), "cascade", true))));
+        p.add(none(s, "POST /internal/backfills/reenqueue", () -> at().body(Map.of())));
         p.add(none(s, "POST /internal/claims", () -> at().body(Map.of())));
         p.add(guarded(s, "GET /lineage/batches/{targetBatchId}", () -> fx.targetBatch, AccessProbes::at));
         p.add(guarded(s, "GET /process-definitions/{id}", () -> fx.parent, AccessProbes::at));

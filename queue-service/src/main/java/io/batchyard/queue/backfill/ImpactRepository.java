@@ -3,10 +3,13 @@ package io.batchyard.queue.backfill;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
+import io.batchyard.schemas.backfill.Reenqueued;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The reads of the impact walk over the consumption queue and its archive; each joins the caller's session. A row's
@@ -46,6 +49,50 @@ public class ImpactRepository extends SqlRepository {
                                               WHERE source_instance_exec_id = ANY(CAST(:runs AS bigint[])))""")
                         + " ORDER BY r.row_id",
                 Params.of("runs", runIds.toArray(Long[]::new)), ImpactRepository::map);
+    }
+
+    /** What backfill {@code backfillId} already re-enqueued of batch {@code batchId} for step {@code stepId}. */
+    public Uni<Optional<Reenqueued>> reenqueued(UUID backfillId, long batchId, long stepId) {
+        return first("""
+                        SELECT s.queue_id, s.superseded_queue_id, q.source_batch_id, q.process_id, q.batch_marking
+                        FROM backfill_supersede s
+                        JOIN (SELECT queue_id, source_batch_id, process_id, batch_marking FROM consumption_queue
+                              UNION ALL
+                              SELECT queue_id, source_batch_id, process_id, batch_marking FROM archived_queue) q
+                          ON q.queue_id = s.queue_id
+                        WHERE s.backfill_id = :backfill AND q.source_batch_id = :batch AND q.process_id = :step""",
+                Params.of("backfill", backfillId).and("batch", batchId).and("step", stepId),
+                ImpactRepository::reenqueued);
+    }
+
+    /**
+     * Offers the batch to the step again as a New row that supersedes the step's latest archived consumption of it,
+     * and links the two; empty when the step never consumed the batch or the batch already waits for it.
+     */
+    public Uni<Optional<Reenqueued>> reenqueue(UUID backfillId, long batchId, long stepId) {
+        return first("""
+                        WITH old AS (SELECT queue_id, source_process_id, batch_marking FROM archived_queue
+                                     WHERE source_batch_id = :batch AND process_id = :step
+                                     ORDER BY queue_id DESC LIMIT 1),
+                        offered AS (
+                          INSERT INTO consumption_queue (source_batch_id, source_process_id, batch_state, batch_marking,
+                            process_id)
+                          SELECT :batch, source_process_id, 0, batch_marking, :step FROM old
+                          ON CONFLICT (source_batch_id, process_id) DO NOTHING
+                          RETURNING queue_id, source_batch_id, process_id, batch_marking),
+                        linked AS (
+                          INSERT INTO backfill_supersede (queue_id, superseded_queue_id, backfill_id)
+                          SELECT offered.queue_id, old.queue_id, :backfill FROM offered, old)
+                        SELECT offered.queue_id, old.queue_id AS superseded_queue_id, offered.source_batch_id,
+                          offered.process_id, offered.batch_marking
+                        FROM offered, old""",
+                Params.of("backfill", backfillId).and("batch", batchId).and("step", stepId),
+                ImpactRepository::reenqueued);
+    }
+
+    private static Reenqueued reenqueued(Row r) {
+        return new Reenqueued(r.getLong("queue_id"), r.getLong("superseded_queue_id"), r.getLong("source_batch_id"),
+                r.getLong("process_id"), r.getString("batch_marking"));
     }
 
     private static ConsumedRow map(Row r) {

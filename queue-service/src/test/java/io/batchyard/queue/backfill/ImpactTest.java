@@ -6,6 +6,7 @@ import static io.batchyard.queue.QueueFixtures.nextId;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
@@ -13,9 +14,11 @@ import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +133,44 @@ class ImpactTest {
             JsonPath after = impact(List.of(a), List.of(a1.runId()), List.of(), true);
             assertThat(after.getString("fingerprint")).isNotEqualTo(first);
             assertThat(after.getList("units.processId", Long.class)).containsExactlyInAnyOrder(a, b);
+        }
+    }
+
+    private static ValidatableResponse reenqueue(UUID backfill, long batch, long step) {
+        return given().auth().oauth2(Identity.get().serviceToken("execution")).contentType(ContentType.JSON)
+                .body(Map.of("backfillId", backfill.toString(), "batchId", batch, "processId", step))
+                .post("/internal/backfills/reenqueue").then();
+    }
+
+    @Test
+    void aReenqueuedBatchSupersedesTheArchivedConsumptionOnceAndTheNextRunClaimsIt() {
+        long a = nextId(), as = nextId(), b = nextId(), bs = nextId();
+        try (QueueFixtures f = new QueueFixtures(bootstrap)) {
+            f.register(ProcessTrees.parent(a).next(as).step(as, s -> s.next(a)));
+            f.register(ProcessTrees.parent(b).next(bs).step(bs, s -> s.enqueuedBy(a).next(b)));
+            Run a1 = complete(f, a, as, "20260301");
+            complete(f, b, bs, "20260301");
+            UUID backfill = UUID.randomUUID();
+
+            JsonPath made = reenqueue(backfill, a1.target(), bs).statusCode(200).extract().jsonPath();
+            long archived = given().queryParam("processId", bs).get("/archive").then().extract().jsonPath()
+                    .getLong("items.find { it.sourceBatchId == " + a1.target() + " }.queueId");
+            assertThat(made.getLong("supersededQueueId")).isEqualTo(archived);
+            assertThat(made.getString("batchMarking")).isEqualTo("20260301");
+            long queueId = made.getLong("queueId");
+            assertThat(reenqueue(backfill, a1.target(), bs).statusCode(200).extract().jsonPath().getLong("queueId"))
+                    .as("a repeat answers the same row").isEqualTo(queueId);
+            given().queryParam("processId", bs).get("/queue").then()
+                    .body("items.queueId", equalTo(List.of(Math.toIntExact(queueId))))
+                    .body("items[0].batchState", equalTo(0));
+            // another backfill cannot offer it again while it waits; a batch the step never consumed neither
+            reenqueue(UUID.randomUUID(), a1.target(), bs).statusCode(409)
+                    .body("code", equalTo(340));
+            reenqueue(backfill, a1.target(), as).statusCode(409).body("code", equalTo(340));
+            // the backfill's run of b claims exactly the superseding row
+            JsonPath claimed = claim(b, nextId(), 1).statusCode(200).extract().jsonPath();
+            assertThat(claimed.getList("rows.sourceBatchId", Long.class)).containsExactly(a1.target());
+            assertThat(claimed.getList("rows.queueId", Long.class)).containsExactly(queueId);
         }
     }
 }

@@ -236,6 +236,7 @@ public final class AccessPolicy {
                 rule("GET /files", VIEWER, FILTERED),
                 rule("POST /files", OPERATOR, EXECUTE),
                 rule("POST /internal/backfills/impact", SERVICE, NONE),
+                rule("POST /internal/backfills/reenqueue", SERVICE, NONE),
                 rule("POST /internal/claims", SERVICE, NONE),
                 rule("GET /lineage/batches/{targetBatchId}", VIEWER, READ),
                 rule("GET /process-definitions/{id}", VIEWER, READ),
