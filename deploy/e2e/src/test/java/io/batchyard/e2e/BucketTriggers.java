@@ -131,11 +131,19 @@ final class BucketTriggers {
                 .map(b -> ((Number) b.get("sourceBatchId")).longValue()).sorted().toList();
     }
 
-    /** The source batches of the step's queue rows that the run with target batch {@code targetBatch} claimed. */
+    /**
+     * The source batches of the step's queue rows that the run with target batch {@code targetBatch} claimed, on the
+     * queue or, once the run halted, in the archive.
+     */
     List<Long> claimedBy(long step, long targetBatch) {
-        List<Map<String, Object>> rows = ok(queue().queryParam("processId", step).queryParam("limit", 500)
-                .get("/queue")).jsonPath().getList("items");
-        return rows.stream().filter(r -> r.get("targetBatchId") != null
+        // a row being archived may show in both lists for a moment: a batch is on a step's queue once
+        Map<Object, Map<String, Object>> rows = new HashMap<>();
+        for (String list : List.of("/queue", "/archive")) {
+            List<Map<String, Object>> items = ok(queue().queryParam("processId", step).queryParam("limit", 500)
+                    .get(list)).jsonPath().getList("items");
+            items.forEach(r -> rows.put(r.get("sourceBatchId"), r));
+        }
+        return rows.values().stream().filter(r -> r.get("targetBatchId") != null
                         && ((Number) r.get("targetBatchId")).longValue() == targetBatch)
                 .map(r -> ((Number) r.get("sourceBatchId")).longValue()).sorted().toList();
     }
