@@ -46,7 +46,11 @@ public enum ExecutionError implements ErrorCode {
     /** A file a job definition names (a context file) is empty, absolute, has a '..' segment or a control character. */
     FILE_NAME_REFUSED(433, 422, "File name refused"),
     /** The file's name is well formed but its real path (after symlinks) lies outside the runner's work directory. */
-    FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory");
+    FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory"),
+    // Data deadlines (GET /deadlines/{id}, POST /deadlines/{id}/waive, GET /deadlines?state=).
+    UNKNOWN_DEADLINE(440, 404, "Unknown deadline"),
+    DEADLINE_NOT_OPEN(441, 409, "The deadline is no longer open"),
+    INVALID_DEADLINE_STATE(442, 400, "Invalid deadline state");
 
     private final Spec spec;
 
