@@ -59,13 +59,13 @@ public class DeadlineService {
 
     /**
      * Creates the deadlines of every bucket that has become expected by {@code now} (the bucket in progress, and
-     * every one since the last pass: after a downtime, those it missed), each announced SET. Answers how many.
+     * every one since the last pass: after a downtime, those it missed), each announced SET, for up to
+     * {@code definitionsPerPass} parents. Answers how many parents it took.
      */
     @WithTransaction
     public Uni<Integer> materialise(OffsetDateTime now, int definitionsPerPass) {
         return definitions.lockBehind(now, definitionsPerPass)
-                .chain(behind -> InOrder.map(behind, d -> materialise(d, now.toInstant())))
-                .map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
+                .chain(behind -> InOrder.map(behind, d -> materialise(d, now.toInstant())).map(List::size));
     }
 
     private Uni<Integer> materialise(DeadlineDefinition definition, Instant now) {

@@ -34,9 +34,9 @@ public class DeadlineWatch {
     public static final String STATES = "batchyard.deadlines";
     public static final String LAG = "batchyard.deadline.checker.lag.seconds";
     public static final String MISS_DELAY = "batchyard.deadline.miss.delay";
-    /** Definitions one check materialises at most; the others wait for the next check. */
+    /** Parents one materialising transaction takes; a check goes on while they come back full. */
     static final int DEFINITIONS_PER_CHECK = 100;
-    /** Batches one check fires at most, so that a check ends and the next one starts with a fresh clock. */
+    /** Transactions one check runs at most for each step, so that a check ends and the next one has a fresh clock. */
     static final int BATCHES_PER_CHECK = 40;
 
     private static final Logger LOG = Logger.getLogger(DeadlineWatch.class);
@@ -87,7 +87,7 @@ public class DeadlineWatch {
     /** One check on the clock's now: materialise, settle, fire; answers the deadlines it fired. */
     public Uni<Integer> checkOnce() {
         OffsetDateTime now = clock.now();
-        return deadlines.materialise(now, DEFINITIONS_PER_CHECK)
+        return materialise(now, 0)
                 .chain(() -> deadlines.settle(now, config.batchSize()))
                 .chain(() -> fire(now, 0, 0))
                 .call(() -> deadlines.checkerLag(clock.now()).invoke(lag -> lagSeconds.set(lag.toSeconds())));
@@ -96,6 +96,12 @@ public class DeadlineWatch {
     /** One renewal of the estimates on the clock's now; answers the deadlines it found at risk. */
     public Uni<Integer> estimateOnce() {
         return deadlines.estimate(clock.now(), config.batchSize()).map(List::size);
+    }
+
+    /** Materialises parents in transactions of {@link #DEFINITIONS_PER_CHECK} while they come back full. */
+    private Uni<Integer> materialise(OffsetDateTime now, int batches) {
+        return deadlines.materialise(now, DEFINITIONS_PER_CHECK).chain(taken -> taken < DEFINITIONS_PER_CHECK
+                || batches + 1 >= BATCHES_PER_CHECK ? Uni.createFrom().item(taken) : materialise(now, batches + 1));
     }
 
     private Uni<Integer> fire(OffsetDateTime now, int fired, int batches) {
