@@ -67,10 +67,11 @@ public final class LiveRegistry {
                     == parent.get("id").asLong()).toList();
             List<Pipeline.Process> steps = new ArrayList<>();
             for (JsonNode s : stepRows) {
-                steps.add(process(s, parent, byId, id, List.of(), null));
+                steps.add(process(s, parent, byId, id, List.of(), null, null));
                 unique(versions, Plan.label(text(parent, "name"), text(s, "name")), s.get("version").asInt());
             }
-            parents.add(process(parent, parent, byId, id, steps, trigger(parent.get("id").asLong())));
+            long pid = parent.get("id").asLong();
+            parents.add(process(parent, parent, byId, id, steps, trigger(pid), deadlines(pid)));
             unique(versions, Plan.label(text(parent, "name"), null), parent.get("version").asInt());
         }
         Pipeline pipeline = new Pipeline(Pipeline.API_VERSION, new Pipeline.Application(text(app, "name"),
@@ -106,7 +107,7 @@ public final class LiveRegistry {
     }
 
     private Pipeline.Process process(JsonNode p, JsonNode parent, Map<Long, JsonNode> byId, long applicationId,
-                                     List<Pipeline.Process> steps, String trigger) {
+                                     List<Pipeline.Process> steps, String trigger, Pipeline.Deadlines deadlines) {
         List<Pipeline.Ref> enqueuing = new ArrayList<>();
         p.path("enqueuingProcessIds").forEach(e -> enqueuing.add(ref(e.asLong(), byId, applicationId)));
         List<String> next = new ArrayList<>();
@@ -129,7 +130,21 @@ public final class LiveRegistry {
         });
         return new Pipeline.Process(text(p, "name"), text(p, "description"), p.path("processTypeId").asInt(),
                 p.path("workflowTypeId").asInt(), p.path("canRecover").asBoolean(), text(p, "batchCutPattern"),
-                enqueuing, next, properties, steps, trigger);
+                enqueuing, next, properties, steps, trigger, deadlines);
+    }
+
+    /** A parent's data deadlines, null when it has none (404). */
+    private Pipeline.Deadlines deadlines(long parentId) {
+        try {
+            JsonNode d = http.send("GET", "/processes/" + parentId + "/deadlines", null).orElseThrow();
+            return new Pipeline.Deadlines(text(d, "grain"), text(d, "cron"), text(d, "zone"), text(d, "startBy"),
+                    text(d, "finishBy"), text(d, "maxRuntime"));
+        } catch (ProblemException e) {
+            if (e.status() == 404) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -157,13 +172,7 @@ public final class LiveRegistry {
         if (policies.isEmpty()) {
             return;
         }
-        long applicationId = http.pages("/applications?name=" + URLEncoder.encode(application,
-                StandardCharsets.UTF_8)).stream().filter(a -> application.equals(a.path("name").asText()))
-                .findFirst().orElseThrow(() -> new IllegalStateException("application '" + application
-                        + "' not found after the apply")).get("id").asLong();
-        Map<String, Long> parents = new HashMap<>();
-        http.pages("/processes?parentsOnly=true&applicationId=" + applicationId)
-                .forEach(p -> parents.put(text(p, "name"), p.get("id").asLong()));
+        Map<String, Long> parents = parentsOf(application);
         Instant until = Instant.now().plus(KNOWN_WITHIN);
         for (Map.Entry<String, String> e : policies.entrySet()) {
             long id = parents.get(e.getKey());
@@ -179,6 +188,37 @@ public final class LiveRegistry {
                 }
             }
         }
+    }
+
+    /**
+     * Sets (or, for a null value, removes) each parent's data deadlines in the registry, after the plan's
+     * transaction committed: each is a call of its own, like a trigger policy.
+     */
+    public void setDeadlines(String application, Map<String, Pipeline.Deadlines> deadlines) {
+        if (deadlines.isEmpty()) {
+            return;
+        }
+        Map<String, Long> parents = parentsOf(application);
+        for (Map.Entry<String, Pipeline.Deadlines> e : deadlines.entrySet()) {
+            long id = parents.get(e.getKey());
+            if (e.getValue() == null) {
+                http.send("DELETE", "/processes/" + id + "/deadlines", null);
+            } else {
+                http.send("PUT", "/processes/" + id + "/deadlines", e.getValue());
+            }
+        }
+    }
+
+    /** The application's parents by name, as they are after an apply. */
+    private Map<String, Long> parentsOf(String application) {
+        long applicationId = http.pages("/applications?name=" + URLEncoder.encode(application,
+                StandardCharsets.UTF_8)).stream().filter(a -> application.equals(a.path("name").asText()))
+                .findFirst().orElseThrow(() -> new IllegalStateException("application '" + application
+                        + "' not found after the apply")).get("id").asLong();
+        Map<String, Long> parents = new HashMap<>();
+        http.pages("/processes?parentsOnly=true&applicationId=" + applicationId)
+                .forEach(p -> parents.put(text(p, "name"), p.get("id").asLong()));
+        return parents;
     }
 
     private static void pause() {

@@ -37,18 +37,53 @@ public record Pipeline(String apiVersion, Application application, List<Process>
      * parent names its first step(s), a step the following one(s) or its parent. {@code enqueuing} names parents
      * whose batches this process consumes. {@code trigger}, a parent's only, is its trigger policy in
      * execution-service ({@code on-batch}, {@code all-enqueuers}; null for {@code none}, the default).
+     * {@code deadlines}, a parent's only, are its data deadlines in the registry (null: none).
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     @JsonPropertyOrder({"name", "description", "type", "workflowType", "canRecover", "batchCutPattern", "trigger",
-            "enqueuing", "next", "properties", "steps"})
+            "deadlines", "enqueuing", "next", "properties", "steps"})
     public record Process(String name, String description, int type, int workflowType, boolean canRecover,
                           String batchCutPattern, List<Ref> enqueuing, List<String> next, List<Property> properties,
-                          List<Process> steps, String trigger) {
+                          List<Process> steps, String trigger, Deadlines deadlines) {
 
         /** The same process without links to other processes (as first created, before they exist). */
         public Process unlinked() {
             return new Process(name, description, type, workflowType, canRecover, batchCutPattern, List.of(), List.of(),
-                    properties, steps, trigger);
+                    properties, steps, trigger, deadlines);
+        }
+    }
+
+    /**
+     * A parent's data deadlines as the registry keeps them ({@code PUT /processes/{id}/deadlines}): buckets of
+     * {@code grain} (day when absent) in {@code zone}, optionally ended by a {@code cron} fire, and ISO-8601 durations.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"grain", "cron", "zone", "startBy", "finishBy", "maxRuntime"})
+    public record Deadlines(String grain, String cron, String zone, String startBy, String finishBy,
+                            String maxRuntime) {
+
+        /** As the registry stores them (grain in lower case, day by default; durations in canonical form). */
+        public Deadlines normalised() {
+            return new Deadlines(grain == null ? "day" : grain.toLowerCase(java.util.Locale.ROOT), cron, zone,
+                    duration(startBy), duration(finishBy), duration(maxRuntime));
+        }
+
+        /** How a plan shows them: {@code day Europe/Berlin finishBy=PT6H}. */
+        @Override
+        public String toString() {
+            StringBuilder text = new StringBuilder(grain == null ? "day" : grain);
+            text.append(cron == null ? "" : " cron '" + cron + "'").append(' ').append(zone);
+            text.append(startBy == null ? "" : " startBy=" + startBy);
+            text.append(finishBy == null ? "" : " finishBy=" + finishBy);
+            return text.append(maxRuntime == null ? "" : " maxRuntime=" + maxRuntime).toString();
+        }
+
+        private static String duration(String iso) {
+            try {
+                return iso == null ? null : java.time.Duration.parse(iso).toString();
+            } catch (java.time.format.DateTimeParseException e) {
+                return iso;
+            }
         }
     }
 
@@ -99,7 +134,7 @@ public record Pipeline(String apiVersion, Application application, List<Process>
                 orEmpty(p.next()).stream().sorted().toList(),
                 orEmpty(p.properties()).stream().sorted(Comparator.comparing(Property::key)).toList(),
                 orEmpty(p.steps()).stream().map(Pipeline::sorted).sorted(Comparator.comparing(Process::name)).toList(),
-                p.trigger());
+                p.trigger(), p.deadlines());
     }
 
     static <T> List<T> orEmpty(List<T> list) {

@@ -34,6 +34,8 @@ public final class PipelineRules {
     private static final Set<String> PERMISSIONS = Set.of("ownerUser", "ownerGroup", "owner", "group", "others");
     private static final Set<String> PROCESS = Set.of("name", "description", "type", "workflowType", "canRecover",
             "batchCutPattern", "enqueuing", "next", "properties", "steps", "trigger", "deadlines");
+    private static final Set<String> DEADLINES = Set.of("grain", "cron", "zone", "startBy", "finishBy", "maxRuntime");
+    private static final List<String> GRAINS = List.of("hour", "day", "week", "month");
     private static final Set<String> REF = Set.of("application", "process");
     private static final Set<String> PROPERTY = Set.of("group", "key", "value", "description", "secret");
 
@@ -125,6 +127,9 @@ public final class PipelineRules {
                     if (process(s, sat) && s.has("steps")) {
                         errors.add(sat + "steps: a step has no steps of its own");
                     }
+                    if (s.has("deadlines")) {
+                        errors.add(sat + "deadlines: a step has none (its parent's deadlines cover the job)");
+                    }
                     if (s.has("trigger")) {
                         errors.add(sat + "trigger: a step has none (its parent's trigger policy starts the job)");
                     }
@@ -158,13 +163,43 @@ public final class PipelineRules {
         if (trigger != null && !trigger.isNull() && !Pipeline.TRIGGERS.contains(trigger.asText(""))) {
             errors.add(at + "trigger: one of " + String.join(", ", Pipeline.TRIGGERS));
         }
-        // Reserved: deadlines do not exist yet; a file that sets them would be applied only in part, so it is
-        // refused rather than silently half-applied.
-        if (p.has("deadlines")) {
-            errors.add(at + "deadlines: reserved for deadlines, which this version does not have yet");
-        }
+        deadlines(p.get("deadlines"), at + "deadlines.");
         properties(p, at);
         return true;
+    }
+
+    /** A parent's deadlines, as the registry will check them: a zone, a known grain, ISO-8601 durations. */
+    private void deadlines(JsonNode d, String at) {
+        if (d == null || d.isNull()) {
+            return;
+        }
+        if (!d.isObject()) {
+            errors.add(at.substring(0, at.length() - 1) + ": must be a mapping");
+            return;
+        }
+        known(d, at, DEADLINES);
+        text(d, at, "zone", 64, true);
+        text(d, at, "cron", 120, false);
+        JsonNode grain = d.get("grain");
+        if (grain != null && !grain.isNull() && !GRAINS.contains(grain.asText("").toLowerCase(java.util.Locale.ROOT))) {
+            errors.add(at + "grain: one of " + String.join(", ", GRAINS));
+        }
+        boolean any = false;
+        for (String field : List.of("startBy", "finishBy", "maxRuntime")) {
+            JsonNode v = d.get(field);
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            any = true;
+            try {
+                java.time.Duration.parse(v.asText(""));
+            } catch (java.time.format.DateTimeParseException e) {
+                errors.add(at + field + ": an ISO-8601 duration such as PT6H");
+            }
+        }
+        if (!any) {
+            errors.add(at.substring(0, at.length() - 1) + ": give at least one of startBy, finishBy and maxRuntime");
+        }
     }
 
     private void links(JsonNode p, String at, Set<String> tree, Set<String> parents) {
@@ -338,9 +373,12 @@ public final class PipelineRules {
         List<Pipeline.Process> steps = new ArrayList<>();
         n.path("steps").forEach(s -> steps.add(process(s)));
         String trigger = str(n, "trigger");
+        JsonNode d = n.get("deadlines");
+        Pipeline.Deadlines deadlines = d == null || d.isNull() ? null : new Pipeline.Deadlines(str(d, "grain"),
+                str(d, "cron"), str(d, "zone"), str(d, "startBy"), str(d, "finishBy"), str(d, "maxRuntime"));
         return new Pipeline.Process(str(n, "name"), str(n, "description"), n.get("type").asInt(),
                 n.get("workflowType").asInt(), n.path("canRecover").asBoolean(false), str(n, "batchCutPattern"),
-                enqueuing, next, properties, steps, "none".equals(trigger) ? null : trigger);
+                enqueuing, next, properties, steps, "none".equals(trigger) ? null : trigger, deadlines);
     }
 
     private static String str(JsonNode n, String field) {

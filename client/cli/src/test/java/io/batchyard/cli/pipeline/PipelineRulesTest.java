@@ -78,6 +78,18 @@ class PipelineRulesTest {
     }
 
     @Test
+    void aParentsDeadlinesAreCheckedAsTheRegistryWillAndAStepHasNone() {
+        String withDeadlines = GOOD.replace("workflowType: 1", "workflowType: 1\n    deadlines: {zone: Europe/Berlin, "
+                + "finishBy: PT6H}");
+        assertThat(PipelineRules.check(readTree(withDeadlines))).isEmpty();
+        String bad = GOOD.replace("workflowType: 1", "workflowType: 1\n    deadlines: {grain: fortnight, "
+                + "finishBy: six hours}").replace("type: 12", "type: 12\n        deadlines: {zone: UTC, finishBy: PT1H}");
+        assertThat(PipelineRules.check(readTree(bad))).extracting(e -> e.substring(0, e.indexOf(": "))).contains(
+                "processes[0].deadlines.zone", "processes[0].deadlines.grain", "processes[0].deadlines.finishBy",
+                "processes[0].steps[0].deadlines");
+    }
+
+    @Test
     void namesMustBeUniqueWithinATree() {
         String twice = GOOD.replace("name: fetch", "name: load");
         assertThat(PipelineRules.check(readTree(twice))).anyMatch(e -> e.startsWith("processes[0].steps[0].name: "

@@ -13,7 +13,7 @@ class PlanTest {
 
     private static Pipeline.Process step(String name, List<String> next, Pipeline.Property... properties) {
         return new Pipeline.Process(name, name + " step", 12, 0, true, null, List.of(), next, List.of(properties),
-                List.of(), null);
+                List.of(), null, null);
     }
 
     private static Pipeline sales(String description, Pipeline.Process... steps) {
@@ -21,9 +21,14 @@ class PlanTest {
     }
 
     private static Pipeline sales(String description, String trigger, Pipeline.Process... steps) {
+        return withDeadlines(description, trigger, null, steps);
+    }
+
+    private static Pipeline withDeadlines(String description, String trigger, Pipeline.Deadlines deadlines,
+                                          Pipeline.Process... steps) {
         Pipeline.Process load = new Pipeline.Process("load", "loads sales", 1, 1, true, null, List.of(),
                 List.of("fetch"), List.of(new Pipeline.Property("param", "mode", "full", null, null)), List.of(steps),
-                trigger);
+                trigger, deadlines);
         return new Pipeline(Pipeline.API_VERSION, new Pipeline.Application("sales", description, "data team", SHARED),
                 List.of(load));
     }
@@ -51,6 +56,29 @@ class PlanTest {
                 .map(s -> s.get("parent") + "/" + s.get("step") + "@" + s.get("version")).toList())
                 .containsExactly("load/null@3", "load/fetch@5", "load/store@2");
         assertThat((List<?>) plan.request().get("changes")).isEmpty();
+    }
+
+    @Test
+    void deadlinesAreComparedAsTheRegistryKeepsThemAndSetAfterItsTransaction() {
+        Pipeline.Process fetch = step("fetch", List.of("load"));
+        Pipeline.Deadlines stored = new Pipeline.Deadlines("day", null, "Europe/Berlin", null, "PT6H", null);
+        Pipeline.Deadlines written = new Pipeline.Deadlines(null, null, "Europe/Berlin", null, "pt6h", null);
+        // the file's spelling of what the registry stores is no change
+        Plan same = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, written, fetch));
+        assertThat(same.isEmpty()).isTrue();
+        assertThat(same.deadlines()).isEmpty();
+
+        Pipeline.Deadlines earlier = new Pipeline.Deadlines("day", null, "Europe/Berlin", "PT1H", "PT5H", null);
+        Plan changed = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, earlier, fetch));
+        assertThat(changed.lines()).containsExactly(
+                "~ change process 'load'",
+                "    deadlines: day Europe/Berlin finishBy=PT6H -> day Europe/Berlin startBy=PT1H finishBy=PT5H",
+                "application 'sales': 0 to create, 1 to change, 0 to delete");
+        assertThat(changed.registryEmpty()).isTrue();
+        assertThat(changed.deadlines()).containsExactly(Map.entry("load", earlier.normalised()));
+
+        Plan removed = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, null, fetch));
+        assertThat(removed.deadlines()).containsKey("load").containsValue(null);
     }
 
     @Test
