@@ -269,6 +269,7 @@ public final class AccessPolicy {
                 rule("GET /api/stream", VIEWER, FILTERED),
                 rule("GET /api/panels/why/{pid}", VIEWER, READ),
                 rule("GET /api/panels/compaction", VIEWER, FILTERED),
+                rule("GET /api/panels/deadlines", VIEWER, FILTERED),
                 rule("GET /api/panels/lineage/processes/{pid}", VIEWER, READ),
                 rule("GET /api/panels/lineage/tables/{table}", VIEWER, FILTERED));
     }
