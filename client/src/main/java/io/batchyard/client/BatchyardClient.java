@@ -35,6 +35,8 @@ public final class BatchyardClient {
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    /** Writes bodies of {@link #call} exactly as the caller built them. */
+    private static final ObjectMapper RAW = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
 
     private final ClientSettings settings;
@@ -215,6 +217,19 @@ public final class BatchyardClient {
                 .setHeader("Accept", "*/*").GET()).orElse("");
     }
 
+    /**
+     * Any JSON call to one of the services ({@code base}: one of the settings' service roots), with the token, retry
+     * rule and refusals of every other call. The body is written as given, nulls included (a PATCH clears a field with
+     * one); an answer without a body is empty.
+     */
+    public Optional<JsonNode> call(URI base, String method, String path, Object body) {
+        HttpRequest.Builder b = request(base, path).method(method, publisher(RAW, body));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        return send(b, JsonNode.class);
+    }
+
     // ---- transport ----
 
     private static List<Long> stepIds(JsonNode answer) {
@@ -233,18 +248,20 @@ public final class BatchyardClient {
     }
 
     private <T> T post(URI base, String path, Object body, Class<T> answer) {
-        HttpRequest.BodyPublisher publisher;
-        try {
-            publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        HttpRequest.Builder b = request(base, path).POST(publisher);
+        HttpRequest.Builder b = request(base, path).POST(publisher(JSON, body));
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
         return send(b, answer).orElseThrow(() -> new ProblemException(0, null, null, "empty answer to POST " + path));
+    }
+
+    private static HttpRequest.BodyPublisher publisher(ObjectMapper mapper, Object body) {
+        try {
+            return body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(mapper.writeValueAsString(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private <T> Optional<T> get(URI base, String path, Class<T> answer) {

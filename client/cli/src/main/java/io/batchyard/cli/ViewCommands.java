@@ -92,7 +92,8 @@ final class ViewCommands {
     }
 
     @Command(name = "why", mixinStandardHelpOptions = true,
-            description = "Why a stand-alone job (or one bucket of it) is not running (GET /why).")
+            description = "Why a job (or one bucket of it) is not running, and the buckets its trigger waits for with "
+                    + "what is missing (GET /why).")
     static class Why extends Call {
         @Parameters(paramLabel = "PROCESS_ID", description = "the parent process")
         long processId;
@@ -113,6 +114,7 @@ final class ViewCommands {
                 out.line("next buckets: " + String.join(", ", next));
             }
             why.path("reasons").forEach(r -> out.line("  " + text(r, "code") + ": " + text(r, "message")));
+            TriggerCommands.waitingLines(why).forEach(out::line);
             return ExitCodes.OK;
         }
     }

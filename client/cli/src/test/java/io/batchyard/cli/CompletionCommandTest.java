@@ -30,6 +30,14 @@ class CompletionCommandTest {
         assertThat(bash(script, "batchyard", "workflow", "export", "12", "--format", ""))
                 .containsExactly("oozie", "airflow", "dot", "svg");
         assertThat(bash(script, "batchyard", "completion", "")).containsExactly("bash", "zsh");
+        assertThat(bash(script, "batchyard", "tri")).containsExactly("trigger");
+        assertThat(bash(script, "batchyard", "trigger", "")).containsExactlyInAnyOrder("get", "set", "runs");
+        assertThat(bash(script, "batchyard", "pa")).containsExactly("pause");
+        assertThat(bash(script, "batchyard", "resume", "12", "--p")).containsExactly("--preview");
+        assertThat(bash(script, "batchyard", "trigger", "set", "12", "--policy", ""))
+                .containsExactly("each", "all", "any-of", "n-of", "all-with-timeout", "none");
+        assertThat(bash(script, "batchyard", "trigger", "set", "12", "--grain", ""))
+                .containsExactly("upstream", "hour", "day", "week", "month");
     }
 
     @Test

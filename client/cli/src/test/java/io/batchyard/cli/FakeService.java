@@ -8,8 +8,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import picocli.CommandLine;
 
 /**
@@ -24,8 +26,13 @@ final class FakeService implements AutoCloseable {
     record Run(int status, String out, String err) {
     }
 
+    /** A request as it came: method, path with its query string, body. */
+    record Request(String method, String uri, String body) {
+    }
+
     private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
 
     FakeService() {
         try {
@@ -34,6 +41,8 @@ final class FakeService implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         server.createContext("/", exchange -> {
+            requests.add(new Request(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
+                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
             Answer a = answers.getOrDefault(exchange.getRequestURI().getPath(), new Answer(404,
                     "application/problem+json", "{\"status\":404,\"title\":\"Not Found\"}"));
             byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
@@ -48,6 +57,11 @@ final class FakeService implements AutoCloseable {
     FakeService answer(String path, int status, String json) {
         answers.put(path, new Answer(status, status < 400 ? "application/json" : "application/problem+json", json));
         return this;
+    }
+
+    /** Every request so far, in arrival order. */
+    List<Request> requests() {
+        return List.copyOf(requests);
     }
 
     String url() {

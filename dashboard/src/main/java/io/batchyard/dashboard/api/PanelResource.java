@@ -6,11 +6,14 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.List;
 
 /**
  * The panels read from the services rather than the topics, for viewers and above; each call carries the viewer's
@@ -34,6 +37,18 @@ public class PanelResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<PanelService.Why> why(@PathParam("pid") @Min(1) long pid) {
         return panels.why(pid);
+    }
+
+    /**
+     * The triggers of these parents (those with a policy the viewer may read): the buckets each waits for with what is
+     * missing, whether it is paused, and its latest trigger runs with the batches they consumed.
+     */
+    @GET
+    @Path("triggers")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<List<PanelService.Trigger>> triggers(
+            @QueryParam("pid") @Size(max = PanelService.TRIGGERS_ASKED) List<@Min(1) Long> pids) {
+        return panels.triggers(pids == null ? List.of() : pids);
     }
 
     /** Partitions per table by state, pending and dead merge jobs. */

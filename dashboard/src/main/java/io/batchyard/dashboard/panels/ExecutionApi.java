@@ -28,4 +28,12 @@ public interface ExecutionApi {
     @GET
     @Path("deadlines")
     Uni<JsonNode> deadlines(@QueryParam("state") String state, @QueryParam("limit") int limit);
+
+    @GET
+    @Path("processes/{pid}/trigger")
+    Uni<JsonNode> trigger(@PathParam("pid") long pid);
+
+    @GET
+    @Path("processes/{pid}/trigger/runs")
+    Uni<JsonNode> triggerRuns(@PathParam("pid") long pid, @QueryParam("limit") int limit);
 }

@@ -2,6 +2,7 @@ package io.batchyard.dashboard.panels;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.batchyard.api.ApiException;
 import io.batchyard.api.CommonErrors;
 import io.smallrye.mutiny.Uni;
@@ -13,12 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * The panels that are not in the topics: the runner's "why isn't it running", compaction's partitions and merge jobs,
- * and lineage graphs. Each is read from its service when the page asks, with the viewer's own token, so a viewer
+ * The panels that are not in the topics: the runner's "why isn't it running", parents' triggers, compaction's
+ * partitions and merge jobs, and lineage graphs. Each is read from its service when the page asks, with the viewer's own token, so a viewer
  * sees there exactly what the service lets them see. A service's refusal (403, 404, ...) reaches the page unchanged;
  * a service that does not answer within its client's timeouts (application.properties) is a 503 with code 601, never
  * a hung panel.
@@ -31,9 +33,20 @@ public class PanelService {
     /** Partitions and dead merge jobs a compaction panel lists: the services' page size. */
     static final int PAGE = 500;
     static final int DEAD_SHOWN = 20;
+    /** Parents one triggers panel call asks about, and the trigger runs shown for each. */
+    public static final int TRIGGERS_ASKED = 20;
+    static final int TRIGGER_RUNS_SHOWN = 5;
 
     /** The runner's answer for one stand-alone parent and its run policy (null when it has none). */
     public record Why(long processId, JsonNode explanation, JsonNode policy) {
+    }
+
+    /**
+     * A parent's data-aware trigger as the triggers panel shows it: its settings, the buckets it waits for with what
+     * is missing ({@code /why}'s {@code waiting}, oldest first) and its latest trigger runs with their batches.
+     */
+    public record Trigger(long processId, String policy, boolean paused, JsonNode settings, JsonNode waiting,
+                          JsonNode runs) {
     }
 
     /** One table's partitions by state (open, closed, switched) and its merge jobs waiting or dead-lettered. */
@@ -67,6 +80,40 @@ public class PanelService {
         return Uni.combine().all().unis(execution.why(pid), policy).asTuple()
                 .map(t -> new Why(pid, t.getItem1(), t.getItem2()))
                 .onFailure().transform(e -> relayed("execution-service", e));
+    }
+
+    /**
+     * The triggers of the parents asked about (the page asks for the parents of the queues it shows), those with a
+     * policy only: a parent without one, or one the viewer may not read (the service's 404), is left out rather than
+     * failing the panel.
+     */
+    public Uni<List<Trigger>> triggers(List<Long> pids) {
+        List<Uni<Trigger>> each = pids.stream().distinct().limit(TRIGGERS_ASKED).map(this::trigger).toList();
+        if (each.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Uni.join().all(each).andFailFast().map(all -> all.stream().filter(Objects::nonNull).toList())
+                .onFailure().transform(e -> relayed("execution-service", e));
+    }
+
+    private Uni<Trigger> trigger(long pid) {
+        return execution.trigger(pid).onFailure(e -> status(e) == 404).recoverWithNull().flatMap(settings -> {
+            if (settings == null || "none".equals(settings.path("policy").asText())) {
+                return Uni.createFrom().nullItem();
+            }
+            // a parent /why does not explain (not one the runner or a launcher starts) still shows its runs
+            Uni<JsonNode> why = execution.why(pid).onFailure(e -> status(e) >= 400 && status(e) < 500)
+                    .recoverWithNull();
+            return Uni.combine().all().unis(why, execution.triggerRuns(pid, TRIGGER_RUNS_SHOWN)).asTuple()
+                    .map(t -> trigger(pid, settings, t.getItem1(), t.getItem2()));
+        });
+    }
+
+    static Trigger trigger(long pid, JsonNode settings, JsonNode why, JsonNode runs) {
+        JsonNode waiting = why == null ? null : why.get("waiting");
+        return new Trigger(pid, settings.path("policy").asText(), settings.path("paused").asBoolean(), settings,
+                waiting == null || waiting.isNull() ? JsonNodeFactory.instance.arrayNode() : waiting,
+                runs.path("items"));
     }
 
     public Uni<Compaction> compaction() {

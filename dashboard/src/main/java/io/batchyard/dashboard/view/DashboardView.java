@@ -57,9 +57,10 @@ public final class DashboardView {
                       Integer errorCode, String errorText) {
     }
 
+    /** A consuming step's queue; its parent (whose trigger the triggers panel shows) is null while unannounced. */
     public record Queue(long consumerProcessId, String processName, Long applicationId, int queued,
                         Instant oldestEnqueuedAt, Long lastFanOutMs, long enqueuedTotal, long consumedTotal,
-                        boolean onlyGrowing) {
+                        boolean onlyGrowing, Long parentProcessId) {
     }
 
     /** One line of the live feed; the application is null while the registry's event for the process is unread. */
@@ -241,7 +242,8 @@ public final class DashboardView {
         queues.forEach((consumer, q) -> {
             Instant oldest = q.batches.values().stream().min(Comparator.naturalOrder()).orElse(null);
             queueList.add(new Queue(consumer, names.name(consumer), names.applicationOf(consumer), q.batches.size(),
-                    oldest, q.lastFanOutMs, q.enqueued, q.consumed, q.consumed == 0 && q.batches.size() >= GROWING_AFTER));
+                    oldest, q.lastFanOutMs, q.enqueued, q.consumed, q.consumed == 0 && q.batches.size() >= GROWING_AFTER,
+                    names.parentOf(consumer)));
         });
         List<FlowLine> lines = flow.stream().map(this::named).toList();
         return new Snapshot(version, now, finished.stream().map(r -> r.toRun(names)).toList(), queueList, lines,

@@ -122,6 +122,12 @@ final class Directory {
         return parent != null ? parent.applicationId() : p.applicationId();
     }
 
+    /** The parent whose run consumes a step's batches (a parent is its own); null while the process is not known. */
+    Long parentOf(long processId) {
+        Process p = processes.get(processId);
+        return p == null ? null : p.parentProcessId() == null ? p.processId() : p.parentProcessId();
+    }
+
     /** The applications' permissions as now known, a copy the caller may keep. */
     Map<Long, ApplicationAccess> access() {
         return Map.copyOf(access);

@@ -173,6 +173,8 @@ class DashboardViewTest {
         assertThat(ana.finished()).isEmpty();
         // The step belongs to its parent's application, whatever the registry said of the step itself.
         assertThat(ana.queues()).extracting(DashboardView.Queue::consumerProcessId).containsExactly(11L);
+        assertThat(ana.queues()).extracting(DashboardView.Queue::parentProcessId).as("whose trigger the panel asks")
+                .containsExactly(10L);
         assertThat(ana.flow()).extracting(DashboardView.FlowLine::processId).containsOnly(10L, 11L);
         assertThat(ana.applications()).extracting(Directory.Application::name).containsExactly("sales");
         assertThat(ana.parents()).extracting(Directory.Parent::processId).containsExactly(10L);

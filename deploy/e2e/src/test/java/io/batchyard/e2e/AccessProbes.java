@@ -253,6 +253,12 @@ final class AccessProbes {
         p.add(guarded(s, "GET /processes/{pid}/trigger", () -> fx.parent, AccessProbes::at));
         p.add(guarded(s, "PUT /processes/{pid}/trigger", () -> fx.parent,
                 id -> at(id).body(Map.of("policy", "none"))));
+        p.add(guarded(s, "POST /processes/{pid}/trigger/pause", () -> fx.parent, AccessProbes::at));
+        p.add(guarded(s, "POST /processes/{pid}/trigger/resume", () -> fx.parent,
+                id -> at(id).body(Map.of("mode", "catch-up"))));
+        p.add(guarded(s, "GET /processes/{pid}/trigger/resume-preview", () -> fx.parent,
+                id -> at(id).query("mode", "skip")));
+        p.add(guarded(s, "GET /processes/{pid}/trigger/runs", () -> fx.parent, AccessProbes::at));
         p.add(none(s, "GET /runner/bucket-keys", AccessProbes::at));
         p.add(none(s, "PUT /runner/bucket-keys/{key}", () -> at("AclMatrix").body(Map.of("script", "acl-matrix.sh"))));
         p.add(guarded(s, "GET /runner/processes/{pid}", () -> fx.standalone, AccessProbes::at));
@@ -356,6 +362,8 @@ final class AccessProbes {
         p.add(list(s, "GET /api/snapshot", at(), "parents.processId", () -> fx.parent));
         p.add(list(s, "GET /api/stream", at(), "parents.processId", () -> fx.parent));
         p.add(guarded(s, "GET /api/panels/why/{pid}", () -> fx.standalone, AccessProbes::at));
+        // parents without a policy, or that the viewer may not read, are left out of the answer: a list not searched
+        p.add(list(s, "GET /api/panels/triggers", at().query("pid", fx.parent), null, null));
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
         p.add(list(s, "GET /api/panels/deadlines", at(), "next.items.deadlineId", () -> fx.deadline));

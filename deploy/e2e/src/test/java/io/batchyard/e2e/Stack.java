@@ -72,6 +72,14 @@ final class Stack implements AutoCloseable {
         return new Stack(false, true, kafka, databasePrefix, Identity.get(), Map.of(), Map.of(), Map.of());
     }
 
+    /**
+     * A stack on a broker and databases of the test's own whose execution-service gets {@code executionEnv} on top
+     * (its runner's script directory, say), for a test that kills and restarts its services.
+     */
+    static Stack ownBroker(String kafka, String databasePrefix, Map<String, String> executionEnv) {
+        return new Stack(false, false, kafka, databasePrefix, Identity.get(), Map.of(), executionEnv, Map.of());
+    }
+
     private Stack(boolean withLineage, boolean replicas, String kafka, String databasePrefix, Identity identity,
                   Map<String, String> registryEnv, Map<String, String> executionEnv, Map<String, String> lineageEnv) {
         this.kafka = kafka != null ? kafka : infra.kafkaBootstrapServers();

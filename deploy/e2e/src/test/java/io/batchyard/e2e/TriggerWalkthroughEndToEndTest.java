@@ -97,7 +97,8 @@ class TriggerWalkthroughEndToEndTest {
                     + b + "/deployments)");
             assertThat(out).containsPattern("deployment \\d+ SUCCESS no process-type-2\\.sh in the script directory "
                     + ".*: execution-service deployed the stand-alone parent itself");
-            assertThat(out).containsPattern("stdout job " + c + " ran for bucket batch-\\d+; its output is batch \\d+");
+            // the upstream grain: C's bucket is B's marking, which is A's bucket
+            assertThat(out).containsPattern("stdout job " + c + " ran for bucket first; its output is batch \\d+");
         }
     }
 

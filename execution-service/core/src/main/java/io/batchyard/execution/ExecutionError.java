@@ -47,6 +47,15 @@ public enum ExecutionError implements ErrorCode {
     FILE_NAME_REFUSED(433, 422, "File name refused"),
     /** The file's name is well formed but its real path (after symlinks) lies outside the runner's work directory. */
     FILE_OUTSIDE_DIRECTORY(434, 422, "File resolves outside the work directory"),
+    // Data-aware triggering: a parent's trigger settings and the pause/resume of its triggered runs.
+    /** A field of the trigger settings is malformed or does not fit the policy (n, timeout, grain, zone, inputs). */
+    INVALID_TRIGGER_SETTINGS(435, 400, "Invalid trigger settings"),
+    /** An input named in the settings is not an enqueuing process of any live step of the parent. */
+    NOT_AN_INPUT_OF_THE_PARENT(436, 409, "Not an enqueuing process of the parent"),
+    /** Resume of a parent whose triggered runs are not paused. */
+    TRIGGER_NOT_PAUSED(437, 409, "The parent's triggers are not paused"),
+    /** A resume mode other than catch-up or skip. */
+    INVALID_RESUME_MODE(438, 400, "Invalid resume mode"),
     // Data deadlines (GET /deadlines/{id}, POST /deadlines/{id}/waive, GET /deadlines?state=).
     UNKNOWN_DEADLINE(440, 404, "Unknown deadline"),
     DEADLINE_NOT_OPEN(441, 409, "The deadline is no longer open"),

@@ -80,10 +80,21 @@ public class LifecycleService {
 
     @WithTransaction
     public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, String correlation) {
-        return meters.observe("InitJob", pid, () -> startJob(caller, pid, maxBatch, correlation));
+        return initJob(caller, pid, maxBatch, null, correlation);
     }
 
-    private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, String correlation) {
+    /**
+     * InitJob whose run claims exactly the batches {@code sourceBatchIds} names (a run a trigger attributed them to),
+     * whatever {@code maxBatch}; null is the ordinary claim.
+     */
+    @WithTransaction
+    public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, List<Long> sourceBatchIds,
+                                 String correlation) {
+        return meters.observe("InitJob", pid, () -> startJob(caller, pid, maxBatch, sourceBatchIds, correlation));
+    }
+
+    private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, List<Long> sourceBatchIds,
+                                   String correlation) {
         return definitions.lockGuardedWithSteps(pid).chain(job -> {
             Optional<ProcessDefinition> parent = mayExecute(caller, job.parent(), invalidParent(pid));
             List<ProcessDefinition> steps = liveSteps(parent, job.steps());
@@ -113,7 +124,7 @@ public class LifecycleService {
                         .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
                 // The id is drawn before the claim because the queue records which run claimed the batch.
                 long ie = reads.nextId();
-                return queue.claim(pid, ie, maxBatch, completedTarget)
+                return queue.claim(pid, ie, maxBatch, completedTarget, sourceBatchIds)
                         .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
                                         "InitJob")
                                 .chain(run -> {

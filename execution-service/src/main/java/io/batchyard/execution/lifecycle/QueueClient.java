@@ -50,8 +50,10 @@ public class QueueClient {
      * The claim, sent from a worker thread on the caller's context (its trace goes with the call); the caller's
      * transaction resumes on that context with the answer.
      */
-    public Uni<Claim> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
-        ClaimRequest request = new ClaimRequest(parentId, instanceExecId, maxBatch, completedTargetBatchId);
+    public Uni<Claim> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId,
+                            List<Long> sourceBatchIds) {
+        ClaimRequest request = new ClaimRequest(parentId, instanceExecId, maxBatch, completedTargetBatchId,
+                sourceBatchIds);
         return Blocking.blocking(() -> send(request));
     }
 

@@ -25,8 +25,8 @@ public class RunnerLifecycle implements RunLifecycle {
     }
 
     @Override
-    public Uni<Started> initJob(long processId, Integer maxBatch, String correlation) {
-        return lifecycle.initJob(LifecycleService.RUNNER, processId, maxBatch, correlation)
+    public Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, String correlation) {
+        return lifecycle.initJob(LifecycleService.RUNNER, processId, maxBatch, sourceBatchIds, correlation)
                 .map(s -> new Started(s.instanceExecId(), s.targetBatchId(), s.lastRecoverableSpId(), s.retry(),
                         s.outputs()));
     }

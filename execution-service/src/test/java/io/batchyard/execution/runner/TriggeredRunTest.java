@@ -11,6 +11,8 @@ import io.batchyard.execution.StubQueue;
 import io.batchyard.execution.deployment.DeployPoller;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.schedule.RunnerScheduler;
+import io.batchyard.execution.trigger.TriggerSweep;
+import io.batchyard.persistence.Blocking;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.Management;
@@ -43,6 +45,9 @@ class TriggeredRunTest extends RunnerTestSupport {
 
     @Inject
     RunnerScheduler scheduler;
+
+    @Inject
+    TriggerSweep sweep;
 
     /** A one-step on-batch parent whose step appends its bucket to {@code calls-<parent>} after {@code before}. */
     private long onBatchParent(String before, boolean deployed) {
@@ -219,36 +224,46 @@ class TriggeredRunTest extends RunnerTestSupport {
         assertThat(f.lines("calls-" + p)).containsExactly("batch-" + p * 10, "batch-" + (p * 10 + 1));
     }
 
+    /**
+     * all (the old all-enqueuers) over batches without a bucket of their own: the n-th batch of each enqueuer meet in
+     * one bucket, named after the first of them, and each complete set is one run claiming exactly its batches; a
+     * batch enqueued by hand (no source process) counts for none.
+     */
     @Test
-    void anAllEnqueuersParentStartsOnceEveryEnqueuerDeliveredSinceItsLastTriggeredRun() {
+    void anAllParentPairsItsEnqueuersUnmarkedBatchesInArrivalOrderAndRunsOncePerCompleteSet() {
         long u1 = RunnerFixtures.id(), u2 = RunnerFixtures.id();
         long p = triggeredParent("", true, "all-enqueuers", u1, u2);
         double waiting = triggers("waiting");
 
-        // u1 delivers, twice: still waiting for u2, and /why says for whom
+        // u1 delivers, twice: two buckets wait for u2, and /why says which is the oldest and what it misses
         f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10, u1));
+        await().atMost(WAIT).until(() -> triggers("waiting") >= waiting + 1);
         f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 1, u1));
         await().atMost(WAIT).until(() -> triggers("waiting") >= waiting + 2);
         JsonPath why = given().get("/why/" + p).then().statusCode(200).extract().jsonPath();
-        assertThat(why.getString("reasons.find { it.code == 'WAITING_FOR_ENQUEUERS' }.message"))
-                .startsWith("waiting for enqueuers").endsWith("still missing [" + u2 + "]");
+        assertThat(why.getString("reasons.find { it.code == 'WAITING_FOR_BUCKET' }.message"))
+                .startsWith("bucket batch-" + p * 10 + " of parent " + p + " waits").contains("missing [" + u2)
+                .endsWith("1 more bucket(s) wait");
+        assertThat(why.getList("waiting.bucket", String.class)).containsExactly("batch-" + p * 10,
+                "batch-" + (p * 10 + 1));
         assertThat(f.lines("calls-" + p)).isEmpty();
 
-        // u2 delivers: every enqueuer has, so the run starts (for the batch that completed the set)
-        String bucket = "batch-" + (p * 10 + 2);
+        // u2 delivers: the oldest set is complete, its run claims u1's first batch and u2's
+        String bucket = "batch-" + p * 10;
         f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 2, u2));
         await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, bucket)));
         assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+        assertThat(StubQueue.lastClaim(p)).contains("\"sourceBatchIds\":[" + p * 10 + "," + (p * 10 + 2) + "]");
 
-        // the run consumed those deliveries: u2 alone again, or a batch enqueued by hand, starts nothing
+        // a batch enqueued by hand counts for none; u2's next batch completes the second set
         double waitingAfterRun = triggers("waiting");
-        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 3, u2));
         f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 4, null));
-        await().atMost(WAIT).until(() -> triggers("waiting") >= waitingAfterRun + 2);
-        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
-                .getString("reasons.find { it.code == 'WAITING_FOR_ENQUEUERS' }.message"))
-                .endsWith("still missing [" + u1 + "]");
-        assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+        await().atMost(WAIT).until(() -> triggers("waiting") >= waitingAfterRun + 1);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10 + 3, u2));
+        String second = "batch-" + (p * 10 + 1);
+        await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, second)));
+        assertThat(StubQueue.lastClaim(p)).contains("\"sourceBatchIds\":[" + (p * 10 + 1) + "," + (p * 10 + 3) + "]");
+        assertThat(f.lines("calls-" + p)).containsExactly(bucket, second);
     }
 
     @Test
@@ -265,10 +280,23 @@ class TriggeredRunTest extends RunnerTestSupport {
         } finally {
             scheduler.resume();
         }
-        // the trigger's bucket waited for the runner: its next tick runs it
+        // the decided trigger run is pending: its start was lost
+        assertThat(triggerRuns(p).getString("items[0].state")).isEqualTo("PENDING");
+        // the trigger's bucket waited for the runner: its next tick runs it, and the trigger run is its
         scheduler.tick(java.time.Instant.now());
         await().atMost(WAIT).until(() -> "COMPLETE".equals(f.status(p, bucket)));
         assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+        JsonPath started = triggerRuns(p);
+        long run = given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
+                .getLong("items[0].instanceExecId");
+        assertThat(started.getString("items[0].state")).isEqualTo("STARTED");
+        assertThat(started.getLong("items[0].instanceExecId")).isEqualTo(run);
+        assertThat(StubQueue.lastClaim(p)).contains("\"sourceBatchIds\":[" + p * 10 + "]");
+        // a second start attempt finds it started: nothing is claimed, no second run
+        assertThat(Blocking.await(() -> scheduler.launchNow(p)).claimed()).isEmpty();
+        assertThat(triggerRuns(p).getInt("total")).isEqualTo(1);
+        assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
+                .getInt("total")).isEqualTo(1);
     }
 
     /** A deployed on-batch Oozie parent (workflow type 1) with one step: the launcher hook starts it, not the runner. */
@@ -297,7 +325,7 @@ class TriggeredRunTest extends RunnerTestSupport {
         assertThat(calls).hasSize(2);
         assertThat(calls.get(0)).contains("\"processId\":" + p, "\"workflowTypeId\":1", "\"workflowType\":\"oozie\"",
                 "\"sourceBatchId\":" + p * 10, "\"consumerProcessId\":" + (p + 1),
-                "\"eventId\":\"" + first.getHeader().getEventId() + "\"");
+                "\"eventId\":\"" + first.getHeader().getEventId() + "\"", "\"bucket\":\"batch-" + p * 10 + "\"");
         assertThat(calls.get(1)).contains("\"sourceBatchId\":" + (p * 10 + 1));
         // the runner was not asked: no run of the parent
         assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
@@ -320,6 +348,43 @@ class TriggeredRunTest extends RunnerTestSupport {
         assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
                 .getList("reasons.code", String.class)).doesNotContain("LAUNCH_FAILED");
         assertThat(triggers("failed")).isEqualTo(failed + 1);
+    }
+
+    private static JsonPath triggerRuns(long p) {
+        return given().get("/processes/" + p + "/trigger/runs").then().statusCode(200).extract().jsonPath();
+    }
+
+    /**
+     * A launch whose every attempt failed leaves its trigger run pending; once batchyard.trigger.relaunch-after has
+     * passed on the service clock, the sweep calls the hook again with the first call's event id, and the run starts.
+     */
+    @Test
+    void anOozieRunWhoseLaunchFailedIsLaunchedAgainByTheSweepWithTheSameEventId() {
+        long p = oozieParent();
+        double failed = triggers("failed");
+        StubOrchestrator.failNext(p, 3);
+        BatchEnqueued event = enqueued(p, p * 10);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, event);
+        await().atMost(WAIT).until(() -> triggers("failed") > failed);
+        assertThat(triggerRuns(p).getString("items[0].state")).isEqualTo("PENDING");
+        int calls = StubOrchestrator.calls(p).size();
+
+        sweep.sweepOnce();
+        assertThat(StubOrchestrator.calls(p)).as("not before relaunch-after").hasSize(calls);
+        try {
+            given().contentType(ContentType.JSON).body(Map.of("offsetSeconds", 600)).put("/admin/clock").then()
+                    .statusCode(200);
+            sweep.sweepOnce();
+        } finally {
+            given().delete("/admin/clock").then().statusCode(200);
+        }
+        await().atMost(WAIT).until(() -> "STARTED".equals(triggerRuns(p).getString("items[0].state")));
+        List<String> all = StubOrchestrator.calls(p);
+        assertThat(all).hasSize(calls + 1);
+        assertThat(all.get(all.size() - 1)).contains("\"eventId\":\"" + event.getHeader().getEventId() + "\"",
+                "\"triggerRunId\":" + triggerRuns(p).getLong("items[0].id"));
+        assertThat(given().get("/why/" + p).then().statusCode(200).extract().jsonPath()
+                .getList("reasons.code", String.class)).doesNotContain("LAUNCH_FAILED");
     }
 
     /** The current value of batchyard_triggers_total for the outcome, read as Prometheus does. */

@@ -26,7 +26,7 @@ class ExternalLauncherTest {
     @TempDir
     Path dir;
 
-    private static final LaunchRequest REQUEST = new LaunchRequest(41, 3, "airflow", "event-1",
+    private static final LaunchRequest REQUEST = new LaunchRequest(41, 3, "airflow", "event-1", "batch-55", 9,
             List.of(new LaunchRequest.Batch(7, 55, 40L, 42, null)));
 
     private ExternalLauncher command(Path script) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which queued batches a starting run of a parent takes, per step (InitJob's checks for codes 101, 109 and 112, and the
@@ -82,6 +83,42 @@ public final class BatchCut {
             }
         }
         return claims;
+    }
+
+    /**
+     * A claim of named source batches (a triggered run takes what its trigger attributed to it): 112 when none of the
+     * parent's enqueued steps has a New, unclaimed row of any of them, since such a run would consume nothing.
+     */
+    public static void validateNamed(List<ProcessDefinition> steps, Map<Long, List<QueueRow>> rows,
+                                     Set<Long> sourceBatchIds) {
+        boolean any = steps.stream().filter(ProcessDefinition::isEnqueued)
+                .anyMatch(s -> !named(rows(rows, s), sourceBatchIds).isEmpty());
+        if (!any && steps.stream().anyMatch(ProcessDefinition::isEnqueued)) {
+            throw NO_BATCHES.exception("No batches present for one of the sub processes: none of the source batches "
+                    + sourceBatchIds.stream().sorted().toList() + " is queued (New) for a step of the parent");
+        }
+    }
+
+    /**
+     * What a run claims when its batches are named: every New, unclaimed row of an enqueued step whose source batch is
+     * named, whatever {@code maxBatch} (the names say how many); a step without enqueuer claims its placeholder as usual.
+     */
+    public static List<Claim> selectNamed(List<ProcessDefinition> steps, Map<Long, List<QueueRow>> rows,
+                                          Set<Long> sourceBatchIds, Integer maxBatch) {
+        List<Claim> claims = new ArrayList<>();
+        for (ProcessDefinition s : steps) {
+            List<QueueRow> taken = s.isEnqueued() ? named(rows(rows, s), sourceBatchIds)
+                    : oldest(rows(rows, s).stream().filter(r -> !r.claimed()).toList(), maxBatch);
+            if (!taken.isEmpty()) {
+                claims.add(new Claim(s.processId(), taken.stream().map(QueueRow::queueId).toList(), s.isEnqueued()));
+            }
+        }
+        return claims;
+    }
+
+    private static List<QueueRow> named(List<QueueRow> rows, Set<Long> sourceBatchIds) {
+        return rows.stream().filter(r -> !r.claimed() && r.batchState() == QueueRow.NEW
+                && sourceBatchIds.contains(r.sourceBatchId())).toList();
     }
 
     private static List<QueueRow> oldest(List<QueueRow> queued, Integer maxBatch) {

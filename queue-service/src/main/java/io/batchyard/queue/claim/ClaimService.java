@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -52,9 +53,11 @@ public class ClaimService {
      * the caller's fault. The claim is idempotent per run id, so the retry is the same claim; it runs at once, on
      * the same event loop, in a new session.
      */
-    public Uni<ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+    public Uni<ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId,
+                                  Collection<Long> sourceBatchIds) {
+        Set<Long> exactly = sourceBatchIds == null ? null : Set.copyOf(sourceBatchIds);
         return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->
-                        claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId)))
+                        claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId, exactly)))
                 .onFailure(ClaimService::lostConflict).retry().atMost(CONFLICT_RETRIES);
     }
 
@@ -83,7 +86,7 @@ public class ClaimService {
     }
 
     private Uni<ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
-                                                Long completedTargetBatchId) {
+                                       Long completedTargetBatchId, Set<Long> sourceBatchIds) {
         return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
             if (previous.isPresent()) {
                 return stepIds(parentId).chain(stepIds ->
@@ -94,7 +97,7 @@ public class ClaimService {
             Uni<List<ProcessDefinition>> live = liveParent
                     ? definitions.stepsOf(parentId) : Uni.createFrom().item(List.of());
             return live.chain(steps -> archiveCompleted(parentId, completedTargetBatchId)
-                    .chain(() -> fresh(parentId, instanceExecId, maxBatch, liveParent, steps)));
+                    .chain(() -> fresh(parentId, instanceExecId, maxBatch, sourceBatchIds, liveParent, steps)));
         }));
     }
 
@@ -110,12 +113,17 @@ public class ClaimService {
                 ? queue.archive(completedTargetBatchId).replaceWithVoid() : Uni.createFrom().voidItem());
     }
 
-    private Uni<ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, boolean liveParent,
-                                            List<ProcessDefinition> steps) {
+    private Uni<ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, Set<Long> sourceBatchIds,
+                                   boolean liveParent, List<ProcessDefinition> steps) {
         List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
         return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
             // 101 is evaluated before the parent check (102), in the reference's order: with no steps it cannot fire.
-            BatchCut.validate(steps, rows, maxBatch);
+            // A claim of named batches needs no max batch: the names say how many.
+            if (sourceBatchIds == null) {
+                BatchCut.validate(steps, rows, maxBatch);
+            } else {
+                BatchCut.validateNamed(steps, rows, sourceBatchIds);
+            }
             if (steps.isEmpty()) {
                 throw INVALID_PARENT_PROCESS.exception("Invalid parent-process. pid=" + parentId
                         + (liveParent ? " (it has no live steps)" : ""));
@@ -134,7 +142,8 @@ public class ClaimService {
                 long t = claimedTarget.get();
                 target = queue.reaccess(t).chain(() -> batches.bindToRun(t, instanceExecId)).replaceWith(t);
             } else {
-                List<BatchCut.Claim> chosen = BatchCut.select(steps, rows, maxBatch);
+                List<BatchCut.Claim> chosen = sourceBatchIds == null ? BatchCut.select(steps, rows, maxBatch)
+                        : BatchCut.selectNamed(steps, rows, sourceBatchIds, maxBatch);
                 target = batches.createTarget(instanceExecId).call(t -> queue.claim(
                         chosen.stream().flatMap(c -> c.queueIds().stream()).toList(),
                         chosen.stream().filter(BatchCut.Claim::access).flatMap(c -> c.queueIds().stream()).toList(), t));

@@ -3,20 +3,11 @@ package io.batchyard.cli.bdre;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.batchyard.client.BatchyardClient;
 import io.batchyard.client.ClientSettings;
 import io.batchyard.client.ProblemException;
-import io.batchyard.client.Problems;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@link Registry} over registry-service's REST API, with the client library's settings: its token source (a 401 is
+ * {@link Registry} over registry-service's REST API, through the client library's calls: its token source (a 401 is
  * retried once with a fresh token) and its retry rule for 503s and refused connections. A refusal is the library's
  * {@link ProblemException} with the registry's code. Server credentials travel in the request body only (the
  * registry encrypts them with Batchyard's key) and are never part of a message.
@@ -35,10 +26,11 @@ public final class HttpRegistry implements Registry {
     private static final int PAGE = 500;
 
     private final ClientSettings settings;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final BatchyardClient client;
 
     public HttpRegistry(ClientSettings settings) {
         this.settings = settings;
+        this.client = new BatchyardClient(settings);
     }
 
     @Override
@@ -281,76 +273,8 @@ public final class HttpRegistry implements Registry {
         }
     }
 
-    /** One call with the settings' token and retry rule; a refusal is the library's {@link ProblemException}. */
+    /** One call with the client library's token and retry rule; a refusal is the library's {@link ProblemException}. */
     public Optional<JsonNode> send(String method, String path, Object body) {
-        String root = settings.registry().toString().replaceAll("/+$", "");
-        HttpRequest.BodyPublisher publisher;
-        try {
-            publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(root + path)).timeout(Duration.ofSeconds(60))
-                .header("Accept", "application/json, application/problem+json").method(method, publisher);
-        if (body != null) {
-            b.header("Content-Type", "application/json");
-        }
-        boolean renewed = false;
-        for (int attempt = 1; ; attempt++) {
-            HttpResponse<String> response;
-            try {
-                response = http.send(b.copy().header("Authorization", "Bearer " + settings.tokens().token()).build(),
-                        HttpResponse.BodyHandlers.ofString());
-            } catch (ConnectException e) {
-                Optional<Duration> wait = settings.retry().delayAfterConnectFailure(attempt);
-                if (wait.isEmpty()) {
-                    throw new ProblemException(503, null, "unreachable", method + " " + path + ": " + e);
-                }
-                pause(wait.get());
-                continue;
-            } catch (IOException e) {
-                throw new UncheckedIOException(method + " " + path + " failed", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted during " + method + " " + path, e);
-            }
-            int status = response.statusCode();
-            if (status == 401 && !renewed) {
-                settings.tokens().invalidate();
-                renewed = true;
-                attempt--;
-                continue;
-            }
-            if (status >= 200 && status < 300) {
-                return parse(response.body());
-            }
-            Optional<Duration> wait = settings.retry().delayAfter(attempt, status,
-                    response.headers().firstValue("Retry-After").orElse(null), Instant.now());
-            if (wait.isEmpty()) {
-                throw Problems.of(status, response.body());
-            }
-            pause(wait.get());
-        }
-    }
-
-    private static Optional<JsonNode> parse(String body) {
-        if (body == null || body.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(JSON.readTree(body));
-        } catch (IOException e) {
-            throw new UncheckedIOException("unexpected answer from registry-service", e);
-        }
-    }
-
-    private static void pause(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting to retry", e);
-        }
+        return client.call(settings.registry(), method, path, body);
     }
 }

@@ -23,8 +23,11 @@ public interface RunLifecycle {
                    Map<String, String> outputs) {
     }
 
-    /** InitJob of {@code processId} for at most {@code maxBatch} batches. */
-    Uni<Started> initJob(long processId, Integer maxBatch, String correlation);
+    /**
+     * InitJob of {@code processId} for at most {@code maxBatch} batches per step, or, when {@code sourceBatchIds} is
+     * not null, for exactly the queued batches it names (a triggered run consumes what its trigger attributed to it).
+     */
+    Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, String correlation);
 
     /** InitStep of {@code stepId}; the step run's instance execution id. */
     Uni<Long> initStep(long stepId);

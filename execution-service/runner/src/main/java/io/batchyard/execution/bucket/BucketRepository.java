@@ -37,6 +37,32 @@ public class BucketRepository extends SqlRepository {
     }
 
     /**
+     * A bucket whose run a trigger decided: INIT, added when unknown, and a COMPLETE bucket (and, for new data, a
+     * FAILED one: {@code failedToo}) taken back to INIT with a fresh count of attempts; a RUNNING one is left to its
+     * run. True when the bucket is INIT now.
+     */
+    public Uni<Boolean> rearm(long processId, String bucket, boolean failedToo) {
+        return update("""
+                INSERT INTO bucket_status (process_id, bucket, status) VALUES (:p, :b, 'INIT')
+                ON CONFLICT (process_id, bucket) DO UPDATE SET status = 'INIT', message = NULL, attempts = 0,
+                    next_attempt_at = NULL, updated_at = CAST(:now AS timestamptz)
+                WHERE bucket_status.status = 'COMPLETE'
+                   OR (CAST(:failed AS boolean) AND bucket_status.status = 'FAILED')""",
+                Params.of("p", processId).and("b", bucket.trim()).and("now", clock.now()).and("failed", failedToo))
+                .chain(changed -> find(processId, bucket.trim()))
+                .map(row -> row.map(r -> r.status() == BucketStatus.State.INIT).orElse(false));
+    }
+
+    /** Takes INIT buckets back out of the runner's reach (a paused trigger); answers how many. */
+    public Uni<Integer> withdraw(long processId, List<String> buckets) {
+        if (buckets.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return update("DELETE FROM bucket_status WHERE process_id = :p AND bucket IN (:b) AND status = 'INIT'",
+                Params.of("p", processId).and("b", buckets));
+    }
+
+    /**
      * The buckets a run may take now: INIT ones, and, when failed buckets are retried, FAILED ones that have attempts
      * left and whose back-off has passed.
      */

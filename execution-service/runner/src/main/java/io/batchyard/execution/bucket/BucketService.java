@@ -25,6 +25,19 @@ public class BucketService {
         return ledger.ensure(processId, bucket);
     }
 
+    /**
+     * A triggered run's bucket is INIT again when it was COMPLETE, or FAILED with {@code failedToo} (new data came);
+     * true when it is INIT now.
+     */
+    public Uni<Boolean> rearm(long processId, String bucket, boolean failedToo) {
+        return ledger.rearm(processId, bucket, failedToo);
+    }
+
+    /** Takes INIT buckets back out of the runner's reach; answers how many. */
+    public Uni<Integer> withdraw(long processId, List<String> buckets) {
+        return ledger.withdraw(processId, buckets);
+    }
+
     /** The buckets a run may take now, in order (see {@link BucketEligibility}). */
     public Uni<List<String>> eligible(long processId, boolean includeFailed, int maxAttempts) {
         return ledger.eligible(processId, includeFailed, maxAttempts);

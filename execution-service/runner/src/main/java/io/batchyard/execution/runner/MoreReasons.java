@@ -11,4 +11,13 @@ import java.util.List;
 public interface MoreReasons {
 
     Uni<List<Planner.Reason>> reasons(long processId);
+
+    /** What a feature adds to /why: its reasons, and the buckets that wait for their data (oldest first). */
+    record Findings(List<Planner.Reason> reasons, List<WaitingBucket> waiting) {
+    }
+
+    /** The reasons and the waiting buckets in one pass; a feature without waiting buckets has only its reasons. */
+    default Uni<Findings> findings(long processId) {
+        return reasons(processId).map(reasons -> new Findings(reasons, List.of()));
+    }
 }

@@ -23,10 +23,11 @@ public class WhyNotRunning {
 
     /**
      * The answer: whether a cycle now would run the bucket (or anything), every reason against, and where and as whom
-     * this service's steps run ({@code launcher}: the launcher's name and, for the local one, the OS user).
+     * this service's steps run ({@code launcher}: the launcher's name and, for the local one, the OS user), and the
+     * buckets that wait for their data ({@code waiting}, oldest first, at most ten).
      */
     public record Explanation(long processId, String bucket, boolean wouldRun, List<String> nextBuckets,
-                              List<Planner.Reason> reasons, String launcher) {
+                              List<Planner.Reason> reasons, String launcher, List<WaitingBucket> waiting) {
     }
 
     private final Planner planner;
@@ -48,18 +49,25 @@ public class WhyNotRunning {
     }
 
     public Uni<Explanation> explain(long processId, String bucket, LocalDateTime now) {
-        Uni<List<Planner.Reason>> others = InOrder.map(more, source -> source.reasons(processId))
-                .map(found -> found.stream().flatMap(List::stream).toList());
-        return others.chain(extra -> planner.plan(processId, now, false).chain(plan -> {
+        return InOrder.map(more, source -> source.findings(processId)).chain(found -> {
+            List<Planner.Reason> extra = found.stream().flatMap(f -> f.reasons().stream()).toList();
+            List<WaitingBucket> waits = found.stream().flatMap(f -> f.waiting().stream()).toList();
+            return explain(processId, bucket, now, extra, waits);
+        });
+    }
+
+    private Uni<Explanation> explain(long processId, String bucket, LocalDateTime now, List<Planner.Reason> extra,
+                                     List<WaitingBucket> waits) {
+        return planner.plan(processId, now, false).chain(plan -> {
             List<Planner.Reason> reasons = new ArrayList<>(extra);
             reasons.addAll(plan.reasons());
             if (bucket == null) {
                 return Uni.createFrom().item(new Explanation(processId, null, plan.runnable(), plan.buckets(), reasons,
-                        launchers.describe()));
+                        launchers.describe(), waits));
             }
             return jobs.find(processId).chain(job -> ledger.find(processId, bucket)
-                    .chain(row -> explain(processId, bucket, plan, job, row, reasons)));
-        }));
+                    .chain(row -> explain(processId, bucket, plan, job, row, reasons, waits)));
+        });
     }
 
     /**
@@ -70,10 +78,11 @@ public class WhyNotRunning {
         List<Planner.Reason> reasons = new ArrayList<>(Planner.blockers(processId, Optional.empty(),
                 Optional.empty()));
         if (bucket == null) {
-            return Uni.createFrom().item(new Explanation(processId, null, false, List.of(), reasons, launchers.describe()));
+            return Uni.createFrom().item(new Explanation(processId, null, false, List.of(), reasons, launchers.describe(),
+                    List.of()));
         }
         return explain(processId, bucket, new Planner.Plan(processId, List.of(), null, reasons), Optional.empty(),
-                Optional.empty(), reasons);
+                Optional.empty(), reasons, List.of());
     }
 
     /**
@@ -99,7 +108,8 @@ public class WhyNotRunning {
     }
 
     private Uni<Explanation> explain(long processId, String bucket, Planner.Plan plan, Optional<RunnerJob> job,
-                                     Optional<BucketStatus> row, List<Planner.Reason> reasons) {
+                                     Optional<BucketStatus> row, List<Planner.Reason> reasons,
+                                     List<WaitingBucket> waiting) {
         boolean current = bucket.equals(plan.currentPeriod());
         if (row.isEmpty() && !current) {
             reasons.add(new Planner.Reason("NO_SUCH_BUCKET", "bucket " + bucket + " of process " + processId
@@ -122,7 +132,8 @@ public class WhyNotRunning {
                 .orElse(current) ? planner.unmetDependencies(job.get(), bucket) : Uni.createFrom().item(List.of());
         return unmet.map(more -> {
             reasons.addAll(more.stream().filter(r -> !reasons.contains(r)).toList());
-            return new Explanation(processId, bucket, selected, plan.buckets(), reasons, launchers.describe());
+            return new Explanation(processId, bucket, selected, plan.buckets(), reasons, launchers.describe(),
+                    waiting.stream().filter(w -> w.bucket().equals(bucket)).toList());
         });
     }
 }

@@ -70,10 +70,12 @@ public class WorkflowExecution {
     private final StepLaunchers launchers;
     private final RunnerDrain drain;
     private final Instance<GroupJobs> groups;
+    private final Instance<RunInputs> inputs;
 
     public WorkflowExecution(RunLifecycle lifecycle, RunnerService runner, ProcessDefinitionService definitions,
                              RunOutputService log, ScriptRunner scripts, StepLaunchers launchers, RunnerDrain drain,
-                             Instance<GroupJobs> groups) {
+                             Instance<GroupJobs> groups, Instance<RunInputs> inputs) {
+        this.inputs = inputs;
         this.drain = drain;
         this.groups = groups;
         this.lifecycle = lifecycle;
@@ -86,6 +88,11 @@ public class WorkflowExecution {
 
     public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
         long pid = job.processId();
+        // A run a trigger decided claims exactly the batches attributed to it, whatever the max batch. They are taken
+        // first, so that a run that cannot even start still counts as the start of those decisions (a retry of its
+        // bucket takes them again) instead of leaving them pending for the next run end to start once more.
+        RunInputs.Attribution attribution = inputs.isResolvable()
+                ? Blocking.await(() -> inputs.get().attribute(pid, buckets)) : RunInputs.Attribution.NONE;
         ProcessDefinitionRepository.Tree tree = Blocking.await(() -> definitions.tree(pid)).orElse(null);
         StepGraph graph;
         List<String> bucketArgs;
@@ -107,12 +114,16 @@ public class WorkflowExecution {
         }
         RunLifecycle.Started start;
         try {
-            start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch, correlation));
+            start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch,
+                    attribution.empty() ? null : attribution.sourceBatchIds(), correlation));
         } catch (ApiException e) {
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();
         Blocking.await(() -> runner.attachRun(pid, buckets, ie));
+        if (!attribution.empty()) {
+            Blocking.await(() -> inputs.get().started(pid, attribution, ie));
+        }
         RunOutputWriter jobLog = log.writer(ie, pid);
         jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
                 + start.targetBatchId() + (start.retry() ? " (retry)" : ""));

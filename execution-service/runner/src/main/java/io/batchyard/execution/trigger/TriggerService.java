@@ -1,119 +1,290 @@
 package io.batchyard.execution.trigger;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
-import io.batchyard.eventing.ProcessedEventLedger;
-import io.batchyard.events.queue.BatchEnqueued;
 import io.batchyard.execution.ExecutionError;
+import io.batchyard.execution.access.ProcessPermission;
+import io.batchyard.execution.bucket.BucketGrain;
 import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.deployment.Deployment;
 import io.batchyard.execution.deployment.DeploymentService;
-import io.batchyard.execution.access.ProcessPermission;
 import io.batchyard.execution.runner.MoreReasons;
 import io.batchyard.execution.runner.Planner;
-import io.batchyard.execution.runner.RunnerJob;
-import io.batchyard.execution.runner.RunPolicyService;
-import io.batchyard.execution.runner.RunnerService;
+import io.batchyard.execution.runner.WaitingBucket;
+import io.batchyard.persistence.InOrder;
+import io.batchyard.persistence.Paging;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.LocalDateTime;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.Set;
 
 /**
- * Trigger policies of parents, and what a {@code BatchEnqueued} decides for its parent: one transaction per call. The
- * decision and the event's ledger row commit together, so a duplicate or late delivery decides nothing twice.
+ * A parent's trigger settings, its trigger runs, pause and resume, and what /why says of its triggers: one transaction
+ * (or session) per call. The inputs and the decisions they lead to are {@link TriggerInputService}'s.
  */
 @ApplicationScoped
 public class TriggerService implements MoreReasons {
 
-    /** The ledger name of the BatchEnqueued consumer. */
-    public static final String CONSUMER = "execution-triggers";
+    /** The longest timeout of all-with-timeout. */
+    static final Duration LONGEST_TIMEOUT = Duration.ofDays(366);
 
-    /**
-     * What a trigger led to; {@link #START} becomes started, queued or ignored once the runner has been asked, and
-     * {@link #LAUNCH} launched once the launcher hook has; either is failed when that could not be done (after
-     * retries).
-     */
-    public enum Outcome {
-        START("started"), LAUNCH("launched"), NOT_DEPLOYED("not_deployed"), QUEUED("queued"), WAITING("waiting"),
-        IGNORED("ignored"), FAILED("failed");
+    /** The most waiting buckets /why lists. */
+    static final int WAITING_SHOWN = 10;
 
-        private final String tag;
-
-        Outcome(String tag) {
-            this.tag = tag;
-        }
-
-        public String tag() {
-            return tag;
-        }
+    /** A PUT body: every field but {@code policy} optional. */
+    public record Request(String policy, List<Long> inputs, Integer n, String timeout, String grain, String zone,
+                          Boolean coalesce) {
     }
 
     /**
-     * A trigger's decision for a parent ({@code parentId} is null when the event named no parent this service knows);
-     * a {@link Outcome#LAUNCH} carries what the launcher hook is to be told. {@code optedOut} marks the everyday
-     * case of a parent whose trigger policy is none: it asked not to be started by arriving batches.
+     * A parent's settings as the API shows them: the input processes in force ({@code defaultInputs}: not declared,
+     * every enqueuing process of its live steps), the grain ({@code upstream} by default) and the zone in force.
      */
-    public record Decision(Long parentId, Outcome outcome, String why, LaunchRequest launch, boolean optedOut) {
-        Decision(Long parentId, Outcome outcome, String why) {
-            this(parentId, outcome, why, null, false);
-        }
+    public record Settings(long processId, String policy, List<Long> inputs, boolean defaultInputs, Integer n,
+                           String timeout, String grain, String zone, boolean coalesce, boolean paused) {
     }
 
-    /** A parent's policy as the API shows it. */
-    public record Policy(long processId, String policy) {
+    /** What a resume starts (oldest first) and what it skips, or would. */
+    public record Resume(long processId, String mode, List<TriggerRun> start, List<TriggerRun> skip) {
+    }
+
+    /** A committed resume and the decisions to carry out after its commit. */
+    public record Resumed(Resume resume, List<TriggerDecision> starts) {
     }
 
     private final ProcessDefinitionRepository definitions;
     private final TriggerPolicyRepository policies;
+    private final TriggerRunRepository runs;
+    private final TriggerInputService inputs;
     private final ProcessPermission permission;
-    private final RunPolicyService jobs;
-    private final RunnerService leases;
     private final BucketService buckets;
     private final DeploymentService deployments;
-    private final Planner planner;
-    private final ProcessedEventLedger ledger;
-    private final ExternalLauncher launcher;
 
     public TriggerService(ProcessDefinitionRepository definitions, TriggerPolicyRepository policies,
-                          ProcessPermission permission, RunPolicyService jobs, RunnerService leases,
-                          BucketService buckets, DeploymentService deployments, Planner planner,
-                          ProcessedEventLedger ledger, ExternalLauncher launcher) {
-        this.ledger = ledger;
-        this.launcher = launcher;
+                          TriggerRunRepository runs, TriggerInputService inputs, ProcessPermission permission,
+                          BucketService buckets, DeploymentService deployments) {
         this.definitions = definitions;
         this.policies = policies;
+        this.runs = runs;
+        this.inputs = inputs;
         this.permission = permission;
-        this.jobs = jobs;
-        this.leases = leases;
         this.buckets = buckets;
         this.deployments = deployments;
-        this.planner = planner;
     }
 
     /**
-     * Sets the policy of a live parent, whatever its workflow type: stand-alone parents are started on the runner,
-     * and an Oozie or Airflow parent keeps its policy for the launcher that will start it.
+     * Sets the trigger settings of a live parent, whatever its workflow type (stand-alone parents are started on the
+     * runner, an Oozie or Airflow parent by its launcher), replacing the previous ones; its pause stays as it is.
      */
     @WithTransaction
-    public Uni<Policy> save(Caller caller, long pid, TriggerPolicy policy) {
+    public Uni<Settings> save(Caller caller, long pid, Request request) {
         return liveParent(caller, pid, Permission.EXECUTE)
-                .chain(() -> policies.save(pid, policy))
-                .map(saved -> new Policy(pid, policy.text()));
+                .chain(() -> definitions.stepsOf(pid))
+                .map(steps -> validated(request, AllEnqueuers.required(steps), pid))
+                .chain(settings -> policies.save(pid, settings))
+                .chain(() -> settings(pid));
     }
 
     @WithSession
-    public Uni<Policy> get(Caller caller, long pid) {
+    public Uni<Settings> get(Caller caller, long pid) {
+        return liveParent(caller, pid, Permission.READ).chain(() -> settings(pid));
+    }
+
+    /** The parent's trigger runs, newest first. */
+    @WithSession
+    public Uni<Page<TriggerRun>> runs(Caller caller, long pid, PageRequest page) {
         return liveParent(caller, pid, Permission.READ)
-                .chain(() -> policies.find(pid)).map(policy -> new Policy(pid, policy.text()));
+                .chain(() -> runs.page(pid, new Paging(page.limit(), page.offset())))
+                .chain(items -> runs.count(pid).map(total -> Page.of(items, total, page)));
+    }
+
+    /**
+     * Pauses the parent's triggered runs: inputs are still recorded and due buckets become pending runs, but nothing
+     * starts; buckets already handed to the runner and not started yet are taken back.
+     */
+    @WithTransaction
+    public Uni<Settings> pause(Caller caller, long pid) {
+        return liveParent(caller, pid, Permission.EXECUTE)
+                .chain(() -> policies.setPaused(pid, true))
+                .chain(() -> runs.pending(pid)).chain(runs::runs)
+                .chain(pending -> buckets.withdraw(pid, pending.stream().map(TriggerRun::bucket).distinct().toList()))
+                .chain(() -> settings(pid));
+    }
+
+    /** What a resume in {@code mode} would start and skip; changes nothing. */
+    @WithTransaction
+    public Uni<Resume> preview(Caller caller, long pid, String mode) {
+        boolean skip = skipMode(mode);
+        return liveParent(caller, pid, Permission.READ).chain(() -> plan(pid, skip));
+    }
+
+    /**
+     * Resumes a paused parent: catch-up starts every pending run, oldest bucket first; skip starts the newest bucket's
+     * and marks the older ones SKIPPED (their batches stay on the queue). 437 when the parent is not paused.
+     */
+    @WithTransaction
+    public Uni<Resumed> resume(Caller caller, long pid, String mode) {
+        boolean skip = skipMode(mode);
+        return liveParent(caller, pid, Permission.EXECUTE)
+                .chain(() -> policies.settings(pid))
+                .invoke(settings -> {
+                    if (!settings.paused()) {
+                        throw ExecutionError.TRIGGER_NOT_PAUSED.exception("the triggered runs of parent " + pid
+                                + " are not paused: nothing to resume (POST /processes/" + pid + "/trigger/pause)");
+                    }
+                })
+                .chain(() -> policies.setPaused(pid, false))
+                .chain(() -> plan(pid, skip))
+                .call(plan -> runs.skip(plan.skip().stream().map(TriggerRun::id).toList()))
+                .chain(plan -> definitions.find(pid).chain(parent -> starts(parent.orElseThrow(), plan.start())
+                        .map(decisions -> new Resumed(new Resume(pid, plan.mode(), plan.start(),
+                                plan.skip().stream().map(TriggerService::skipped).toList()), decisions))));
+    }
+
+    /** The pending runs of the parent, oldest bucket first; with skip, all but the newest bucket's are skipped. */
+    private Uni<Resume> plan(long pid, boolean skip) {
+        return runs.pending(pid).chain(runs::runs).map(pending -> {
+            String newest = pending.isEmpty() ? null : pending.get(pending.size() - 1).bucket();
+            List<TriggerRun> start = pending.stream().filter(r -> !skip || r.bucket().equals(newest)).toList();
+            List<TriggerRun> skipped = pending.stream().filter(r -> skip && !r.bucket().equals(newest)).toList();
+            return new Resume(pid, skip ? "skip" : "catch-up", start, skipped);
+        });
+    }
+
+    /** A resumed parent's runs to start: a stand-alone parent's buckets INIT again, or one hook call per run. */
+    private Uni<List<TriggerDecision>> starts(ProcessDefinition parent, List<TriggerRun> start) {
+        long pid = parent.processId();
+        if (start.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        TriggerDecision decided = new TriggerDecision(pid, TriggerDecision.Outcome.START, "resumed",
+                start.stream().map(TriggerRun::id).toList(), null, null, false);
+        if (parent.workflowTypeId() == Planner.STAND_ALONE) {
+            return InOrder.each(start, r -> buckets.rearm(pid, r.bucket(), true)).replaceWith(List.of(decided));
+        }
+        return Uni.createFrom().item(start.stream().map(r -> new TriggerDecision(pid, TriggerDecision.Outcome.START,
+                "resumed", List.of(r.id()), null, null, false).withLaunch(TriggerInputService.launchRequest(parent, r)))
+                .toList());
+    }
+
+    private static TriggerRun skipped(TriggerRun r) {
+        return new TriggerRun(r.id(), r.bucket(), TriggerRun.SKIPPED, r.reason(), r.batches(), r.missing(), r.late(),
+                r.createdAt(), r.startedAt(), r.instanceExecId(), r.eventId());
+    }
+
+    private static boolean skipMode(String mode) {
+        if (mode == null || mode.isBlank() || mode.equals("catch-up")) {
+            return false;
+        }
+        if (mode.equals("skip")) {
+            return true;
+        }
+        throw ExecutionError.INVALID_RESUME_MODE.exception("mode must be 'catch-up' (the default) or 'skip'; '" + mode
+                + "' is not one");
+    }
+
+    /** PENDING trigger runs of every parent (the gauge). */
+    @WithSession
+    public Uni<Long> countPending() {
+        return runs.countPending();
+    }
+
+    private Uni<Settings> settings(long pid) {
+        return policies.settings(pid).chain(s -> inputs.inputsOf(pid, s).map(k -> new Settings(pid, s.policy().text(),
+                k, s.inputs() == null, s.n(), s.timeout() == null ? null : s.timeout().toString(), s.grainText(),
+                inputs.zoneOf(s).getId(), s.coalesce(), s.paused())));
+    }
+
+    /**
+     * The settings of a request, checked: 426 for the policy, 435 for a field that is malformed or does not belong to
+     * the policy, 436 for an input that is no enqueuing process of the parent's live steps.
+     */
+    static TriggerSettings validated(Request r, Set<Long> enqueuers, long pid) {
+        if (r == null) {
+            throw ExecutionError.INVALID_TRIGGER_POLICY.exception("a JSON body {\"policy\": \"each\" | \"all\" | "
+                    + "\"any-of\" | \"n-of\" | \"all-with-timeout\" | \"none\", ...} is required");
+        }
+        TriggerPolicy policy = TriggerPolicy.of(r.policy());
+        List<Long> declared = r.inputs();
+        if (declared != null) {
+            if (declared.isEmpty() || declared.stream().anyMatch(i -> i == null || i <= 0)
+                    || new HashSet<>(declared).size() != declared.size()) {
+                throw invalid("inputs must be a non-empty list of distinct process ids (omit it for every enqueuing "
+                        + "process of the parent's steps)");
+            }
+            List<Long> foreign = declared.stream().filter(i -> !enqueuers.contains(i)).sorted().toList();
+            if (!foreign.isEmpty()) {
+                throw ExecutionError.NOT_AN_INPUT_OF_THE_PARENT.exception("process(es) " + foreign + " enqueue nothing"
+                        + " to parent " + pid + ": its live steps' enqueuing processes are " + enqueuers);
+            }
+        }
+        int k = declared != null ? declared.size() : enqueuers.size();
+        if (r.n() != null && policy != TriggerPolicy.N_OF) {
+            throw invalid("n is only for policy n-of");
+        }
+        if (policy == TriggerPolicy.N_OF && (r.n() == null || r.n() < 1 || r.n() > k)) {
+            throw invalid("policy n-of needs n between 1 and the number of inputs (" + k + ")"
+                    + (r.n() == null ? "; none was given" : "; " + r.n() + " is not"));
+        }
+        if (r.timeout() != null && policy != TriggerPolicy.ALL_WITH_TIMEOUT) {
+            throw invalid("timeout is only for policy all-with-timeout");
+        }
+        Duration timeout = null;
+        if (policy == TriggerPolicy.ALL_WITH_TIMEOUT) {
+            if (r.timeout() == null) {
+                throw invalid("policy all-with-timeout needs a timeout, an ISO-8601 duration such as PT2H");
+            }
+            try {
+                timeout = Duration.parse(r.timeout());
+            } catch (DateTimeParseException e) {
+                throw invalid("timeout must be an ISO-8601 duration such as PT2H; '" + r.timeout() + "' is not one");
+            }
+            // whole seconds are what is stored; a year bounds the wait (and keeps the deadline a date)
+            if (timeout.toSeconds() < 1 || timeout.compareTo(LONGEST_TIMEOUT) > 0) {
+                throw invalid("timeout must be at least one second and at most " + LONGEST_TIMEOUT.toDays()
+                        + " days; " + r.timeout() + " is not");
+            }
+        }
+        BucketGrain grain = null;
+        if (r.grain() != null && !r.grain().equals("upstream")) {
+            grain = BucketGrain.of(r.grain()).filter(g -> g.text().equals(r.grain())).orElseThrow(() -> invalid(
+                    "grain must be one of 'upstream', 'hour', 'day', 'week', 'month'; '" + r.grain() + "' is not one"));
+        }
+        String zone = null;
+        if (r.zone() != null) {
+            try {
+                ZoneId id = ZoneId.of(r.zone());
+                if (id instanceof ZoneOffset) {
+                    throw new DateTimeException("an offset");
+                }
+                zone = id.getId();
+            } catch (DateTimeException e) {
+                throw invalid("zone must be a region id such as Europe/Berlin or UTC; '" + r.zone() + "' is not one");
+            }
+        }
+        return new TriggerSettings(policy, declared == null ? null : List.copyOf(declared), r.n(), timeout, grain, zone,
+                r.coalesce() == null || r.coalesce(), false);
+    }
+
+    private static ApiException invalid(String why) {
+        return ExecutionError.INVALID_TRIGGER_SETTINGS.exception(why);
     }
 
     /** 427 unless a live parent whose application grants {@code caller} read (then 14 without {@code needed}). */
@@ -133,18 +304,6 @@ public class TriggerService implements MoreReasons {
                 + " is not a live parent process (known to execution-service from the registry's events)");
     }
 
-    /**
-     * Decides once what a batch enqueued for one of a parent's steps does to the parent; empty for a duplicate
-     * delivery. A parent to start has its bucket recorded as INIT here; the caller asks the runner for the run after
-     * the commit (the runner's claim is a transaction of its own).
-     */
-    @WithTransaction
-    public Uni<Optional<Decision>> onBatch(BatchEnqueued event, LocalDateTime now) {
-        AtomicReference<Decision> decided = new AtomicReference<>();
-        return ledger.once(CONSUMER, event, () -> decide(event, now).invoke(decided::set))
-                .map(applied -> applied ? Optional.of(decided.get()) : Optional.empty());
-    }
-
     /** The trigger found the parent running after all (another runner claimed it first): the run's end starts it. */
     @WithTransaction
     public Uni<Void> markPending(long parentId) {
@@ -157,107 +316,6 @@ public class TriggerService implements MoreReasons {
         return policies.takePending(parentId);
     }
 
-    /**
-     * NOT_DEPLOYED for a triggered parent whose latest deployment did not succeed (its triggers start nothing), and
-     * WAITING_FOR_ENQUEUERS for an all-enqueuers parent that some enqueuing process has not delivered to yet.
-     */
-    @Override
-    public Uni<List<Planner.Reason>> reasons(long processId) {
-        return policies.find(processId).chain(policy -> policy == TriggerPolicy.NONE
-                ? Uni.createFrom().item(List.<Planner.Reason>of())
-                : definitions.find(processId).chain(parent -> deployments.latest(processId).chain(latest -> {
-                    List<Planner.Reason> reasons = new ArrayList<>();
-                    notDeployed(processId, nameOf(parent), latest).ifPresent(reasons::add);
-                    Uni<List<Planner.Reason>> withLaunch = policies.launchFailure(processId).map(failure -> {
-                        failure.ifPresent(why -> reasons.add(new Planner.Reason("LAUNCH_FAILED", "launch failed: the "
-                                + "launcher hook could not start parent " + processId + ": " + why)));
-                        return reasons;
-                    });
-                    if (policy != TriggerPolicy.ALL_ENQUEUERS) {
-                        return withLaunch;
-                    }
-                    return withLaunch.chain(() -> waitingFor(processId)).map(waiting -> {
-                        waiting.ifPresent(reasons::add);
-                        return reasons;
-                    });
-                })));
-    }
-
-    /** The reason an all-enqueuers parent is not due yet; empty when it is. */
-    private Uni<Optional<Planner.Reason>> waitingFor(long parentId) {
-        return definitions.stepsOf(parentId).map(AllEnqueuers::required).chain(required -> policies.delivered(parentId)
-                .map(delivered -> AllEnqueuers.due(required, delivered) ? Optional.<Planner.Reason>empty()
-                        : Optional.of(new Planner.Reason("WAITING_FOR_ENQUEUERS", required.isEmpty()
-                        ? "waiting for enqueuers: parent " + parentId + " has policy all-enqueuers but its steps name "
-                        + "no enqueuing process"
-                        : "waiting for enqueuers: parent " + parentId + " starts when each of " + required
-                        + " has delivered since its last triggered run; still missing "
-                        + AllEnqueuers.missing(required, delivered)))));
-    }
-
-    private Uni<Decision> decide(BatchEnqueued event, LocalDateTime now) {
-        long step = event.getConsumerProcessId();
-        return definitions.find(step).chain(consumer -> {
-            // the consumer is a step; a parent named directly is taken as itself
-            Long parentId = consumer.map(c -> c.isParent() ? c.processId() : c.parentProcessId()).orElse(null);
-            if (parentId == null) {
-                return ignored(null, "process " + step + " is not known to execution-service");
-            }
-            return policies.find(parentId).chain(policy -> policy == TriggerPolicy.NONE
-                    ? optedOut(parentId, "parent " + parentId + " has trigger policy " + policy.text())
-                    : definitions.find(parentId).chain(parent -> {
-                        if (parent.isEmpty() || parent.get().deleted()) {
-                            return ignored(parentId, "parent " + parentId + " is not a live parent");
-                        }
-                        int type = parent.get().workflowTypeId();
-                        if (type != Planner.STAND_ALONE) {
-                            // Oozie and Airflow parents belong to an orchestrator: the launcher hook asks it
-                            return !launcher.configured()
-                                    ? ignored(parentId, "parent " + parentId + " has workflow type " + type
-                                            + " and no launcher hook is configured (batchyard.trigger.launcher.kind)")
-                                    : delivered(policy, parentId, event)
-                                            .chain(() -> external(policy, parent.get(), type, event));
-                        }
-                        return jobs.job(parentId).chain(job -> job.filter(RunnerJob::enabled).isEmpty()
-                                ? ignored(parentId, "parent " + parentId + " has no enabled run policy")
-                                : delivered(policy, parentId, event)
-                                        .chain(() -> deployed(policy, parent.get(), job.get(), event, now)));
-                    }));
-        });
-    }
-
-    /**
-     * An all-enqueuers parent notes which enqueuing process delivered (whether or not it is deployed: a delivery is
-     * data that arrived). A batch enqueued by hand names no source process and counts for none.
-     */
-    private Uni<Void> delivered(TriggerPolicy policy, long parentId, BatchEnqueued event) {
-        if (policy != TriggerPolicy.ALL_ENQUEUERS || event.getSourceProcessId() == null) {
-            return Uni.createFrom().voidItem();
-        }
-        return policies.recordDelivery(parentId, event.getSourceProcessId(), event.getSourceBatchId());
-    }
-
-    /** An Oozie or Airflow parent: deployed and (all-enqueuers) due, the launcher hook is to start it. */
-    private Uni<Decision> external(TriggerPolicy policy, ProcessDefinition parent, int type, BatchEnqueued event) {
-        long parentId = parent.processId();
-        return deployments.latest(parentId).chain(latest -> {
-            Optional<Planner.Reason> notDeployed = notDeployed(parentId, parent.name(), latest);
-            if (notDeployed.isPresent()) {
-                return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
-            }
-            Decision launch = new Decision(parentId, Outcome.LAUNCH, null, new LaunchRequest(parentId, type,
-                    LaunchRequest.typeName(type), String.valueOf(event.getHeader().getEventId()),
-                    List.of(new LaunchRequest.Batch(event.getQueueId(), event.getSourceBatchId(),
-                            event.getSourceProcessId(), event.getConsumerProcessId(), event.getBatchMarking()))), false);
-            if (policy != TriggerPolicy.ALL_ENQUEUERS) {
-                return Uni.createFrom().item(launch);
-            }
-            return waitingFor(parentId).chain(waiting -> waiting.isPresent()
-                    ? Uni.createFrom().item(new Decision(parentId, Outcome.WAITING, waiting.get().message()))
-                    : policies.clearDeliveries(parentId).replaceWith(launch));
-        });
-    }
-
     /** What the launcher hook answered, for /why: a failure stays a reason until a launch succeeds. */
     @WithTransaction
     public Uni<Void> launched(long parentId, Optional<String> failure) {
@@ -265,73 +323,95 @@ public class TriggerService implements MoreReasons {
                 .orElseGet(() -> policies.clearLaunchFailure(parentId));
     }
 
-    private Uni<Decision> deployed(TriggerPolicy policy, ProcessDefinition parent, RunnerJob job, BatchEnqueued event,
-                                   LocalDateTime now) {
-        long parentId = parent.processId();
-        return deployments.latest(parentId).chain(latest -> {
-            Optional<Planner.Reason> notDeployed = notDeployed(parentId, parent.name(), latest);
-            if (notDeployed.isPresent()) {
-                return Uni.createFrom().item(new Decision(parentId, Outcome.NOT_DEPLOYED, notDeployed.get().message()));
-            }
-            if (policy == TriggerPolicy.ALL_ENQUEUERS) {
-                return waitingFor(parentId).chain(waiting -> waiting.isPresent()
-                        ? Uni.createFrom().item(new Decision(parentId, Outcome.WAITING, waiting.get().message()))
-                        // the run about to start consumes what was delivered: the next one waits for new batches
-                        : policies.clearDeliveries(parentId).chain(() -> start(parentId, job, event, now)));
-            }
-            return start(parentId, job, event, now);
-        });
-    }
-
-    /** Records the trigger's bucket as INIT; the run starts now, or when the run in progress ends. */
-    private Uni<Decision> start(long parentId, RunnerJob job, BatchEnqueued event, LocalDateTime now) {
-        return bucketOf(job, event, now).chain(bucket -> bucket == null
-                ? ignored(parentId, "the bucket key of parent " + parentId + " names no bucket now")
-                : buckets.ensure(parentId, bucket).chain(() -> leases.leased(parentId))
-                .chain(running -> running
-                        ? policies.markPending(parentId).replaceWith(new Decision(parentId, Outcome.QUEUED,
-                                "a run of parent " + parentId + " is in progress; its end starts the next one"))
-                        : Uni.createFrom().item(new Decision(parentId, Outcome.START, null))));
-    }
-
     /**
-     * The bucket a trigger records: a job fed by explicit buckets gets one per source batch (a batch delivered to two
-     * of its steps is one run), a job with a date pattern or bucket key the current one, as a schedule fire would.
+     * NOT_DEPLOYED for a triggered parent whose latest deployment did not succeed (its triggers start nothing),
+     * TRIGGER_PAUSED while its triggered runs are paused, LAUNCH_FAILED after the launcher hook's last failure, and
+     * WAITING_FOR_BUCKET naming the oldest bucket that waits for its data and what it misses.
      */
-    private Uni<String> bucketOf(RunnerJob job, BatchEnqueued event, LocalDateTime now) {
-        if (job.bucket() == null) {
-            return Uni.createFrom().item("batch-" + event.getSourceBatchId());
+    @Override
+    public Uni<List<Planner.Reason>> reasons(long processId) {
+        return findings(processId).map(Findings::reasons);
+    }
+
+    /** The reasons above and the waiting buckets, from one read of the settings and one of the waiting buckets. */
+    @Override
+    public Uni<Findings> findings(long processId) {
+        return policies.settings(processId).chain(settings -> settings.policy() == TriggerPolicy.NONE
+                && !settings.paused() ? Uni.createFrom().item(new Findings(List.of(), List.of()))
+                : definitions.find(processId).chain(parent -> deployments.latest(processId).chain(latest -> {
+                    List<Planner.Reason> reasons = new ArrayList<>();
+                    if (settings.policy() != TriggerPolicy.NONE) {
+                        notDeployed(processId, parent.map(ProcessDefinition::name).orElse(null), latest)
+                                .ifPresent(why -> reasons.add(new Planner.Reason("NOT_DEPLOYED", why)));
+                    }
+                    Uni<Void> paused = !settings.paused() ? Uni.createFrom().voidItem()
+                            : runs.countPending(processId).invoke(pending -> reasons.add(new Planner.Reason(
+                                    "TRIGGER_PAUSED", "the triggered runs of parent " + processId + " are paused: "
+                                    + pending + " pending run(s) wait; resume with POST /processes/"
+                                    + processId + "/trigger/resume"))).replaceWithVoid();
+                    return paused.chain(() -> policies.launchFailure(processId)).invoke(failure -> failure.ifPresent(
+                            why -> reasons.add(new Planner.Reason("LAUNCH_FAILED", "launch failed: the launcher hook "
+                                    + "could not start parent " + processId + ": " + why))))
+                            .chain(() -> waiting(processId, settings)).map(waiting -> {
+                                if (!waiting.isEmpty()) {
+                                    reasons.add(waitingFor(processId, waiting));
+                                }
+                                return new Findings(reasons, waiting);
+                            });
+                })));
+    }
+
+    private static Planner.Reason waitingFor(long processId, List<WaitingBucket> waiting) {
+        WaitingBucket oldest = waiting.get(0);
+        return new Planner.Reason("WAITING_FOR_BUCKET", "bucket " + oldest.bucket() + " of parent " + processId
+                + " waits for its data (policy " + oldest.policy() + ", " + oldest.arrived() + " batch(es) arrived"
+                + (oldest.expected() > 0 ? " of " + oldest.expected() + " expected" : "") + "); missing "
+                + oldest.missing().stream().map(m -> m.processId() + (m.buckets().isEmpty() ? " (any batch)"
+                        : " " + m.buckets())).toList()
+                + (oldest.timeoutAt() == null ? "" : "; runs with what arrived at " + oldest.timeoutAt())
+                + (waiting.size() > 1 ? "; " + (waiting.size() - 1) + " more bucket(s) wait" : ""));
+    }
+
+    /** The oldest waiting buckets with what each input process delivered against what it owes. */
+    private Uni<List<WaitingBucket>> waiting(long processId, TriggerSettings settings) {
+        if (settings.policy() == TriggerPolicy.NONE || settings.policy() == TriggerPolicy.EACH) {
+            return Uni.createFrom().item(List.of());
         }
-        return planner.bucketAt(job, now, new ArrayList<>());
+        return runs.waiting(processId, WAITING_SHOWN).chain(waiting -> waiting.isEmpty()
+                ? Uni.createFrom().item(List.<WaitingBucket>of())
+                : inputs.inputsOf(processId, settings).chain(k -> policies.settingsOf(k).map(declared ->
+                        waiting.stream().map(w -> waitingBucket(settings, w, k, declared)).toList())));
+    }
+
+    private WaitingBucket waitingBucket(TriggerSettings settings, TriggerRunRepository.Waiting w, List<Long> k,
+                                        Map<Long, TriggerSettings> declared) {
+        Map<Long, TriggerRules.Progress> progress = inputs.progress(settings, w.bucket(), k, w.arrived(), declared);
+        int expected = progress.values().stream().mapToInt(p -> p.expected().isEmpty() ? 1 : p.expected().size())
+                .sum();
+        Map<Long, List<String>> missing = new LinkedHashMap<>();
+        progress.forEach((process, p) -> {
+            if (!p.complete()) {
+                missing.put(process, p.missing());
+            }
+        });
+        return new WaitingBucket(w.bucket(), settings.policy().text(), w.arrived().size(), expected,
+                missing.entrySet().stream().map(e -> new WaitingBucket.Missing(e.getKey(), e.getValue())).toList(),
+                w.timeoutAt());
     }
 
     /**
      * The words BDRE users know ({@code <name> has not been deployed. Please deploy it}), then why it counts as not
      * deployed: no deployment at all, or the state of the latest one with the reason it failed.
      */
-    private static Optional<Planner.Reason> notDeployed(long parentId, String name, Optional<Deployment> latest) {
+    static Optional<String> notDeployed(long parentId, String name, Optional<Deployment> latest) {
         if (Deployment.deployed(latest)) {
             return Optional.empty();
         }
         String state = latest.map(d -> "its latest deployment " + d.deploymentId() + " is " + d.status()
                 + (d.status() == Deployment.Status.FAIL && d.message() != null ? ": " + d.message() : ""))
                 .orElse("it has no deployment");
-        return Optional.of(new Planner.Reason("NOT_DEPLOYED", (name == null || name.isBlank() ? "parent " + parentId
-                : name) + " has not been deployed. Please deploy it (POST /processes/" + parentId + "/deployments): "
-                + "parent " + parentId + " is started by its data only once its latest deployment succeeded, and "
-                + state));
-    }
-
-    private static String nameOf(Optional<ProcessDefinition> process) {
-        return process.map(ProcessDefinition::name).orElse(null);
-    }
-
-    private static Uni<Decision> ignored(Long parentId, String why) {
-        return Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED, why));
-    }
-
-    /** Ignored because the parent asked not to be started by arriving batches (trigger policy none). */
-    private static Uni<Decision> optedOut(long parentId, String why) {
-        return Uni.createFrom().item(new Decision(parentId, Outcome.IGNORED, why, null, true));
+        return Optional.of((name == null || name.isBlank() ? "parent " + parentId : name) + " has not been deployed. "
+                + "Please deploy it (POST /processes/" + parentId + "/deployments): parent " + parentId
+                + " is started by its data only once its latest deployment succeeded, and " + state);
     }
 }

@@ -3,6 +3,8 @@ package io.batchyard.schemas.claim;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+import java.util.List;
 
 /**
  * The body of {@code POST /internal/claims}: execution-service's InitJob asks queue-service for the input batches of a
@@ -13,5 +15,11 @@ import jakarta.validation.constraints.PositiveOrZero;
  * rows to retry.
  */
 public record ClaimRequest(@NotNull @Positive Long parentProcessId, @NotNull @Positive Long instanceExecId,
-                           @PositiveOrZero Integer maxBatch, @Positive Long completedTargetBatchId) {
+                           @PositiveOrZero Integer maxBatch, @Positive Long completedTargetBatchId,
+                           @Size(max = 10_000) List<@NotNull @Positive Long> sourceBatchIds) {
+
+    /** The ordinary claim: the oldest batches per step, up to {@code maxBatch}. */
+    public ClaimRequest(Long parentProcessId, Long instanceExecId, Integer maxBatch, Long completedTargetBatchId) {
+        this(parentProcessId, instanceExecId, maxBatch, completedTargetBatchId, null);
+    }
 }
