@@ -138,8 +138,8 @@ final class PipelineCommands {
                 }
                 // second, once the registry committed: the trigger policies are execution-service's
                 live.setTriggers(plan.application(), plan.triggers());
-                plan.triggers().forEach((parent, policy) -> output.line("set the trigger policy of '" + parent
-                        + "' to " + policy));
+                plan.triggers().forEach((parent, trigger) -> output.line("set the trigger of '" + parent
+                        + "' to " + trigger));
                 live.setDeadlines(plan.application(), plan.deadlines());
                 plan.deadlines().forEach((parent, d) -> output.line((d == null ? "removed the deadlines of '"
                         : "set the deadlines of '") + parent + "'"));
@@ -172,7 +172,7 @@ final class PipelineCommands {
 
     /** A plan as saved by {@code plan --out}: what it shows and the request that applies it. */
     record Saved(String application, boolean registryEmpty, List<String> lines, Map<String, Object> request,
-                 Map<String, String> triggers, Map<String, Pipeline.Deadlines> deadlines) {
+                 Map<String, Pipeline.Trigger> triggers, Map<String, Pipeline.Deadlines> deadlines) {
         Saved {
             // a plan saved before deadlines were part of a file has none to set
             deadlines = deadlines == null ? Map.of() : deadlines;

@@ -55,6 +55,24 @@ class PipelineRulesTest {
     }
 
     @Test
+    void aTriggerMappingIsCheckedFieldByField() throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), GOOD.replace("workflowType: 1", "workflowType: 1\n"
+                + "    trigger: {policy: each, n: 0, timeout: soon, grain: fortnight, zone: Mars/Olympus,"
+                + " coalesce: maybe, inputs: [{process: nobody}], colour: blue}"));
+        assertThatThrownBy(() -> PipelineFiles.read(dir)).isInstanceOfSatisfying(PipelineRules.Invalid.class, e ->
+                assertThat(e.errors()).extracting(s -> s.substring(s.indexOf(": ") + 2)).containsExactlyInAnyOrder(
+                        "processes[0].trigger.colour: unknown field (known: coalesce, grain, inputs, n, policy, timeout, zone)",
+                        "processes[0].trigger.n: a whole number of at least 1",
+                        "processes[0].trigger.n: only for policy n-of",
+                        "processes[0].trigger.timeout: an ISO-8601 duration such as PT2H",
+                        "processes[0].trigger.timeout: only for policy all-with-timeout",
+                        "processes[0].trigger.grain: one of upstream, hour, day, week, month",
+                        "processes[0].trigger.zone: a time zone such as Europe/Berlin",
+                        "processes[0].trigger.coalesce: must be true or false",
+                        "processes[0].trigger.inputs[0]: 'nobody' is not an enqueuing process of any of its steps"));
+    }
+
+    @Test
     void everyBrokenRuleIsNamedByFileAndPath() throws Exception {
         Files.writeString(dir.resolve("bad.yaml"), GOOD
                 .replace("next: [load]", "next: [nowhere]")
