@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 LifecycleCommands.HaltStep.class, LifecycleCommands.TermStep.class, LifecycleCommands.HaltJob.class,
                 LifecycleCommands.TermJob.class, RegisterFileCommand.class, ProcessLogCommands.class,
                 ViewCommands.Runs.class, ViewCommands.Queue.class, ViewCommands.Why.class, ViewCommands.Workflow.class,
+                DeadlineCommands.class,
                 TriggerCommands.Trigger.class, TriggerCommands.Pause.class, TriggerCommands.Resume.class,
                 BackfillCommands.Backfill.class,
                 ImportCommands.class, PipelineCommands.Export.class, PipelineCommands.PlanCommand.class,

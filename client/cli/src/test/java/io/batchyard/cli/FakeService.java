@@ -69,6 +69,20 @@ final class FakeService implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /**
+     * Points the command line at this service as execution-service, with a token, one attempt per call and a config
+     * home of the test's own; {@link #close} does not undo it, {@link #restoreEnvironment} does.
+     */
+    FakeService asExecution(java.nio.file.Path home) {
+        Connection.environment = java.util.Map.of("BATCHYARD_TOKEN", "t", "BATCHYARD_EXECUTION_URL", url(),
+                "BATCHYARD_RETRY_MAX_ATTEMPTS", "1", "XDG_CONFIG_HOME", home.toString())::get;
+        return this;
+    }
+
+    static void restoreEnvironment() {
+        Connection.environment = System::getenv;
+    }
+
     /** A local URL nothing listens on (the port was free a moment ago). */
     static String closedUrl() {
         try (ServerSocket s = new ServerSocket(0)) {
@@ -76,16 +90,6 @@ final class FakeService implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /**
-     * Points the CLI at this service as execution-service: a token, one attempt per call, and a config home of its
-     * own; {@link Connection#environment} goes back to the process's with {@code Connection.environment =
-     * System::getenv}.
-     */
-    void asExecution(Path home) {
-        Connection.environment = Map.of("BATCHYARD_TOKEN", "t", "BATCHYARD_EXECUTION_URL", url(),
-                "BATCHYARD_RETRY_MAX_ATTEMPTS", "1", "XDG_CONFIG_HOME", home.toString())::get;
     }
 
     static Run run(String... argv) {

@@ -56,6 +56,10 @@ public enum ExecutionError implements ErrorCode {
     TRIGGER_NOT_PAUSED(437, 409, "The parent's triggers are not paused"),
     /** A resume mode other than catch-up or skip. */
     INVALID_RESUME_MODE(438, 400, "Invalid resume mode"),
+    // Data deadlines (GET /deadlines/{id}, POST /deadlines/{id}/waive, GET /deadlines?state=).
+    UNKNOWN_DEADLINE(440, 404, "Unknown deadline"),
+    DEADLINE_NOT_OPEN(441, 409, "The deadline is no longer open"),
+    INVALID_DEADLINE_STATE(442, 400, "Invalid deadline state"),
     // Backfills (460-469, apart from the codes other features take next)
     INVALID_BACKFILL(460, 400, "Invalid backfill request"),
     /** A plan id nobody made, or a plan listing a process the caller may not read. */

@@ -4,6 +4,7 @@ import io.batchyard.events.execution.BackfillFinished;
 import io.batchyard.events.execution.BackfillProgress;
 import io.batchyard.events.execution.BackfillStarted;
 import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.DeadlineChanged;
 import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -43,7 +44,7 @@ public final class EventCatalog {
             ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class, ApplicationChanged.class,
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
-            LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class,
+            LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class, DeadlineChanged.class,
             BackfillStarted.class, BackfillProgress.class, BackfillFinished.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,

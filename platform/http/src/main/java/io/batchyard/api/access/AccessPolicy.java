@@ -128,6 +128,9 @@ public final class AccessPolicy {
                 rule("GET /processes/{id}/etl-driver", VIEWER, READ),
                 rule("PUT /processes/{id}/etl-driver", DEVELOPER, WRITE),
                 rule("DELETE /processes/{id}/etl-driver", DEVELOPER, WRITE),
+                rule("GET /processes/{id}/deadlines", VIEWER, READ),
+                rule("PUT /processes/{id}/deadlines", DEVELOPER, WRITE),
+                rule("DELETE /processes/{id}/deadlines", DEVELOPER, WRITE),
                 rule("GET /processes/{id}/properties", VIEWER, READ),
                 rule("GET /processes/{id}/properties/{key}", VIEWER, READ),
                 rule("PUT /processes/{id}/properties/{key}", DEVELOPER, WRITE),
@@ -157,6 +160,9 @@ public final class AccessPolicy {
                 rule("POST /backfills/{backfillId}/cancel", OPERATOR, EXECUTE),
                 rule("POST /backfills/{backfillId}/pause", OPERATOR, EXECUTE),
                 rule("POST /backfills/{backfillId}/resume", OPERATOR, EXECUTE),
+                rule("GET /deadlines", VIEWER, FILTERED),
+                rule("GET /deadlines/{id}", VIEWER, READ),
+                rule("POST /deadlines/{id}/waive", OPERATOR, EXECUTE),
                 rule("GET /deployments/{id}", VIEWER, READ),
                 rule("POST /deployments/{id}/halt", OPERATOR, EXECUTE),
                 rule("POST /deployments/{id}/init", OPERATOR, EXECUTE),
@@ -277,6 +283,7 @@ public final class AccessPolicy {
                 rule("GET /api/panels/why/{pid}", VIEWER, READ),
                 rule("GET /api/panels/triggers", VIEWER, FILTERED),
                 rule("GET /api/panels/compaction", VIEWER, FILTERED),
+                rule("GET /api/panels/deadlines", VIEWER, FILTERED),
                 rule("GET /api/panels/lineage/processes/{pid}", VIEWER, READ),
                 rule("GET /api/panels/lineage/tables/{table}", VIEWER, FILTERED));
     }
