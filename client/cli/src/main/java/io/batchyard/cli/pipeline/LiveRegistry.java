@@ -32,6 +32,8 @@ public final class LiveRegistry {
     private final HttpRegistry execution;
     /** execution-service's code for a process that is not a live parent it knows (GET/PUT …/trigger). */
     private static final int UNKNOWN_PARENT = 427;
+    /** execution-service's code for an input that no live step of the parent enqueues from (PUT …/trigger). */
+    private static final int NOT_AN_INPUT = 436;
 
     /** Other applications' names by id, and processes by id, for enqueuing processes outside the application. */
     private final Map<Long, String> applicationNames = new HashMap<>();
@@ -176,7 +178,8 @@ public final class LiveRegistry {
 
     /**
      * Sets each parent's trigger settings in execution-service, after the registry's transaction committed: a parent
-     * just created is retried (427) until execution-service's read model knows it, for up to a minute. Inputs are
+     * just created is retried (427, and 436 for an input its new steps enqueue from) until execution-service's read model
+     * knows it, for up to a minute. Inputs are
      * named in the file and sent as the ids they have after the apply.
      */
     public void setTriggers(String application, Map<String, Pipeline.Trigger> triggers) {
@@ -193,13 +196,21 @@ public final class LiveRegistry {
                     execution.send("PUT", "/processes/" + id + "/trigger", body);
                     break;
                 } catch (ProblemException refused) {
-                    if (refused.code() == null || refused.code() != UNKNOWN_PARENT || Instant.now().isAfter(until)) {
+                    if (!notYetKnown(refused) || Instant.now().isAfter(until)) {
                         throw refused;
                     }
                     pause();
                 }
             }
         }
+    }
+
+    /**
+     * execution-service's read model follows the registry through Kafka: right after an apply it may not know the
+     * parent yet (427), or not yet the steps that name an input as their enqueuing process (436).
+     */
+    private static boolean notYetKnown(ProblemException refused) {
+        return refused.code() != null && (refused.code() == UNKNOWN_PARENT || refused.code() == NOT_AN_INPUT);
     }
 
     /** The body of {@code PUT …/trigger}: the fields the file sets (the others take the service's defaults). */
