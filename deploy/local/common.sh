@@ -41,7 +41,7 @@ COMMANDS_RETENTION_MS=${BATCHYARD_COMMANDS_RETENTION_MS:-3600000}
 # tokens it signs, and Keycloak's realm (deploy/local/keycloak) in the tokens of every client.
 TOKEN_AUDIENCE=${QUARKUS_OIDC_TOKEN_AUDIENCE:-batchyard}
 TOPICS=(batchyard.registry.processes batchyard.execution.lifecycle batchyard.execution.commands
-        batchyard.execution.rejections batchyard.execution.deployments batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
+        batchyard.execution.rejections batchyard.execution.deployments batchyard.execution.backfills batchyard.execution.deadlines batchyard.queue.batches batchyard.queue.files batchyard.lineage.queries
         batchyard.lineage.parsed batchyard.lineage.openlineage batchyard.queue.objects batchyard.queue.compaction)
 
 say() { printf '[batchyard] %s\n' "$*"; }

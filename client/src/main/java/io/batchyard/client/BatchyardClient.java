@@ -184,6 +184,19 @@ public final class BatchyardClient {
                 .orElseThrow();
     }
 
+    /** {@code GET /deadlines}: data deadlines of expected buckets, soonest due first. */
+    public JsonNode deadlines(String state, Long processId, int limit, int offset) {
+        return get(settings.execution(), "/deadlines" + query("state", state, "processId",
+                processId == null ? null : processId.toString(), "limit", String.valueOf(limit),
+                "offset", String.valueOf(offset)), JsonNode.class).orElseThrow();
+    }
+
+    /** {@code POST /deadlines/{id}/waive}: an operator's decision that the deadline no longer counts. */
+    public JsonNode waiveDeadline(long deadlineId, String reason) {
+        return post(settings.execution(), "/deadlines/" + deadlineId + "/waive", Map.of("reason", reason),
+                JsonNode.class);
+    }
+
     /** {@code GET /queue}: the consumption queue rows of step {@code processId}, oldest first. */
     public JsonNode queue(long processId, String state, int limit, int offset) {
         return get(settings.queue(), "/queue" + query("processId", String.valueOf(processId), "state", state,

@@ -8,7 +8,9 @@ public enum QueueError implements ErrorCode {
     UNKNOWN_PROCESS(302, 422, "Unknown process"),
     UNKNOWN_BATCH(303, 404, "Unknown batch"),
     ALREADY_QUEUED(304, 409, "Batch already queued for the process"),
-    BATCH_ID_OUT_OF_RANGE(305, 400, "Batch id outside the client range");
+    BATCH_ID_OUT_OF_RANGE(305, 400, "Batch id outside the client range"),
+    /** A backfill's re-enqueue of a batch the step never consumed (no archived row), or one already waiting anew. */
+    NOTHING_TO_SUPERSEDE(340, 409, "No archived consumption of the batch to supersede");
 
     private final Spec spec;
 

@@ -48,7 +48,9 @@ public enum RegistryError implements ErrorCode {
      * {@code POST /pipelines/apply}: an object of the application changed (or appeared, or went) between the plan and
      * the apply; the detail names it, and nothing of the plan was applied.
      */
-    CHANGED_SINCE_PLAN(227, 409, "Changed since the plan");
+    CHANGED_SINCE_PLAN(227, 409, "Changed since the plan"),
+    /** A parent's data deadlines: an unknown zone or grain, a malformed cron or duration, none set, or on a step. */
+    INVALID_DEADLINES(228, 422, "Invalid deadlines");
 
     private final Spec spec;
 

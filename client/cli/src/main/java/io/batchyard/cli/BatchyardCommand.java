@@ -7,13 +7,15 @@ import picocli.CommandLine.Command;
 @TopCommand
 @Command(name = "batchyard", mixinStandardHelpOptions = true, versionProvider = BatchyardCommand.Version.class,
         description = "Batchyard's calls from a terminal or a shell step: the lifecycle, files, the process log, runs,"
-                + " queues, why a job is not running, triggers (settings, runs, pause, resume), generated workflows,"
-                + " importing a BDRE installation and pipelines as code (export, plan, apply).",
+                + " queues, why a job is not running, triggers (settings, runs, pause, resume), backfills, generated"
+                + " workflows, importing a BDRE installation and pipelines as code (export, plan, apply).",
         subcommands = {LifecycleCommands.InitJob.class, LifecycleCommands.InitStep.class,
                 LifecycleCommands.HaltStep.class, LifecycleCommands.TermStep.class, LifecycleCommands.HaltJob.class,
                 LifecycleCommands.TermJob.class, RegisterFileCommand.class, ProcessLogCommands.class,
                 ViewCommands.Runs.class, ViewCommands.Queue.class, ViewCommands.Why.class, ViewCommands.Workflow.class,
+                DeadlineCommands.class,
                 TriggerCommands.Trigger.class, TriggerCommands.Pause.class, TriggerCommands.Resume.class,
+                BackfillCommands.Backfill.class,
                 ImportCommands.class, PipelineCommands.Export.class, PipelineCommands.PlanCommand.class,
                 PipelineCommands.Apply.class, CompletionCommand.class},
         footerHeading = "%nSettings and exit status:%n",

@@ -109,7 +109,7 @@ final class PipelineCommands {
             description = {"Make the registry match pipeline files (-f) or a saved plan (--plan): each application",
                 "in one transaction, all of it or nothing; refused (exit 1, the changed object named) when the",
                 "registry changed since the plan. A second apply changes nothing. Secrets are left untouched.",
-                "Trigger policies are set in execution-service second, after the registry's transaction."})
+                "Trigger policies (execution-service) and data deadlines are set second, after that transaction."})
     static final class Apply extends Call {
         @ArgGroup(exclusive = true, multiplicity = "1")
         Source source;
@@ -138,8 +138,11 @@ final class PipelineCommands {
                 }
                 // second, once the registry committed: the trigger policies are execution-service's
                 live.setTriggers(plan.application(), plan.triggers());
-                plan.triggers().forEach((parent, policy) -> output.line("set the trigger policy of '" + parent
-                        + "' to " + policy));
+                plan.triggers().forEach((parent, trigger) -> output.line("set the trigger of '" + parent
+                        + "' to " + trigger));
+                live.setDeadlines(plan.application(), plan.deadlines());
+                plan.deadlines().forEach((parent, d) -> output.line((d == null ? "removed the deadlines of '"
+                        : "set the deadlines of '") + parent + "'"));
             }
             output.json(Map.of("applied", results));
             return ExitCodes.OK;
@@ -169,9 +172,15 @@ final class PipelineCommands {
 
     /** A plan as saved by {@code plan --out}: what it shows and the request that applies it. */
     record Saved(String application, boolean registryEmpty, List<String> lines, Map<String, Object> request,
-                 Map<String, String> triggers) {
+                 Map<String, Pipeline.Trigger> triggers, Map<String, Pipeline.Deadlines> deadlines) {
+        Saved {
+            // a plan saved before deadlines were part of a file has none to set
+            deadlines = deadlines == null ? Map.of() : deadlines;
+        }
+
         static Saved of(Plan p) {
-            return new Saved(p.application(), p.registryEmpty(), p.lines(), p.request(), p.triggers());
+            return new Saved(p.application(), p.registryEmpty(), p.lines(), p.request(), p.triggers(),
+                    p.deadlines());
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +67,20 @@ final class FakeService implements AutoCloseable {
 
     String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /**
+     * Points the command line at this service as execution-service, with a token, one attempt per call and a config
+     * home of the test's own; {@link #close} does not undo it, {@link #restoreEnvironment} does.
+     */
+    FakeService asExecution(java.nio.file.Path home) {
+        Connection.environment = java.util.Map.of("BATCHYARD_TOKEN", "t", "BATCHYARD_EXECUTION_URL", url(),
+                "BATCHYARD_RETRY_MAX_ATTEMPTS", "1", "XDG_CONFIG_HOME", home.toString())::get;
+        return this;
+    }
+
+    static void restoreEnvironment() {
+        Connection.environment = System::getenv;
     }
 
     /** A local URL nothing listens on (the port was free a moment ago). */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,15 +33,13 @@ class OutputFormatTest {
     @BeforeEach
     void start(@TempDir Path home) {
         execution = new FakeService().answer("/runs", 200, RUNS).answer("/steps/7/init", 409, REFUSAL)
-                .answer("/steps/5,6/halt", 200, "{\"subProcessIds\":[5,6]}");
-        Connection.environment = Map.of("BATCHYARD_TOKEN", "t", "BATCHYARD_EXECUTION_URL", execution.url(),
-                "BATCHYARD_RETRY_MAX_ATTEMPTS", "1", "XDG_CONFIG_HOME", home.toString())::get;
+                .answer("/steps/5,6/halt", 200, "{\"subProcessIds\":[5,6]}").asExecution(home);
     }
 
     @AfterEach
     void stop() {
         execution.close();
-        Connection.environment = System::getenv;
+        FakeService.restoreEnvironment();
     }
 
     @Test

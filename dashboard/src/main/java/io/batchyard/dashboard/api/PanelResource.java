@@ -59,6 +59,14 @@ public class PanelResource {
         return panels.compaction();
     }
 
+    /** The next data deadlines, those at risk (with what they wait for) and those missed. */
+    @GET
+    @Path("deadlines")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<PanelService.Deadlines> deadlines() {
+        return panels.deadlines();
+    }
+
     @GET
     @Path("lineage/processes/{pid}")
     @Produces(SVG)

@@ -11,7 +11,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** execution-service's runner, read with the signed-in viewer's own token: the page shows only what they may see. */
+/** execution-service's runner and data deadlines, read with the signed-in viewer's own token: the page shows only what they may see. */
 @RegisterRestClient(configKey = "execution")
 @AccessToken
 @Produces(MediaType.APPLICATION_JSON)
@@ -24,6 +24,10 @@ public interface ExecutionApi {
     @GET
     @Path("runner/processes/{pid}")
     Uni<JsonNode> policy(@PathParam("pid") long pid);
+
+    @GET
+    @Path("deadlines")
+    Uni<JsonNode> deadlines(@QueryParam("state") String state, @QueryParam("limit") int limit);
 
     @GET
     @Path("processes/{pid}/trigger")

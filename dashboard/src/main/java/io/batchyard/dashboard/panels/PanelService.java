@@ -28,6 +28,8 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 @ApplicationScoped
 public class PanelService {
 
+    /** Deadlines the deadline panel lists of each state. */
+    static final int DEADLINES_SHOWN = 20;
     /** Partitions and dead merge jobs a compaction panel lists: the services' page size. */
     static final int PAGE = 500;
     static final int DEAD_SHOWN = 20;
@@ -118,6 +120,20 @@ public class PanelService {
         return Uni.combine().all().unis(queue.partitions(PAGE), queue.jobs("PENDING", PAGE), queue.jobs("DEAD", PAGE))
                 .asTuple().map(t -> compaction(t.getItem1(), t.getItem2(), t.getItem3()))
                 .onFailure().transform(e -> relayed("queue-service", e));
+    }
+
+    /**
+     * The data deadlines a viewer may read: the next ones due (SET), those at risk and those missed (neither
+     * recovered nor waived), each list soonest due first, with its total.
+     */
+    public record Deadlines(JsonNode next, JsonNode atRisk, JsonNode missed) {
+    }
+
+    public Uni<Deadlines> deadlines() {
+        return Uni.combine().all().unis(execution.deadlines("SET", DEADLINES_SHOWN),
+                        execution.deadlines("AT_RISK", DEADLINES_SHOWN), execution.deadlines("MISSED", DEADLINES_SHOWN))
+                .asTuple().map(t -> new Deadlines(t.getItem1(), t.getItem2(), t.getItem3()))
+                .onFailure().transform(e -> relayed("execution-service", e));
     }
 
     public Uni<String> processGraph(long pid) {

@@ -112,10 +112,15 @@ final class AccessFixtures {
     final long archivedBatch;
     final long queuedBatch;
     final long runnerRun;
+    /** A backfill plan of the stand-alone parent's completed bucket, and a backfill started from it. */
+    final String backfillPlan;
+    final String backfill;
     final long logId;
     final String logCategory = "acl";
     final String logMessageId = "acl-message";
     final long deployment;
+    /** A data deadline of the parent's bucket in progress (its deadlines set in the registry). */
+    final long deadline;
     final String propertyKey = "acl_key";
 
     final long template;
@@ -199,7 +204,13 @@ final class AccessFixtures {
                 .statusCode(201).extract().jsonPath().getLong("logId");
         deployment = execution().post("/processes/" + parent + "/deployments").then().statusCode(201).extract()
                 .jsonPath().getLong("deploymentId");
+        deadline = deadlineOf(parent);
         runnerRun = runnerRun();
+        backfillPlan = execution().body(Map.of("roots", List.of(Map.of("processId", standalone)),
+                        "fromBucket", completedBucket, "toBucket", completedBucket)).post("/backfills/preview").then()
+                .statusCode(201).extract().jsonPath().getString("planId");
+        backfill = execution().body(Map.of("planId", backfillPlan)).post("/backfills").then().statusCode(202)
+                .extract().jsonPath().getString("backfill.backfillId");
         putDailyPolicy(policyParent);
         progress("runs " + run + " and " + runnerRun + ", batches, process log, deployment");
 
@@ -339,6 +350,31 @@ final class AccessFixtures {
         registry().body(Map.of("rawTableId", hiveTable, "rawViewId", hiveView))
                 .put("/processes/" + etlParent + "/etl-driver").then().statusCode(200);
         return etlParent;
+    }
+
+    /** A new parent with data deadlines, for a caller allowed to remove them. */
+    long freshDeadlines() {
+        long fresh = freshParent();
+        putDeadlines(fresh);
+        return fresh;
+    }
+
+    private void putDeadlines(long processId) {
+        registry().body(Map.of("zone", "UTC", "finishBy", "PT6H")).put("/processes/" + processId + "/deadlines")
+                .then().statusCode(200);
+    }
+
+    /** Sets the parent's deadlines and waits until execution-service has the one of the day in progress. */
+    private long deadlineOf(long processId) {
+        putDeadlines(processId);
+        long[] found = new long[1];
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+            List<Long> ids = execution().get("/deadlines?processId=" + processId).then().statusCode(200).extract()
+                    .jsonPath().getList("items.deadlineId", Long.class);
+            found[0] = ids.isEmpty() ? 0 : ids.get(0);
+            return !ids.isEmpty();
+        });
+        return found[0];
     }
 
     /** The policy parent, with its run policy set again. */

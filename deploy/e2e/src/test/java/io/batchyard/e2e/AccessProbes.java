@@ -32,7 +32,10 @@ final class AccessProbes {
             "it lists operator actions (drop, replay, rebuild), which the matrix's own calls add in an order it does"
                     + " not fix",
             "dashboard: GET /api/panels/lineage/tables/{table}",
-            "an SVG drawing, not a list of objects with ids");
+            "an SVG drawing, not a list of objects with ids",
+            "dashboard: GET /api/panels/deadlines",
+            "it lists open deadlines only, and the matrix's own POST /deadlines/{id}/waive closes the fixture's one in"
+                    + " an order it does not fix");
 
     /**
      * The packaged services run in the prod profile, where a movable clock is refused
@@ -181,6 +184,10 @@ final class AccessProbes {
         p.add(guarded(s, "PATCH /processes/{id}", () -> fx.parent,
                 id -> at(id).body(Map.of("description", "access matrix"))));
         p.add(guarded(s, "DELETE /processes/{id}", fx::freshParent, AccessProbes::at));
+        p.add(guarded(s, "GET /processes/{id}/deadlines", () -> fx.parent, AccessProbes::at));
+        p.add(guarded(s, "PUT /processes/{id}/deadlines", () -> fx.parent,
+                id -> at(id).body(Map.of("zone", "UTC", "finishBy", "PT6H"))));
+        p.add(guarded(s, "DELETE /processes/{id}/deadlines", fx::freshDeadlines, AccessProbes::at));
         p.add(guarded(s, "GET /processes/{id}/etl-driver", () -> fx.parent, AccessProbes::at));
         p.add(guarded(s, "PUT /processes/{id}/etl-driver", () -> fx.parent,
                 id -> at(id).body(Map.of("rawTableId", fx.hiveTable, "rawViewId", fx.hiveView))));
@@ -212,6 +219,18 @@ final class AccessProbes {
         String s = "execution-service";
         clock(s, p);
         p.add(none(s, "GET /audit", AccessProbes::at));
+        p.add(guarded(s, "POST /backfills", () -> fx.backfillPlan, plan -> at().body(Map.of("planId", plan))));
+        p.add(guarded(s, "GET /backfills/plans/{planId}", () -> fx.backfillPlan, AccessProbes::at));
+        p.add(guarded(s, "POST /backfills/preview", () -> fx.standalone, pid -> at().body(Map.of(
+                "roots", List.of(Map.of("processId", pid)), "batchIds", List.of(1)))));
+        p.add(guarded(s, "GET /backfills/{backfillId}", () -> fx.backfill, AccessProbes::at));
+        for (String action : List.of("pause", "resume", "cancel")) {
+            p.add(guarded(s, "POST /backfills/{backfillId}/" + action, () -> fx.backfill, AccessProbes::at));
+        }
+        p.add(list(s, "GET /deadlines", at().query("processId", fx.parent), "items.deadlineId", () -> fx.deadline));
+        p.add(guarded(s, "GET /deadlines/{id}", () -> fx.deadline, AccessProbes::at));
+        p.add(guarded(s, "POST /deadlines/{id}/waive", () -> fx.deadline,
+                id -> at(id).body(Map.of("reason", "access matrix"))));
         p.add(guarded(s, "GET /deployments/{id}", () -> fx.deployment, AccessProbes::at));
         p.add(guarded(s, "POST /deployments/{id}/halt", () -> fx.deployment, AccessProbes::at));
         p.add(guarded(s, "POST /deployments/{id}/init", () -> fx.deployment, AccessProbes::at));
@@ -315,6 +334,9 @@ final class AccessProbes {
                 .query("processId", fx.step), "batchId", () -> fx.queuedBatch));
         p.add(guarded(s, "POST /files", () -> fx.lifecycleStep, pid -> at().body(Map.of("subProcessId", pid,
                 "serverId", AccessFixtures.SERVER, "path", "/landing/" + fx.unique("out"), "fileSize", 1))));
+        p.add(none(s, "POST /internal/backfills/impact", () -> at().body(Map.of("rootProcessIds", List.of(),
+                "rootRunIds", List.of(), "restatedBatchIds", List.of(), "cascade", true))));
+        p.add(none(s, "POST /internal/backfills/reenqueue", () -> at().body(Map.of())));
         p.add(none(s, "POST /internal/claims", () -> at().body(Map.of())));
         p.add(guarded(s, "GET /lineage/batches/{targetBatchId}", () -> fx.targetBatch, AccessProbes::at));
         p.add(guarded(s, "GET /process-definitions/{id}", () -> fx.parent, AccessProbes::at));
@@ -355,6 +377,7 @@ final class AccessProbes {
         p.add(list(s, "GET /api/panels/triggers", at().query("pid", fx.parent), null, null));
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
+        p.add(list(s, "GET /api/panels/deadlines", at(), "next.items.deadlineId", () -> fx.deadline));
         p.add(guarded(s, "GET /api/panels/lineage/processes/{pid}", () -> fx.parent, AccessProbes::at));
         p.add(graph(s, "GET /api/panels/lineage/tables/{table}", () -> fx.targetTable, AccessProbes::at, null, null));
     }

@@ -54,7 +54,8 @@ class PipelinesAsCodeEndToEndTest {
                     type: 1
                     workflowType: 1
                     canRecover: true
-                    trigger: all-enqueuers
+                    trigger: {policy: all-with-timeout, inputs: [{process: upstream}], timeout: PT120M, grain: day,
+                      zone: Europe/Berlin}
                     next: [fetch]
                     properties:
                       - {group: param, key: "run mode", value: full}
@@ -93,8 +94,8 @@ class PipelinesAsCodeEndToEndTest {
         assertThat(created.status).as(created.all()).isZero();
         assertThat(created.out).contains("+ create application '" + name + "'", "+ create process 'load/fetch'",
                 "note: property 'load/fetch' password is a secret the file only names",
-                "set the trigger policy of 'load' to all-enqueuers");
-        assertThat(trigger(processId(name, "load"))).isEqualTo("all-enqueuers");
+                "set the trigger of 'load' to all-with-timeout inputs=[upstream] timeout=PT2H grain=day zone=Europe/Berlin");
+        assertThat(trigger(processId(name, "load"))).isEqualTo("all-with-timeout");
         setSecret(name, "fetch", "password");
 
         // two exports of one state are the same bytes
@@ -104,7 +105,8 @@ class PipelinesAsCodeEndToEndTest {
         String first = Files.readString(file);
         assertThat(cli("export", "--application", name, "-o", dir.resolve("again").toString()).status).isZero();
         assertThat(Files.readString(dir.resolve("again").resolve(name + ".yaml"))).isEqualTo(first);
-        assertThat(first).contains("secret: true", "trigger: all-enqueuers").doesNotContain("hunter2", "secret: false");
+        assertThat(first).contains("secret: true", "policy: all-with-timeout", "timeout: PT2H", "zone: Europe/Berlin")
+                .doesNotContain("hunter2", "secret: false");
 
         // export -> apply under a fresh name -> export gives the same file
         String copy = name + "-copy";
@@ -139,7 +141,8 @@ class PipelinesAsCodeEndToEndTest {
         Run drift = cli("plan", "-f", exported.toString(), "--detect-drift");
         assertThat(drift.status).as(drift.all()).isEqualTo(6);
         assertThat(drift.out).contains(
-                "~ change process 'load'\n    trigger: \"on-batch\" -> \"all-enqueuers\"",
+                "~ change process 'load'\n    trigger: \"each\" -> \"all-with-timeout inputs=[upstream]"
+                        + " timeout=PT2H grain=day zone=Europe/Berlin\"",
                 "~ change process 'load/fetch'\n    description: \"fetches by hand\" -> \"fetches the files\"",
                 "~ change property 'load/fetch' source\n    value: \"gcs\" -> \"s3\"",
                 "application '" + name + "': 0 to create, 3 to change, 0 to delete");
@@ -158,12 +161,12 @@ class PipelinesAsCodeEndToEndTest {
         assertThat(versions(name)).isEqualTo(before);
         assertThat(registry().get("/processes/" + fetch).then().statusCode(200).extract().jsonPath()
                 .getString("description")).isEqualTo("fetches by hand");
-        assertThat(trigger(load)).isEqualTo("on-batch"); // set second, after the registry's transaction: not reached
+        assertThat(trigger(load)).isEqualTo("each"); // set second, after the registry's transaction: not reached
 
         // a fresh plan applies, and then the registry matches the file again
         Run fixed = cli("apply", "-f", exported.toString());
         assertThat(fixed.status).as(fixed.all()).isZero();
-        assertThat(trigger(load)).isEqualTo("all-enqueuers");
+        assertThat(trigger(load)).isEqualTo("all-with-timeout");
         assertThat(cli("plan", "-f", exported.toString(), "--detect-drift").status).isZero();
     }
 

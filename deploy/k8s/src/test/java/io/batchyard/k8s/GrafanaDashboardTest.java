@@ -27,7 +27,8 @@ class GrafanaDashboardTest {
             "batchyard_outbox_oldest_unpublished_seconds", "batchyard_events_consumed_total",
             "batchyard_events_dead_lettered_total", "batchyard_fanout_latency_seconds", "batchyard_claim_latency_seconds",
             "batchyard_runner_buckets", "batchyard_merge_jobs", "batchyard_merged_bytes_total",
-            "batchyard_lineage_parse_total", "http_server_requests_seconds");
+            "batchyard_lineage_parse_total", "http_server_requests_seconds", "batchyard_deadlines",
+            "batchyard_deadline_checker_lag_seconds", "batchyard_deadline_miss_delay_seconds");
     private static final Pattern METRIC = Pattern.compile("\\b((?:batchyard|http_server)_[a-z_]+)\\s*\\{");
 
     @Test

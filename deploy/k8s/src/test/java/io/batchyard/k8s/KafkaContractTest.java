@@ -31,7 +31,7 @@ class KafkaContractTest {
         Set<String> declared = Manifests.of(tree).kind("KafkaTopic").map(KafkaContractTest::topicName)
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(declared).isEqualTo(expected);
-        assertThat(SourceFacts.contractTopics()).hasSize(12);
+        assertThat(SourceFacts.contractTopics()).hasSize(14);
         assertThat(SourceFacts.deadLetterTopics()).allMatch(t -> t.startsWith("batchyard.dlq."));
         Manifests.of(tree).kind("KafkaTopic").forEach(t ->
                 assertThat(t.at("/metadata/labels/strimzi.io~1cluster").asText()).isEqualTo("batchyard"));

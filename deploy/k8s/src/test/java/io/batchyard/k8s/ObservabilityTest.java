@@ -38,7 +38,7 @@ class ObservabilityTest {
 
     private static final Set<String> ALERTS = Set.of("BatchyardOutboxBacklogAging", "BatchyardOutboxBacklogStuck",
             "BatchyardEventsDeadLettered", "BatchyardConsumerLagging", "BatchyardRunnerNotReporting",
-            "BatchyardRunnerStalled");
+            "BatchyardRunnerStalled", "BatchyardDeadlineMissed", "BatchyardDeadlineCheckerLagging");
     /** PromQL's functions and aggregations the rules use, and its binary and grouping keywords. */
     private static final Set<String> FUNCTIONS = Set.of("max", "min", "sum", "avg", "count", "rate", "increase",
             "changes", "absent", "histogram_quantile");

@@ -3,6 +3,7 @@ package io.batchyard.teststack;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
+import io.batchyard.events.ProcessDeadlines;
 import io.batchyard.events.ProcessDefinition;
 import io.batchyard.events.ProcessProperty;
 import io.batchyard.events.ProcessServer;
@@ -64,6 +65,23 @@ public final class ProcessTrees {
     /** The server the parent names, as registry-service announces it (port may be null). */
     public ProcessTrees server(long serverId, String name, String type, String host, Integer port) {
         parent.setServer(serverOf(serverId, name, type, host, port));
+        return this;
+    }
+
+    /**
+     * The parent's data deadlines as registry-service announces them: a grain (hour, day, week, month) or a cron
+     * schedule in {@code zone}, and ISO-8601 offsets from the bucket's end (null: no such deadline).
+     */
+    public ProcessTrees deadlines(String grain, String cron, String zone, String startBy, String finishBy,
+                                  String maxRuntime) {
+        parent.setDeadlines(ProcessDeadlines.newBuilder().setGrain(grain).setCron(cron).setZone(zone)
+                .setStartBy(startBy).setFinishBy(finishBy).setMaxRuntime(maxRuntime).build());
+        return this;
+    }
+
+    /** The parent without data deadlines (how the registry announces their removal). */
+    public ProcessTrees withoutDeadlines() {
+        parent.setDeadlines(null);
         return this;
     }
 

@@ -55,7 +55,21 @@ public enum ExecutionError implements ErrorCode {
     /** Resume of a parent whose triggered runs are not paused. */
     TRIGGER_NOT_PAUSED(437, 409, "The parent's triggers are not paused"),
     /** A resume mode other than catch-up or skip. */
-    INVALID_RESUME_MODE(438, 400, "Invalid resume mode");
+    INVALID_RESUME_MODE(438, 400, "Invalid resume mode"),
+    // Data deadlines (GET /deadlines/{id}, POST /deadlines/{id}/waive, GET /deadlines?state=).
+    UNKNOWN_DEADLINE(440, 404, "Unknown deadline"),
+    DEADLINE_NOT_OPEN(441, 409, "The deadline is no longer open"),
+    INVALID_DEADLINE_STATE(442, 400, "Invalid deadline state"),
+    // Backfills (460-469, apart from the codes other features take next)
+    INVALID_BACKFILL(460, 400, "Invalid backfill request"),
+    /** A plan id nobody made, or a plan listing a process the caller may not read. */
+    UNKNOWN_BACKFILL_PLAN(461, 404, "Unknown backfill plan"),
+    /** The queue, its archive or the roots' buckets changed since the plan was made; the answer carries the diff. */
+    BACKFILL_PLAN_STALE(462, 409, "The backfill plan is stale"),
+    /** A backfill id nobody started, or one whose plan lists a process the caller may not read. */
+    UNKNOWN_BACKFILL(463, 404, "Unknown backfill"),
+    /** Pause, resume or cancel of a backfill whose state does not allow it. */
+    ILLEGAL_BACKFILL_TRANSITION(464, 409, "Illegal backfill state transition");
 
     private final Spec spec;
 

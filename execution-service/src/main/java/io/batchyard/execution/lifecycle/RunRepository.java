@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** SQL over runs and their state history; every method joins the caller's session and transaction. */
 @ApplicationScoped
@@ -40,6 +42,40 @@ public class RunRepository extends SqlRepository {
               SELECT instance_exec_id FROM instance_exec WHERE process_id = :parent
                 AND instance_exec_id > COALESCE((SELECT max(instance_exec_id) FROM instance_exec
                                                  WHERE process_id = :parent AND exec_state = 3), 0))""";
+
+    /**
+     * The median duration in milliseconds of each process's last {@code recent} successful runs (parents' runs, not
+     * their steps'); a process without a successful run is absent.
+     */
+    public Uni<Map<Long, Long>> medianDurations(Collection<Long> processIds, int recent) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return list("""
+                        SELECT process_id, CAST(round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)) AS bigint) AS median_ms
+                        FROM (SELECT process_id, EXTRACT(EPOCH FROM (end_ts - start_ts)) * 1000 AS ms,
+                                row_number() OVER (PARTITION BY process_id ORDER BY instance_exec_id DESC) AS n
+                              FROM instance_exec
+                              WHERE process_id = ANY(CAST(:ids AS bigint[])) AND parent_instance_exec_id IS NULL
+                                AND exec_state = 3) r
+                        WHERE n <= :recent GROUP BY process_id""",
+                Params.of("ids", processIds.toArray(Long[]::new)).and("recent", recent),
+                r -> Map.entry(r.getLong("process_id"), r.getLong("median_ms")))
+                .map(rows -> rows.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    }
+
+    /** The batch marking (a stand-alone run's bucket) of each of these runs that has one. */
+    public Uni<Map<Long, String>> markings(Collection<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return list("""
+                        SELECT instance_exec_id, batch_marking FROM instance_exec
+                        WHERE instance_exec_id = ANY(CAST(:ids AS bigint[])) AND batch_marking IS NOT NULL""",
+                Params.of("ids", runIds.toArray(Long[]::new)),
+                r -> Map.entry(r.getLong("instance_exec_id"), r.getString("batch_marking")))
+                .map(rows -> rows.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    }
 
     /**
      * Inserts a running run and its first history row in one statement and returns the run as stored. {@code id}

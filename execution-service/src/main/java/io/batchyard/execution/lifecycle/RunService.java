@@ -12,7 +12,9 @@ import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -56,6 +58,19 @@ public class RunService {
     /** The run, if it exists; runs in the caller's session. */
     public Uni<Optional<Run>> find(long id) {
         return runs.find(id);
+    }
+
+    /**
+     * Each process's median duration (ms) over its last {@code recent} successful runs, for estimates; a process that
+     * never succeeded is absent. In the caller's session.
+     */
+    public Uni<Map<Long, Long>> medianDurations(Collection<Long> processIds, int recent) {
+        return runs.medianDurations(processIds, recent);
+    }
+
+    /** The batch marking (a stand-alone run's bucket) of each run that has one; in the caller's session. */
+    public Uni<Map<Long, String>> markings(Collection<Long> runIds) {
+        return runs.markings(runIds);
     }
 
     /** The parent's step runs since its last successful run; in the caller's session. */

@@ -334,20 +334,6 @@ class RunnerPolicyTest extends RunnerTestSupport {
         }
     }
 
-    /** Test setup straight in the database, over plain JDBC. */
-    private static void execute(String sql, Object... params) {
-        Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             PreparedStatement statement = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                statement.setObject(i + 1, params[i]);
-            }
-            statement.executeUpdate();
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static void await(CountDownLatch latch) {
         try {
             latch.await();

@@ -1,7 +1,13 @@
 package io.batchyard.execution.runner;
 
+import io.batchyard.teststack.BatchyardTestStack;
+import io.batchyard.teststack.Infrastructure;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +41,20 @@ abstract class RunnerTestSupport {
     @AfterEach
     void closeFixtures() {
         f.close();
+    }
+
+    /** Test setup straight in the database, over plain JDBC. */
+    static void execute(String sql, Object... params) {
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** How a job definition names {@code file}: relative to the runner's work directory, the only place it reads. */

@@ -32,10 +32,12 @@ public class ProcessEvents {
     private final ProcessRepository processes;
     private final PropertyRepository properties;
     private final ServerService servers;
+    private final DeadlineRepository deadlines;
 
     public ProcessEvents(Outbox outbox, ProcessRepository processes, PropertyRepository properties,
-                         ServerService servers) {
+                         ServerService servers, DeadlineRepository deadlines) {
         this.outbox = outbox;
+        this.deadlines = deadlines;
         this.processes = processes;
         this.properties = properties;
         this.servers = servers;
@@ -85,6 +87,7 @@ public class ProcessEvents {
                                     r.serverId() == null ? null : byId.get(r.serverId())))
                             .toList();
                     return new Snapshot(defs.get(0), defs.subList(1, defs.size()));
-                })));
+                }))).chain(s -> deadlines.find(parentId).map(found -> found.map(d -> new Snapshot(
+                ProcessDefinition.newBuilder(s.parent()).setDeadlines(d.event()).build(), s.steps())).orElse(s)));
     }
 }

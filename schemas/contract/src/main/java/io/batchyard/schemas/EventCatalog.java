@@ -1,6 +1,10 @@
 package io.batchyard.schemas;
 
+import io.batchyard.events.execution.BackfillFinished;
+import io.batchyard.events.execution.BackfillProgress;
+import io.batchyard.events.execution.BackfillStarted;
 import io.batchyard.events.execution.CommandRejected;
+import io.batchyard.events.execution.DeadlineChanged;
 import io.batchyard.events.execution.DeploymentChanged;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
@@ -40,7 +44,8 @@ public final class EventCatalog {
             ProcessRegistered.class, ProcessChanged.class, ProcessDeleted.class, ApplicationChanged.class,
             JobStarted.class, JobHalted.class, JobFailed.class,
             StepStarted.class, StepHalted.class, StepFailed.class,
-            LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class,
+            LifecycleCommand.class, CommandRejected.class, DeploymentChanged.class, DeadlineChanged.class,
+            BackfillStarted.class, BackfillProgress.class, BackfillFinished.class,
             BatchEnqueued.class, BatchesArchived.class, FileRegistered.class,
             ObjectCreated.class, PartitionSwitched.class, ManifestPublished.class,
             QueryRegistered.class, LineageParsed.class, OpenLineageRunEvent.class);

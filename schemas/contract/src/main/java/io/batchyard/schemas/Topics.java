@@ -14,6 +14,10 @@ public final class Topics {
     public static final String EXECUTION_REJECTIONS = "batchyard.execution.rejections";
     /** DeploymentChanged, one per deployment state change; key = parent process id. */
     public static final String EXECUTION_DEPLOYMENTS = "batchyard.execution.deployments";
+    /** BackfillStarted, BackfillProgress, BackfillFinished; key = backfill id. */
+    public static final String EXECUTION_BACKFILLS = "batchyard.execution.backfills";
+    /** DeadlineChanged, one per state change of a bucket's data deadline; key = parent process id. */
+    public static final String EXECUTION_DEADLINES = "batchyard.execution.deadlines";
     /** BatchEnqueued (key = consuming process id), BatchesArchived (key = parent process id). */
     public static final String QUEUE_BATCHES = "batchyard.queue.batches";
     /** FileRegistered; key = batch id. */
@@ -31,8 +35,9 @@ public final class Topics {
 
     public static final List<String> ALL = List.of(
             REGISTRY_PROCESSES, EXECUTION_LIFECYCLE, EXECUTION_COMMANDS, EXECUTION_REJECTIONS, EXECUTION_DEPLOYMENTS,
+            EXECUTION_BACKFILLS,
             QUEUE_BATCHES,             QUEUE_FILES, QUEUE_OBJECTS, QUEUE_COMPACTION, LINEAGE_QUERIES, LINEAGE_PARSED,
-            LINEAGE_OPENLINEAGE);
+            LINEAGE_OPENLINEAGE, EXECUTION_DEADLINES);
 
     private Topics() {
     }

@@ -32,6 +32,8 @@ public final class LiveRegistry {
     private final HttpRegistry execution;
     /** execution-service's code for a process that is not a live parent it knows (GET/PUT …/trigger). */
     private static final int UNKNOWN_PARENT = 427;
+    /** execution-service's code for an input that no live step of the parent enqueues from (PUT …/trigger). */
+    private static final int NOT_AN_INPUT = 436;
 
     /** Other applications' names by id, and processes by id, for enqueuing processes outside the application. */
     private final Map<Long, String> applicationNames = new HashMap<>();
@@ -67,10 +69,11 @@ public final class LiveRegistry {
                     == parent.get("id").asLong()).toList();
             List<Pipeline.Process> steps = new ArrayList<>();
             for (JsonNode s : stepRows) {
-                steps.add(process(s, parent, byId, id, List.of(), null));
+                steps.add(process(s, parent, byId, id, List.of(), null, null));
                 unique(versions, Plan.label(text(parent, "name"), text(s, "name")), s.get("version").asInt());
             }
-            parents.add(process(parent, parent, byId, id, steps, trigger(parent.get("id").asLong())));
+            long pid = parent.get("id").asLong();
+            parents.add(process(parent, parent, byId, id, steps, trigger(pid, byId, id), deadlines(pid)));
             unique(versions, Plan.label(text(parent, "name"), null), parent.get("version").asInt());
         }
         Pipeline pipeline = new Pipeline(Pipeline.API_VERSION, new Pipeline.Application(text(app, "name"),
@@ -106,7 +109,8 @@ public final class LiveRegistry {
     }
 
     private Pipeline.Process process(JsonNode p, JsonNode parent, Map<Long, JsonNode> byId, long applicationId,
-                                     List<Pipeline.Process> steps, String trigger) {
+                                     List<Pipeline.Process> steps, Pipeline.Trigger trigger,
+                                     Pipeline.Deadlines deadlines) {
         List<Pipeline.Ref> enqueuing = new ArrayList<>();
         p.path("enqueuingProcessIds").forEach(e -> enqueuing.add(ref(e.asLong(), byId, applicationId)));
         List<String> next = new ArrayList<>();
@@ -129,20 +133,17 @@ public final class LiveRegistry {
         });
         return new Pipeline.Process(text(p, "name"), text(p, "description"), p.path("processTypeId").asInt(),
                 p.path("workflowTypeId").asInt(), p.path("canRecover").asBoolean(), text(p, "batchCutPattern"),
-                enqueuing, next, properties, steps, trigger);
+                enqueuing, next, properties, steps, trigger, deadlines);
     }
 
-    /**
-     * A parent's trigger policy, null for {@code none}. A parent execution-service does not know yet (427: its read
-     * model follows the registry through Kafka) has had no policy set, so it has none.
-     */
-    private String trigger(long parentId) {
+    /** A parent's data deadlines, null when it has none (404). */
+    private Pipeline.Deadlines deadlines(long parentId) {
         try {
-            String policy = text(execution.send("GET", "/processes/" + parentId + "/trigger", null).orElseThrow(),
-                    "policy");
-            return "none".equals(policy) ? null : policy;
+            JsonNode d = http.send("GET", "/processes/" + parentId + "/deadlines", null).orElseThrow();
+            return new Pipeline.Deadlines(text(d, "grain"), text(d, "cron"), text(d, "zone"), text(d, "startBy"),
+                    text(d, "finishBy"), text(d, "maxRuntime"));
         } catch (ProblemException e) {
-            if (e.code() != null && e.code() == UNKNOWN_PARENT) {
+            if (e.status() == 404) {
                 return null;
             }
             throw e;
@@ -150,13 +151,120 @@ public final class LiveRegistry {
     }
 
     /**
-     * Sets each parent's trigger policy in execution-service, after the registry's transaction committed: a parent
-     * just created is retried (427) until execution-service's read model knows it, for up to a minute.
+     * A parent's trigger settings as a file holds them, null for {@code none}. A parent execution-service does not
+     * know yet (427: its read model follows the registry through Kafka) has had no policy set, so it has none.
      */
-    public void setTriggers(String application, Map<String, String> policies) {
-        if (policies.isEmpty()) {
+    private Pipeline.Trigger trigger(long parentId, Map<Long, JsonNode> byId, long applicationId) {
+        JsonNode t;
+        try {
+            t = execution.send("GET", "/processes/" + parentId + "/trigger", null).orElseThrow();
+        } catch (ProblemException e) {
+            if (e.code() != null && e.code() == UNKNOWN_PARENT) {
+                return null;
+            }
+            throw e;
+        }
+        List<Pipeline.Ref> inputs = null;
+        if (t.path("inputs").isArray()) {
+            inputs = new ArrayList<>();
+            for (JsonNode input : t.get("inputs")) {
+                inputs.add(ref(input.asLong(), byId, applicationId));
+            }
+        }
+        return new Pipeline.Trigger(text(t, "policy"), inputs, t.hasNonNull("n") ? t.get("n").asInt() : null,
+                text(t, "timeout"), text(t, "grain"), text(t, "zone"),
+                t.hasNonNull("coalesce") ? t.get("coalesce").asBoolean() : null).normalised();
+    }
+
+    /**
+     * Sets each parent's trigger settings in execution-service, after the registry's transaction committed: a parent
+     * just created is retried (427, and 436 for an input its new steps enqueue from) until execution-service's read model
+     * knows it, for up to a minute. Inputs are
+     * named in the file and sent as the ids they have after the apply.
+     */
+    public void setTriggers(String application, Map<String, Pipeline.Trigger> triggers) {
+        if (triggers.isEmpty()) {
             return;
         }
+        Map<String, Long> parents = parentsOf(application);
+        Instant until = Instant.now().plus(KNOWN_WITHIN);
+        for (Map.Entry<String, Pipeline.Trigger> e : triggers.entrySet()) {
+            long id = parents.get(e.getKey());
+            Map<String, Object> body = settings(e.getValue(), application, parents);
+            while (true) {
+                try {
+                    execution.send("PUT", "/processes/" + id + "/trigger", body);
+                    break;
+                } catch (ProblemException refused) {
+                    if (!notYetKnown(refused) || Instant.now().isAfter(until)) {
+                        throw refused;
+                    }
+                    pause();
+                }
+            }
+        }
+    }
+
+    /**
+     * execution-service's read model follows the registry through Kafka: right after an apply it may not know the
+     * parent yet (427), or not yet the steps that name an input as their enqueuing process (436).
+     */
+    private static boolean notYetKnown(ProblemException refused) {
+        return refused.code() != null && (refused.code() == UNKNOWN_PARENT || refused.code() == NOT_AN_INPUT);
+    }
+
+    /** The body of {@code PUT …/trigger}: the fields the file sets (the others take the service's defaults). */
+    private Map<String, Object> settings(Pipeline.Trigger t, String application, Map<String, Long> parents) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("policy", t.policy());
+        if (t.inputs() != null) {
+            List<Long> ids = new ArrayList<>();
+            for (Pipeline.Ref input : t.inputs()) {
+                Map<String, Long> of = input.application() == null || input.application().equals(application)
+                        ? parents : parentsOf(input.application());
+                Long inputId = of.get(input.process());
+                if (inputId == null) {
+                    throw new IllegalArgumentException("trigger input '" + input + "' names no parent process");
+                }
+                ids.add(inputId);
+            }
+            body.put("inputs", ids);
+        }
+        putIfSet(body, "n", t.n());
+        putIfSet(body, "timeout", t.timeout());
+        putIfSet(body, "grain", t.grain());
+        putIfSet(body, "zone", t.zone());
+        putIfSet(body, "coalesce", t.coalesce());
+        return body;
+    }
+
+    private static void putIfSet(Map<String, Object> body, String field, Object value) {
+        if (value != null) {
+            body.put(field, value);
+        }
+    }
+
+    /**
+     * Sets (or, for a null value, removes) each parent's data deadlines in the registry, after the plan's
+     * transaction committed: each is a call of its own, like a trigger policy.
+     */
+    public void setDeadlines(String application, Map<String, Pipeline.Deadlines> deadlines) {
+        if (deadlines.isEmpty()) {
+            return;
+        }
+        Map<String, Long> parents = parentsOf(application);
+        for (Map.Entry<String, Pipeline.Deadlines> e : deadlines.entrySet()) {
+            long id = parents.get(e.getKey());
+            if (e.getValue() == null) {
+                http.send("DELETE", "/processes/" + id + "/deadlines", null);
+            } else {
+                http.send("PUT", "/processes/" + id + "/deadlines", e.getValue());
+            }
+        }
+    }
+
+    /** The application's parents by name, as they are after an apply. */
+    private Map<String, Long> parentsOf(String application) {
         long applicationId = http.pages("/applications?name=" + URLEncoder.encode(application,
                 StandardCharsets.UTF_8)).stream().filter(a -> application.equals(a.path("name").asText()))
                 .findFirst().orElseThrow(() -> new IllegalStateException("application '" + application
@@ -164,21 +272,7 @@ public final class LiveRegistry {
         Map<String, Long> parents = new HashMap<>();
         http.pages("/processes?parentsOnly=true&applicationId=" + applicationId)
                 .forEach(p -> parents.put(text(p, "name"), p.get("id").asLong()));
-        Instant until = Instant.now().plus(KNOWN_WITHIN);
-        for (Map.Entry<String, String> e : policies.entrySet()) {
-            long id = parents.get(e.getKey());
-            while (true) {
-                try {
-                    execution.send("PUT", "/processes/" + id + "/trigger", Map.of("policy", e.getValue()));
-                    break;
-                } catch (ProblemException refused) {
-                    if (refused.code() == null || refused.code() != UNKNOWN_PARENT || Instant.now().isAfter(until)) {
-                        throw refused;
-                    }
-                    pause();
-                }
-            }
-        }
+        return parents;
     }
 
     private static void pause() {

@@ -34,6 +34,10 @@ public final class PipelineRules {
     private static final Set<String> PERMISSIONS = Set.of("ownerUser", "ownerGroup", "owner", "group", "others");
     private static final Set<String> PROCESS = Set.of("name", "description", "type", "workflowType", "canRecover",
             "batchCutPattern", "enqueuing", "next", "properties", "steps", "trigger", "deadlines");
+    private static final Set<String> DEADLINES = Set.of("grain", "cron", "zone", "startBy", "finishBy", "maxRuntime");
+    private static final Set<String> TRIGGER = Set.of("policy", "inputs", "n", "timeout", "grain", "zone",
+            "coalesce");
+    private static final List<String> GRAINS = List.of("hour", "day", "week", "month");
     private static final Set<String> REF = Set.of("application", "process");
     private static final Set<String> PROPERTY = Set.of("group", "key", "value", "description", "secret");
 
@@ -125,6 +129,9 @@ public final class PipelineRules {
                     if (process(s, sat) && s.has("steps")) {
                         errors.add(sat + "steps: a step has no steps of its own");
                     }
+                    if (s.has("deadlines")) {
+                        errors.add(sat + "deadlines: a step has none (its parent's deadlines cover the job)");
+                    }
                     if (s.has("trigger")) {
                         errors.add(sat + "trigger: a step has none (its parent's trigger policy starts the job)");
                     }
@@ -154,17 +161,125 @@ public final class PipelineRules {
             errors.add(at + "canRecover: must be true or false");
         }
         text(p, at, "batchCutPattern", 45, false);
-        JsonNode trigger = p.get("trigger");
-        if (trigger != null && !trigger.isNull() && !Pipeline.TRIGGERS.contains(trigger.asText(""))) {
-            errors.add(at + "trigger: one of " + String.join(", ", Pipeline.TRIGGERS));
-        }
-        // Reserved: deadlines do not exist yet; a file that sets them would be applied only in part, so it is
-        // refused rather than silently half-applied.
-        if (p.has("deadlines")) {
-            errors.add(at + "deadlines: reserved for deadlines, which this version does not have yet");
-        }
+        trigger(p, at);
+        deadlines(p.get("deadlines"), at + "deadlines.");
         properties(p, at);
         return true;
+    }
+
+    /**
+     * A parent's trigger, as execution-service will check it: a policy, or a mapping whose fields fit the policy; its
+     * inputs are enqueuing processes of the parent's steps.
+     */
+    private void trigger(JsonNode p, String at) {
+        JsonNode t = p.get("trigger");
+        if (t == null || t.isNull()) {
+            return;
+        }
+        String policy = t.isObject() ? (t.hasNonNull("policy") ? t.get("policy").asText("") : null) : t.asText("");
+        if (policy == null || !Pipeline.TRIGGERS.contains(policy)) {
+            errors.add(at + "trigger" + (t.isObject() ? ".policy" : "") + ": one of "
+                    + String.join(", ", Pipeline.TRIGGERS));
+        }
+        if (!t.isObject()) {
+            return;
+        }
+        String tat = at + "trigger.";
+        known(t, tat, TRIGGER);
+        JsonNode n = t.get("n");
+        if (n != null && !n.isNull() && (!n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 1)) {
+            errors.add(tat + "n: a whole number of at least 1");
+        }
+        if (n != null && !n.isNull() && !"n-of".equals(policy)) {
+            errors.add(tat + "n: only for policy n-of");
+        }
+        JsonNode timeout = t.get("timeout");
+        if (timeout != null && !timeout.isNull()) {
+            try {
+                if (java.time.Duration.parse(timeout.asText("")).compareTo(java.time.Duration.ZERO) <= 0) {
+                    errors.add(tat + "timeout: longer than zero");
+                }
+            } catch (java.time.format.DateTimeParseException e) {
+                errors.add(tat + "timeout: an ISO-8601 duration such as PT2H");
+            }
+            if (!"all-with-timeout".equals(policy)) {
+                errors.add(tat + "timeout: only for policy all-with-timeout");
+            }
+        }
+        JsonNode grain = t.get("grain");
+        if (grain != null && !grain.isNull() && !Pipeline.TRIGGER_GRAINS.contains(grain.asText(""))) {
+            errors.add(tat + "grain: one of " + String.join(", ", Pipeline.TRIGGER_GRAINS));
+        }
+        JsonNode zone = t.get("zone");
+        if (zone != null && !zone.isNull()) {
+            try {
+                java.time.ZoneId.of(zone.asText(""));
+            } catch (java.time.DateTimeException e) {
+                errors.add(tat + "zone: a time zone such as Europe/Berlin");
+            }
+        }
+        JsonNode coalesce = t.get("coalesce");
+        if (coalesce != null && !coalesce.isNull() && !coalesce.isBoolean()) {
+            errors.add(tat + "coalesce: must be true or false");
+        }
+        JsonNode inputs = t.get("inputs");
+        if (inputs == null || inputs.isNull()) {
+            return;
+        }
+        if (!inputs.isArray()) {
+            errors.add(tat + "inputs: must be a list of processes, as enqueuing names them");
+            return;
+        }
+        Set<String> enqueuing = new java.util.HashSet<>();
+        p.path("steps").forEach(step -> step.path("enqueuing").forEach(r -> enqueuing.add(
+                new Pipeline.Ref(textOf(r, "application"), textOf(r, "process")).toString())));
+        for (int i = 0; i < inputs.size(); i++) {
+            JsonNode r = inputs.get(i);
+            String label = new Pipeline.Ref(textOf(r, "application"), textOf(r, "process")).toString();
+            if (!r.isObject() || textOf(r, "process") == null) {
+                errors.add(tat + "inputs[" + i + "]: a mapping with process (and application for another one's)");
+            } else if (!enqueuing.contains(label)) {
+                errors.add(tat + "inputs[" + i + "]: '" + label + "' is not an enqueuing process of any of its steps");
+            }
+        }
+    }
+
+    private static String textOf(JsonNode n, String field) {
+        return n.hasNonNull(field) ? n.get(field).asText() : null;
+    }
+
+    /** A parent's deadlines, as the registry will check them: a zone, a known grain, ISO-8601 durations. */
+    private void deadlines(JsonNode d, String at) {
+        if (d == null || d.isNull()) {
+            return;
+        }
+        if (!d.isObject()) {
+            errors.add(at.substring(0, at.length() - 1) + ": must be a mapping");
+            return;
+        }
+        known(d, at, DEADLINES);
+        text(d, at, "zone", 64, true);
+        text(d, at, "cron", 120, false);
+        JsonNode grain = d.get("grain");
+        if (grain != null && !grain.isNull() && !GRAINS.contains(grain.asText("").toLowerCase(java.util.Locale.ROOT))) {
+            errors.add(at + "grain: one of " + String.join(", ", GRAINS));
+        }
+        boolean any = false;
+        for (String field : List.of("startBy", "finishBy", "maxRuntime")) {
+            JsonNode v = d.get(field);
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            any = true;
+            try {
+                java.time.Duration.parse(v.asText(""));
+            } catch (java.time.format.DateTimeParseException e) {
+                errors.add(at + field + ": an ISO-8601 duration such as PT6H");
+            }
+        }
+        if (!any) {
+            errors.add(at.substring(0, at.length() - 1) + ": give at least one of startBy, finishBy and maxRuntime");
+        }
     }
 
     private void links(JsonNode p, String at, Set<String> tree, Set<String> parents) {
@@ -337,10 +452,14 @@ public final class PipelineRules {
                 str(q, "value"), str(q, "description"), q.has("secret") ? q.get("secret").asBoolean() : null)));
         List<Pipeline.Process> steps = new ArrayList<>();
         n.path("steps").forEach(s -> steps.add(process(s)));
-        String trigger = str(n, "trigger");
+        Pipeline.Trigger trigger = Pipeline.Trigger.read(n.get("trigger"));
+        JsonNode d = n.get("deadlines");
+        Pipeline.Deadlines deadlines = d == null || d.isNull() ? null : new Pipeline.Deadlines(str(d, "grain"),
+                str(d, "cron"), str(d, "zone"), str(d, "startBy"), str(d, "finishBy"), str(d, "maxRuntime"));
         return new Pipeline.Process(str(n, "name"), str(n, "description"), n.get("type").asInt(),
                 n.get("workflowType").asInt(), n.path("canRecover").asBoolean(false), str(n, "batchCutPattern"),
-                enqueuing, next, properties, steps, "none".equals(trigger) ? null : trigger);
+                enqueuing, next, properties, steps, trigger == null || "none".equals(trigger.policy()) ? null : trigger,
+                deadlines);
     }
 
     private static String str(JsonNode n, String field) {

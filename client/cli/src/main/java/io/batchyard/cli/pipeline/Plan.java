@@ -14,12 +14,14 @@ import java.util.stream.Collectors;
  * What applying a pipeline file would do to the live registry: per object, create / change / delete, field by field
  * (old → new), and the request that does it in one transaction ({@code POST /pipelines/apply}) with what the plan saw
  * of the live state, so that the registry refuses it when that moved. Trigger policies live in execution-service:
- * they are shown like any field but set after the registry's transaction ({@code triggers}, parent to policy).
+ * they are shown like any field but set after the registry's transaction ({@code triggers}, parent to settings). So
+ * are a parent's data deadlines ({@code deadlines}, parent to deadlines, null to remove them), each its own call.
  * {@code registryEmpty}: nothing for the registry to do (no request is sent). Pure: built from two {@link Pipeline}s
  * and the live processes' versions, no I/O.
  */
 public record Plan(String application, List<ObjectChange> changes, List<String> notes, Map<String, Object> request,
-                   boolean registryEmpty, Map<String, String> triggers) {
+                   boolean registryEmpty, Map<String, Pipeline.Trigger> triggers,
+                   Map<String, Pipeline.Deadlines> deadlines) {
 
     public enum Action {
         CREATE("+"), CHANGE("~"), DELETE("-");
@@ -102,7 +104,8 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
         private final List<Map<String, Object>> updates = new ArrayList<>();
         private final List<Map<String, Object>> deletes = new ArrayList<>();
         private final List<Map<String, Object>> propertyChanges = new ArrayList<>();
-        private final Map<String, String> triggers = new LinkedHashMap<>();
+        private final Map<String, Pipeline.Trigger> triggers = new LinkedHashMap<>();
+        private final Map<String, Pipeline.Deadlines> deadlines = new LinkedHashMap<>();
         /** Whether any change is the registry's (everything but a trigger policy). */
         private boolean registryTouched;
 
@@ -170,7 +173,7 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             request.put("expected", expected);
             request.put("changes", ordered);
             return new Plan(want.name(), List.copyOf(changes), List.copyOf(notes), request, !registryTouched,
-                    triggers);
+                    triggers, deadlines);
         }
 
         private void application(Pipeline.Application have, Pipeline.Application want) {
@@ -227,11 +230,18 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             boolean registryFields = !fields.isEmpty();
             if (step == null) {
                 // set after the registry's transaction (the trigger is execution-service's), shown with the rest
-                String before = have == null ? null : policy(have.trigger());
-                String after = policy(want.trigger());
-                if (have == null ? want.trigger() != null : !before.equals(after)) {
-                    fields.add(new FieldChange("trigger", before, after));
-                    triggers.put(parent, after);
+                Pipeline.Trigger before = have == null ? null : normalised(have.trigger());
+                Pipeline.Trigger after = normalised(want.trigger());
+                if (have == null ? after != null : !Objects.equals(before, after)) {
+                    fields.add(new FieldChange("trigger", shown(before), shown(after)));
+                    triggers.put(parent, after == null ? Pipeline.Trigger.of("none") : after);
+                }
+                // set after the registry's transaction too, as the deadlines' own call
+                Pipeline.Deadlines was = have == null || have.deadlines() == null ? null : have.deadlines().normalised();
+                Pipeline.Deadlines will = want.deadlines() == null ? null : want.deadlines().normalised();
+                if (!Objects.equals(was, will)) {
+                    fields.add(new FieldChange("deadlines", was, will));
+                    deadlines.put(parent, will);
                 }
             }
             if (have == null) {
@@ -303,9 +313,14 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
             }
         }
 
-        /** A policy as execution-service names it: absent is {@code none}. */
-        private static String policy(String trigger) {
-            return trigger == null ? "none" : trigger;
+        /** Settings as execution-service keeps them (old policy names, defaults); null for none. */
+        private static Pipeline.Trigger normalised(Pipeline.Trigger trigger) {
+            return trigger == null ? null : trigger.normalised();
+        }
+
+        /** Settings as a plan shows them: absent is {@code none}. */
+        private static String shown(Pipeline.Trigger trigger) {
+            return trigger == null ? "none" : trigger.toString();
         }
 
         private static ObjectChange deleted(String label, Pipeline.Process gone) {

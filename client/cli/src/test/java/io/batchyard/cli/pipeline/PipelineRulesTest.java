@@ -55,6 +55,24 @@ class PipelineRulesTest {
     }
 
     @Test
+    void aTriggerMappingIsCheckedFieldByField() throws Exception {
+        Files.writeString(dir.resolve("bad.yaml"), GOOD.replace("workflowType: 1", "workflowType: 1\n"
+                + "    trigger: {policy: each, n: 0, timeout: soon, grain: fortnight, zone: Mars/Olympus,"
+                + " coalesce: maybe, inputs: [{process: nobody}], colour: blue}"));
+        assertThatThrownBy(() -> PipelineFiles.read(dir)).isInstanceOfSatisfying(PipelineRules.Invalid.class, e ->
+                assertThat(e.errors()).extracting(s -> s.substring(s.indexOf(": ") + 2)).containsExactlyInAnyOrder(
+                        "processes[0].trigger.colour: unknown field (known: coalesce, grain, inputs, n, policy, timeout, zone)",
+                        "processes[0].trigger.n: a whole number of at least 1",
+                        "processes[0].trigger.n: only for policy n-of",
+                        "processes[0].trigger.timeout: an ISO-8601 duration such as PT2H",
+                        "processes[0].trigger.timeout: only for policy all-with-timeout",
+                        "processes[0].trigger.grain: one of upstream, hour, day, week, month",
+                        "processes[0].trigger.zone: a time zone such as Europe/Berlin",
+                        "processes[0].trigger.coalesce: must be true or false",
+                        "processes[0].trigger.inputs[0]: 'nobody' is not an enqueuing process of any of its steps"));
+    }
+
+    @Test
     void everyBrokenRuleIsNamedByFileAndPath() throws Exception {
         Files.writeString(dir.resolve("bad.yaml"), GOOD
                 .replace("next: [load]", "next: [nowhere]")
@@ -75,6 +93,18 @@ class PipelineRulesTest {
                         "processes[0].steps[0].next[0]"));
         assertThatThrownBy(() -> PipelineFiles.read(dir)).hasMessageContaining(dir.resolve("bad.yaml")
                 + ": processes[0].steps[0].next[0]: 'nowhere' is not this parent or one of its steps");
+    }
+
+    @Test
+    void aParentsDeadlinesAreCheckedAsTheRegistryWillAndAStepHasNone() {
+        String withDeadlines = GOOD.replace("workflowType: 1", "workflowType: 1\n    deadlines: {zone: Europe/Berlin, "
+                + "finishBy: PT6H}");
+        assertThat(PipelineRules.check(readTree(withDeadlines))).isEmpty();
+        String bad = GOOD.replace("workflowType: 1", "workflowType: 1\n    deadlines: {grain: fortnight, "
+                + "finishBy: six hours}").replace("type: 12", "type: 12\n        deadlines: {zone: UTC, finishBy: PT1H}");
+        assertThat(PipelineRules.check(readTree(bad))).extracting(e -> e.substring(0, e.indexOf(": "))).contains(
+                "processes[0].deadlines.zone", "processes[0].deadlines.grain", "processes[0].deadlines.finishBy",
+                "processes[0].steps[0].deadlines");
     }
 
     @Test

@@ -13,17 +13,31 @@ class PlanTest {
 
     private static Pipeline.Process step(String name, List<String> next, Pipeline.Property... properties) {
         return new Pipeline.Process(name, name + " step", 12, 0, true, null, List.of(), next, List.of(properties),
-                List.of(), null);
+                List.of(), null, null);
     }
 
     private static Pipeline sales(String description, Pipeline.Process... steps) {
-        return sales(description, null, steps);
+        return sales(description, (String) null, steps);
     }
 
     private static Pipeline sales(String description, String trigger, Pipeline.Process... steps) {
+        return withDeadlines(description, trigger, null, steps);
+    }
+
+    private static Pipeline sales(String description, Pipeline.Trigger trigger, Pipeline.Process... steps) {
+        return withTrigger(description, trigger, null, steps);
+    }
+
+    private static Pipeline withDeadlines(String description, String trigger, Pipeline.Deadlines deadlines,
+                                          Pipeline.Process... steps) {
+        return withTrigger(description, trigger == null ? null : Pipeline.Trigger.of(trigger), deadlines, steps);
+    }
+
+    private static Pipeline withTrigger(String description, Pipeline.Trigger trigger, Pipeline.Deadlines deadlines,
+                                        Pipeline.Process... steps) {
         Pipeline.Process load = new Pipeline.Process("load", "loads sales", 1, 1, true, null, List.of(),
                 List.of("fetch"), List.of(new Pipeline.Property("param", "mode", "full", null, null)), List.of(steps),
-                trigger);
+                trigger, deadlines);
         return new Pipeline(Pipeline.API_VERSION, new Pipeline.Application("sales", description, "data team", SHARED),
                 List.of(load));
     }
@@ -51,6 +65,29 @@ class PlanTest {
                 .map(s -> s.get("parent") + "/" + s.get("step") + "@" + s.get("version")).toList())
                 .containsExactly("load/null@3", "load/fetch@5", "load/store@2");
         assertThat((List<?>) plan.request().get("changes")).isEmpty();
+    }
+
+    @Test
+    void deadlinesAreComparedAsTheRegistryKeepsThemAndSetAfterItsTransaction() {
+        Pipeline.Process fetch = step("fetch", List.of("load"));
+        Pipeline.Deadlines stored = new Pipeline.Deadlines("day", null, "Europe/Berlin", null, "PT6H", null);
+        Pipeline.Deadlines written = new Pipeline.Deadlines(null, null, "Europe/Berlin", null, "pt6h", null);
+        // the file's spelling of what the registry stores is no change
+        Plan same = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, written, fetch));
+        assertThat(same.isEmpty()).isTrue();
+        assertThat(same.deadlines()).isEmpty();
+
+        Pipeline.Deadlines earlier = new Pipeline.Deadlines("day", null, "Europe/Berlin", "PT1H", "PT5H", null);
+        Plan changed = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, earlier, fetch));
+        assertThat(changed.lines()).containsExactly(
+                "~ change process 'load'",
+                "    deadlines: day Europe/Berlin finishBy=PT6H -> day Europe/Berlin startBy=PT1H finishBy=PT5H",
+                "application 'sales': 0 to create, 1 to change, 0 to delete");
+        assertThat(changed.registryEmpty()).isTrue();
+        assertThat(changed.deadlines()).containsExactly(Map.entry("load", earlier.normalised()));
+
+        Plan removed = Plan.between(live(withDeadlines("sales", null, stored, fetch)), withDeadlines("sales", null, null, fetch));
+        assertThat(removed.deadlines()).containsKey("load").containsValue(null);
     }
 
     @Test
@@ -122,16 +159,51 @@ class PlanTest {
         Plan plan = Plan.between(live(live), file);
         assertThat(plan.lines()).containsExactly(
                 "~ change process 'load'",
-                "    trigger: \"none\" -> \"all-enqueuers\"",
+                "    trigger: \"none\" -> \"all\"",
                 "application 'sales': 0 to create, 1 to change, 0 to delete");
         assertThat(plan.registryEmpty()).isTrue();
         assertThat((List<?>) plan.request().get("changes")).isEmpty();
-        assertThat(plan.triggers()).isEqualTo(Map.of("load", "all-enqueuers"));
+        assertThat(plan.triggers()).isEqualTo(Map.of("load", Pipeline.Trigger.of("all")));
 
         // a new parent gets its policy once created; one without a policy needs no call
         Plan created = Plan.between(Plan.Live.absent(), file);
         assertThat(created.registryEmpty()).isFalse();
-        assertThat(created.triggers()).isEqualTo(Map.of("load", "all-enqueuers"));
+        assertThat(created.triggers()).isEqualTo(Map.of("load", Pipeline.Trigger.of("all")));
         assertThat(Plan.between(Plan.Live.absent(), live).triggers()).isEmpty();
+    }
+
+    @Test
+    void triggerSettingsAreComparedAsTheServiceKeepsThem() {
+        Pipeline.Process fetch = step("fetch", List.of("store"));
+        Pipeline.Process store = step("store", List.of("load"));
+        // the older names, a default written out and a timeout spelt another way are the live settings
+        Pipeline.Trigger live = new Pipeline.Trigger("all", null, null, null, null, null, null).normalised();
+        Pipeline file = sales("sales", new Pipeline.Trigger("all-enqueuers", List.of(), null, null, "upstream", null,
+                true), fetch, store);
+        assertThat(Plan.between(live(sales("sales", live, fetch, store)), file).isEmpty()).isTrue();
+
+        Pipeline.Trigger daily = new Pipeline.Trigger("all-with-timeout", List.of(new Pipeline.Ref(null, "orders")),
+                null, "PT120M", "day", "Europe/Berlin", null);
+        Plan plan = Plan.between(live(sales("sales", live, fetch, store)), sales("sales", daily, fetch, store));
+        assertThat(plan.lines()).containsExactly(
+                "~ change process 'load'",
+                "    trigger: \"all\" -> \"all-with-timeout inputs=[orders] timeout=PT2H grain=day zone=Europe/Berlin\"",
+                "application 'sales': 0 to create, 1 to change, 0 to delete");
+        assertThat(plan.triggers().get("load")).isEqualTo(daily.normalised());
+        assertThat(Plan.between(live(sales("sales", daily.normalised(), fetch, store)),
+                sales("sales", daily, fetch, store)).isEmpty()).isTrue();
+    }
+
+    @Test
+    void aTriggerIsWrittenAsItsPolicyAloneOrAsAMappingAndReadBack() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(json.writeValueAsString(Pipeline.Trigger.of("each"))).isEqualTo("\"each\"");
+        Pipeline.Trigger nOf = new Pipeline.Trigger("n-of", List.of(new Pipeline.Ref("crm", "contacts"),
+                new Pipeline.Ref(null, "orders")), 1, null, null, null, false);
+        String written = json.writeValueAsString(nOf);
+        assertThat(written).isEqualTo("{\"policy\":\"n-of\",\"inputs\":[{\"application\":\"crm\",\"process\":"
+                + "\"contacts\"},{\"process\":\"orders\"}],\"n\":1,\"coalesce\":false}");
+        assertThat(json.readValue(written, Pipeline.Trigger.class)).isEqualTo(nOf);
+        assertThat(json.readValue("\"each\"", Pipeline.Trigger.class)).isEqualTo(Pipeline.Trigger.of("each"));
     }
 }

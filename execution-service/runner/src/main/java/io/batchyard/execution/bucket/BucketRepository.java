@@ -77,6 +77,17 @@ public class BucketRepository extends SqlRepository {
                 BucketRepository::row);
     }
 
+    /** The ledger rows of these processes whose bucket lies between {@code from} and {@code to} (as text). */
+    public Uni<List<BucketStatus>> between(List<Long> processIds, String from, String to) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return list(ROW + " WHERE process_id = ANY(CAST(:ids AS bigint[])) AND bucket BETWEEN :from AND :to"
+                        + " ORDER BY process_id, bucket",
+                Params.of("ids", processIds.toArray(Long[]::new)).and("from", from).and("to", to),
+                BucketRepository::row);
+    }
+
     public Uni<List<BucketStatus>> list(long processId, State status, int limit, int offset) {
         Where where = filter(processId, status);
         return list(ROW + where.sql() + " ORDER BY bucket DESC" + Paging.CLAUSE,

@@ -47,6 +47,11 @@ public class BucketService {
         return ledger.find(processId, bucket);
     }
 
+    /** The ledger rows of these processes with a bucket from {@code from} to {@code to}, both included. */
+    public Uni<List<BucketStatus>> between(List<Long> processIds, String from, String to) {
+        return ledger.between(processIds, from, to);
+    }
+
     public Uni<List<BucketStatus>> list(long processId, State status, int limit, int offset) {
         return ledger.list(processId, status, limit, offset);
     }

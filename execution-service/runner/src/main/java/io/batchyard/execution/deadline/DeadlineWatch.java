@@ -1,0 +1,125 @@
+package io.batchyard.execution.deadline;
+
+import io.batchyard.execution.clock.ServiceClock;
+import io.batchyard.execution.runner.RunnerDrain;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * Watches the data deadlines on the service clock. Every check: the buckets that became expected get their deadlines
+ * (SET), deadlines whose bucket's run did what they promise are settled (MET, RECOVERED), and due ones fire (MISSED)
+ * in batches until none is left; a restart's first check therefore fires everything that fell while the service was
+ * down. Estimates (AT_RISK) are renewed on their own, slower interval. Replicas share the work through row locks.
+ *
+ * <p>Meters: {@code batchyard.deadlines} by state (sampled), {@code batchyard.deadline.checker.lag} (now minus the
+ * oldest due deadline not yet fired, after each check) and {@code batchyard.deadline.miss.delay} (due time to the
+ * commit of its MISSED, on the service clock).
+ */
+@Startup
+@ApplicationScoped
+public class DeadlineWatch {
+
+    public static final String STATES = "batchyard.deadlines";
+    public static final String LAG = "batchyard.deadline.checker.lag.seconds";
+    public static final String MISS_DELAY = "batchyard.deadline.miss.delay";
+    /** Parents one materialising transaction takes; a check goes on while they come back full. */
+    static final int DEFINITIONS_PER_CHECK = 100;
+    /** Transactions one check runs at most for each step, so that a check ends and the next one has a fresh clock. */
+    static final int BATCHES_PER_CHECK = 40;
+
+    private static final Logger LOG = Logger.getLogger(DeadlineWatch.class);
+
+    private final DeadlineService deadlines;
+    private final DeadlineConfig config;
+    private final ServiceClock clock;
+    private final RunnerDrain drain;
+    private final Map<DeadlineState, AtomicLong> counts = new EnumMap<>(DeadlineState.class);
+    private final AtomicLong lagSeconds;
+    private final Timer missDelay;
+
+    public DeadlineWatch(DeadlineService deadlines, DeadlineConfig config, ServiceClock clock, RunnerDrain drain,
+                         MeterRegistry meters) {
+        this.deadlines = deadlines;
+        this.config = config;
+        this.clock = clock;
+        this.drain = drain;
+        for (DeadlineState state : DeadlineState.values()) {
+            counts.put(state, meters.gauge(STATES, Tags.of("state", state.name()), new AtomicLong()));
+        }
+        this.lagSeconds = meters.gauge(LAG, new AtomicLong());
+        this.missDelay = Timer.builder(MISS_DELAY).description("From a deadline's due time to the commit of its MISSED")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10))
+                .maximumExpectedValue(Duration.ofMinutes(10)).register(meters);
+    }
+
+    @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledCheck() {
+        return quietly(this::checkOnce, "check");
+    }
+
+    @Scheduled(every = "${batchyard.deadlines.estimate-interval:PT15S}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledEstimate() {
+        return quietly(this::estimateOnce, "estimate");
+    }
+
+    @Scheduled(every = "${batchyard.metrics.sample-interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> sample() {
+        return deadlines.countByState()
+                .invoke(byState -> counts.forEach((state, count) -> count.set(byState.getOrDefault(state, 0L))))
+                .onFailure().invoke(e -> LOG.debugf("deadlines not sampled: %s", e.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** One check on the clock's now: materialise, settle, fire; answers the deadlines it fired. */
+    public Uni<Integer> checkOnce() {
+        OffsetDateTime now = clock.now();
+        return materialise(now, 0)
+                .chain(() -> deadlines.settle(now, config.batchSize()))
+                .chain(() -> fire(now, 0, 0))
+                .call(() -> deadlines.checkerLag(clock.now()).invoke(lag -> lagSeconds.set(lag.toSeconds())));
+    }
+
+    /** One renewal of the estimates on the clock's now; answers the deadlines it found at risk. */
+    public Uni<Integer> estimateOnce() {
+        return deadlines.estimate(clock.now(), config.batchSize()).map(List::size);
+    }
+
+    /** Materialises parents in transactions of {@link #DEFINITIONS_PER_CHECK} while they come back full. */
+    private Uni<Integer> materialise(OffsetDateTime now, int batches) {
+        return deadlines.materialise(now, DEFINITIONS_PER_CHECK).chain(taken -> taken < DEFINITIONS_PER_CHECK
+                || batches + 1 >= BATCHES_PER_CHECK ? Uni.createFrom().item(taken) : materialise(now, batches + 1));
+    }
+
+    private Uni<Integer> fire(OffsetDateTime now, int fired, int batches) {
+        return deadlines.fire(now, config.batchSize()).chain(batch -> {
+            OffsetDateTime committed = clock.now();
+            batch.forEach(d -> missDelay.record(Duration.between(d.dueAt(), committed)));
+            int total = fired + batch.size();
+            return batch.size() < config.batchSize() || batches + 1 >= BATCHES_PER_CHECK
+                    ? Uni.createFrom().item(total) : fire(now, total, batches + 1);
+        });
+    }
+
+    private Uni<Void> quietly(java.util.function.Supplier<Uni<Integer>> work, String what) {
+        // a replica that is shutting down leaves the deadlines to the others
+        if (!config.enabled() || drain.draining()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.createFrom().deferred(() -> work.get()).onFailure().invoke(e -> LOG.warnf("deadline %s failed: %s", what,
+                e.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
+    }
+}

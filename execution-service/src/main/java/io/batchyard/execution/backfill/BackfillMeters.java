@@ -1,0 +1,45 @@
+package io.batchyard.execution.backfill;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+
+/**
+ * Backfills by state as a gauge, {@code batchyard.backfills}: sampled every {@code batchyard.metrics.sample-interval}
+ * (5 s) from the table every replica shares, so a dashboard takes the maximum over replicas; a failed sample keeps the
+ * last values. (How long plans take is {@link BackfillService}'s timer {@code batchyard.backfill.plan}.)
+ */
+@Startup
+@ApplicationScoped
+public class BackfillMeters {
+
+    public static final String BACKFILLS = "batchyard.backfills";
+
+    private static final Logger LOG = Logger.getLogger(BackfillMeters.class);
+
+    private final BackfillService backfills;
+    private final Map<BackfillState, AtomicLong> counts = new EnumMap<>(BackfillState.class);
+
+    public BackfillMeters(BackfillService backfills, MeterRegistry meters) {
+        this.backfills = backfills;
+        for (BackfillState state : BackfillState.values()) {
+            counts.put(state, meters.gauge(BACKFILLS, Tags.of("state", state.name()), new AtomicLong()));
+        }
+    }
+
+    @Scheduled(every = "${batchyard.metrics.sample-interval:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> sample() {
+        return backfills.countByState()
+                .invoke(byState -> counts.forEach((state, count) -> count.set(byState.getOrDefault(state, 0L))))
+                .onFailure().invoke(e -> LOG.debugf("backfills not sampled: %s", e.getMessage()))
+                .onFailure().recoverWithNull()
+                .replaceWithVoid();
+    }
+}

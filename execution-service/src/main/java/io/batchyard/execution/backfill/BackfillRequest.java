@@ -1,0 +1,44 @@
+package io.batchyard.execution.backfill;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+
+/**
+ * What a backfill is asked for: the restated roots (processes, whose runs and waiting rows are redone), the range
+ * (the restated batches, and/or the buckets from {@code fromBucket} to {@code toBucket}, both included), which of the
+ * roots' buckets to redo ({@code mode}: {@code all} (default), {@code failed}, {@code missing}) and whether to follow
+ * their output to every run that consumed it ({@code cascade}, default true; only {@code all} cascades: a failed or
+ * missing bucket produced nothing anyone consumed).
+ */
+public record BackfillRequest(@NotEmpty @Size(max = 1000) List<@Valid @NotNull Root> roots,
+                              @Size(max = 10_000) List<@NotNull @Positive Long> batchIds,
+                              @Size(max = 200) String fromBucket,
+                              @Size(max = 200) String toBucket,
+                              @Pattern(regexp = "all|failed|missing") String mode,
+                              Boolean cascade) {
+
+    /** A restated process (a parent). */
+    public record Root(@NotNull @Positive Long processId) {
+    }
+
+    public String modeOrDefault() {
+        return mode == null ? "all" : mode;
+    }
+
+    public boolean cascadeOrDefault() {
+        return cascade == null || cascade;
+    }
+
+    public List<Long> batchIdsOrNone() {
+        return batchIds == null ? List.of() : batchIds;
+    }
+
+    public boolean hasBucketRange() {
+        return fromBucket != null && toBucket != null;
+    }
+}

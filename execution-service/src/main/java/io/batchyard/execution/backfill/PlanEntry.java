@@ -1,0 +1,19 @@
+package io.batchyard.execution.backfill;
+
+import java.util.List;
+
+/**
+ * One unit of a backfill plan: re-run {@code processId} for {@code bucket} on {@code inputBatchIds}, replacing run
+ * {@code replacedRunId} (null when the bucket never ran: {@code MISSING}). {@code level} 0 are the roots; an entry
+ * runs once every entry it consumed from (a lower level) has ended. {@code reason} is the chain from a root to this
+ * entry, each link a process, its run and the batch it consumed from the link before (null for the root). {@code estimatedMs}: the median
+ * of the process's recent successful runs, null without any.
+ */
+public record PlanEntry(int entryNo, int level, long processId, String bucket, Long replacedRunId,
+                        List<Long> inputBatchIds, String status, boolean root, List<ReasonLink> reason,
+                        Long estimatedMs) {
+
+    /** A step of a reason chain: {@code processId}'s run {@code runId}, which consumed {@code batchId}. */
+    public record ReasonLink(long processId, Long runId, Long batchId) {
+    }
+}
