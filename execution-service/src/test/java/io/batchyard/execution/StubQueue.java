@@ -23,6 +23,8 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
 
     private static final AtomicLong BATCHES = new AtomicLong(70_000);
     private static final Map<Long, String> PREPARED = new ConcurrentHashMap<>();
+    /** How many more claims of each parent find queue-service unavailable (503). */
+    private static final Map<Long, Integer> UNAVAILABLE = new ConcurrentHashMap<>();
     /** The Authorization header of the last claim of each parent: which identity execution-service presented. */
     private static final Map<Long, String> CALLERS = new ConcurrentHashMap<>();
     /** The request body of the last claim of each parent: what execution-service asked the queue for. */
@@ -60,6 +62,11 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
         PREPARED.put(parentId, status + "|" + body);
     }
 
+    /** The next {@code times} claims of {@code parentId} answer 503, as a queue-service that is down behind a proxy. */
+    public static void unavailableFor(long parentId, int times) {
+        UNAVAILABLE.put(parentId, times);
+    }
+
     @Override
     public Map<String, String> start() {
         try {
@@ -77,10 +84,15 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
             String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
             TRACES.put(pid, traceparent == null ? "" : traceparent);
             COUNTS.merge(pid, 1, Integer::sum);
-            String prepared = PREPARED.remove(pid);
+            // one of the failures left is used up (n to n - 1, 0 meaning this was the last); none left: removed
+            boolean unavailable = UNAVAILABLE.computeIfPresent(pid, (p, left) -> left > 0 ? left - 1 : null) != null;
+            String prepared = unavailable ? null : PREPARED.remove(pid);
             int status = 200;
             String answer;
-            if (prepared != null) {
+            if (unavailable) {
+                status = 503;
+                answer = "{\"status\":503,\"title\":\"Service Unavailable\",\"detail\":\"queue-service is down\"}";
+            } else if (prepared != null) {
                 int bar = prepared.indexOf('|');
                 status = Integer.parseInt(prepared.substring(0, bar));
                 answer = prepared.substring(bar + 1);

@@ -299,6 +299,45 @@ class TriggeredRunTest extends RunnerTestSupport {
                 .getInt("total")).isEqualTo(1);
     }
 
+    /**
+     * queue-service down when the trigger's run starts: InitJob is refused as unavailable (503), which says nothing
+     * about the bucket, so it waits again (INIT, no attempt counted) with its trigger run PENDING, and a tick after
+     * queue-service is back starts it, once, claiming the attributed batch.
+     */
+    @Test
+    void aStartRefusedBecauseQueueServiceIsUnavailableWaitsForTheNextTickAndRunsOnce() {
+        long p = onBatchParent("", true);
+        String bucket = "batch-" + p * 10;
+        // every attempt of the first InitJob's claim (its client tries three times) finds queue-service unavailable
+        StubQueue.unavailableFor(p, 3);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, enqueued(p, p * 10));
+
+        await().atMost(WAIT).until(() -> StubQueue.claimsOf(p) >= 3 && "INIT".equals(f.status(p, bucket)));
+        JsonPath waiting = given().queryParam("limit", 500).get("/runner/processes/" + p + "/buckets").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(waiting.getInt("items.find { it.bucket == '" + bucket + "' }.attempts")).isZero();
+        assertThat(waiting.getString("items.find { it.bucket == '" + bucket + "' }.message"))
+                .startsWith("InitJob refused: ");
+        assertThat(triggerRuns(p).getString("items[0].state")).isEqualTo("PENDING");
+        assertThat(f.lines("calls-" + p)).isEmpty();
+
+        // queue-service answers again: the runner's tick starts the bucket (ticking until the first start's thread
+        // has let the parent go)
+        await().atMost(WAIT).until(() -> {
+            scheduler.tick(java.time.Instant.now());
+            return "COMPLETE".equals(f.status(p, bucket));
+        });
+        assertThat(f.lines("calls-" + p)).containsExactly(bucket);
+        JsonPath runs = given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath();
+        assertThat(runs.getInt("total")).isEqualTo(1);
+        JsonPath started = triggerRuns(p);
+        assertThat(started.getInt("total")).isEqualTo(1);
+        assertThat(started.getString("items[0].state")).isEqualTo("STARTED");
+        assertThat(started.getLong("items[0].instanceExecId")).isEqualTo(runs.getLong("items[0].instanceExecId"));
+        assertThat(StubQueue.lastClaim(p)).contains("\"sourceBatchIds\":[" + p * 10 + "]");
+        assertThat(StubQueue.claimsOf(p)).isEqualTo(4);
+    }
+
     /** A deployed on-batch Oozie parent (workflow type 1) with one step: the launcher hook starts it, not the runner. */
     private long oozieParent() {
         long p = RunnerFixtures.id(), s = RunnerFixtures.id();

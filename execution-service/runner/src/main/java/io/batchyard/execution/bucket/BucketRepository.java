@@ -144,6 +144,22 @@ public class BucketRepository extends SqlRepository {
                         .and("ie", instanceExecId).and("msg", message).and("now", clock.now()));
     }
 
+    /**
+     * These RUNNING buckets go back to INIT, their claim's attempt uncounted and no back-off: their run never started
+     * because a service it needs did not answer, which says nothing about the buckets.
+     */
+    public Uni<Integer> giveBack(long processId, List<String> buckets, String message) {
+        if (buckets.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return update("""
+                UPDATE bucket_status SET status = 'INIT', message = CAST(:msg AS text),
+                    updated_at = CAST(:now AS timestamptz), attempts = GREATEST(attempts - 1, 0),
+                    next_attempt_at = NULL
+                WHERE process_id = :p AND bucket IN (:b) AND status = 'RUNNING'""",
+                Params.of("p", processId).and("b", buckets).and("msg", message).and("now", clock.now()));
+    }
+
     /** Names the run that works on these RUNNING buckets. */
     public Uni<Void> attachRun(long processId, List<String> buckets, long instanceExecId) {
         if (buckets.isEmpty()) {

@@ -71,6 +71,11 @@ public class BucketService {
         return ledger.move(processId, buckets, from, to, instanceExecId, message);
     }
 
+    /** These RUNNING buckets wait again (INIT), their claim's attempt uncounted: their run could not start yet. */
+    public Uni<Integer> giveBack(long processId, List<String> buckets, String message) {
+        return ledger.giveBack(processId, buckets, message);
+    }
+
     /** Names the run that works on these RUNNING buckets. */
     public Uni<Void> attachRun(long processId, List<String> buckets, long instanceExecId) {
         return ledger.attachRun(processId, buckets, instanceExecId);

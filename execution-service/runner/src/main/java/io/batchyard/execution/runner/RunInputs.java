@@ -26,4 +26,7 @@ public interface RunInputs {
 
     /** The decided runs became run {@code instanceExecId}. */
     Uni<Void> started(long processId, Attribution attribution, long instanceExecId);
+
+    /** The decided runs did not start (a service InitJob needs did not answer): they wait for the next run again. */
+    Uni<Void> notStarted(long processId, Attribution attribution);
 }

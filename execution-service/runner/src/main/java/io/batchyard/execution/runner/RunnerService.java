@@ -115,6 +115,15 @@ public class RunnerService {
         return leases.expire(processId, runner);
     }
 
+    /**
+     * The claimed buckets wait again (INIT, the attempt uncounted) with {@code message}: InitJob was refused because a
+     * service it needs did not answer, so the next tick starts them once it does.
+     */
+    @WithTransaction
+    public Uni<Void> giveBack(long processId, List<String> buckets, String message) {
+        return ledger.giveBack(processId, buckets, message).replaceWithVoid();
+    }
+
     /** Names the run that works on the claimed buckets. */
     @WithTransaction
     public Uni<Void> attachRun(long processId, List<String> buckets, long instanceExecId) {

@@ -44,6 +44,8 @@ public class WorkflowExecution {
 
     private static final Logger LOG = Logger.getLogger(WorkflowExecution.class);
     private static final Duration HOOK_TIMEOUT = Duration.ofMinutes(10);
+    /** The status of a refusal that says a service InitJob needs did not answer, not that the run may not start. */
+    private static final int SERVICE_UNAVAILABLE = 503;
 
     /** How a run ended. */
     public record Outcome(long processId, List<String> buckets, Long instanceExecId, State bucketState, String message,
@@ -117,6 +119,9 @@ public class WorkflowExecution {
             start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch,
                     attribution.empty() ? null : attribution.sourceBatchIds(), correlation));
         } catch (ApiException e) {
+            if (e.status() == SERVICE_UNAVAILABLE) {
+                return notYetStarted(job, buckets, attribution, "InitJob refused: " + e.getMessage());
+            }
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();
@@ -197,6 +202,23 @@ public class WorkflowExecution {
             hook(job.hooks().onError(), pid, env, new PipeEnv.Previous(failure.stdout(), failure.stderr()), List.of(), jobLog);
         }
         return new Outcome(pid, buckets, ie, State.FAILED, failure.message(), skipped);
+    }
+
+    /**
+     * InitJob was refused because a service it needs did not answer (queue-service down, its breaker open): nothing
+     * about the buckets failed, so they wait again (INIT, no attempt counted) and the trigger runs they took are
+     * PENDING again with their batches; the next tick starts them once the service answers. No OnError hook: nothing
+     * failed yet.
+     */
+    private Outcome notYetStarted(RunnerJob job, List<String> buckets, RunInputs.Attribution attribution,
+                                  String reason) {
+        long pid = job.processId();
+        LOG.warnf("process %d, buckets %s not started yet, left to the next tick: %s", pid, buckets, reason);
+        Blocking.await(() -> runner.giveBack(pid, buckets, truncate(reason)));
+        if (!attribution.empty()) {
+            Blocking.await(() -> inputs.get().notStarted(pid, attribution));
+        }
+        return new Outcome(pid, buckets, null, State.INIT, reason, Set.of());
     }
 
     /** The bucket could not even start a run (bad definition, InitJob refused): FAILED with the reason. */

@@ -2,12 +2,14 @@ package io.batchyard.execution.schedule;
 
 import io.batchyard.api.CommonErrors;
 import io.batchyard.persistence.Blocking;
+import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.clock.ServiceClock;
 import io.batchyard.execution.runner.Launcher;
 import io.batchyard.execution.runner.RunEnded;
 import io.batchyard.execution.runner.RunnerConfig;
 import io.batchyard.execution.runner.RunnerDrain;
 import io.batchyard.execution.runner.RunnerService;
+import io.batchyard.execution.runner.WorkflowExecution;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -20,11 +22,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -97,7 +101,7 @@ public class RunnerScheduler {
         for (long pid : Blocking.await(runner::enabledWithWork)) {
             if (inFlight.add(pid)) {
                 launched.add(pid);
-                inBackground(pid, "launcher cycle", () -> launcher.runOnce(pid, launcher.now()));
+                inBackground(pid, "launcher cycle", () -> launcher.runOnce(pid, launcher.now()).outcome());
             }
         }
         return launched;
@@ -111,15 +115,21 @@ public class RunnerScheduler {
         }
         return runner.claim(processId, launcher.now(), launcher.owner()).invoke(cycle -> cycle.claimed().ifPresent(claimed -> {
             inFlight.add(processId);
-            inBackground(processId, "run", () -> launcher.execute(claimed, launcher.owner()));
+            inBackground(processId, "run", () -> Optional.of(launcher.execute(claimed, launcher.owner())));
         }));
     }
 
-    /** Runs {@code work} on a runner thread; the parent leaves {@code inFlight} however it ends. */
-    private void inBackground(long processId, String what, Runnable work) {
+    /**
+     * Runs {@code work} on a runner thread; the parent leaves {@code inFlight} however it ends. A run that could not
+     * start yet (its buckets waiting again for a service InitJob needs) ends nothing: the tick, not its end, tries it
+     * again, so an unavailable service is not asked in a loop.
+     */
+    private void inBackground(long processId, String what, Supplier<Optional<WorkflowExecution.Outcome>> work) {
         workers.submit(() -> {
             try {
-                work.run();
+                if (work.get().filter(outcome -> outcome.bucketState() == BucketStatus.State.INIT).isPresent()) {
+                    return;
+                }
             } catch (RunnerDrain.Abandoned e) {
                 LOG.info(e.getMessage());
             } catch (RuntimeException e) {

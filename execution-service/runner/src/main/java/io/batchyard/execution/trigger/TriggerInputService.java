@@ -380,6 +380,12 @@ public class TriggerInputService implements RunInputs {
                 .replaceWithVoid();
     }
 
+    @Override
+    @WithTransaction
+    public Uni<Void> notStarted(long processId, Attribution attribution) {
+        return runs.unstart(attribution.runIds());
+    }
+
     /** The launcher hook started these runs (its orchestrator's runs). */
     @WithTransaction
     public Uni<Void> launched(List<Long> runIds, Instant eventAt) {

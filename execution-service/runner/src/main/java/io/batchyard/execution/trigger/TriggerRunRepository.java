@@ -198,6 +198,17 @@ public class TriggerRunRepository extends SqlRepository {
                 r -> Optional.ofNullable(r.getTime("at"))).map(found -> found.flatMap(t -> t));
     }
 
+    /** These runs, taken by a start that did not become a run, are PENDING again, their batches still theirs. */
+    public Uni<Void> unstart(Collection<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return update("""
+                UPDATE trigger_run SET state = 'PENDING', started_at = NULL
+                WHERE id IN (:r) AND state = 'STARTED' AND instance_exec_id IS NULL""", Params.of("r", runIds))
+                .replaceWithVoid();
+    }
+
     public Uni<Void> recordInstance(Collection<Long> runIds, long instanceExecId) {
         if (runIds.isEmpty()) {
             return Uni.createFrom().voidItem();
