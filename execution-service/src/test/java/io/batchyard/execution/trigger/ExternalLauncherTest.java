@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command launcher hook with a stub orchestrator script: its arguments, its input, retries and the reason, the
- * timeout that kills what it started, and the threads it runs on.
+ * timeout that kills what it started, the threads it runs on, and the guard of the default settings.
  */
 class ExternalLauncherTest {
 
@@ -34,6 +34,10 @@ class ExternalLauncherTest {
     }
 
     private ExternalLauncher command(Path script, Duration timeout, int attempts) {
+        return command(script, timeout, attempts, Duration.ofMillis(10));
+    }
+
+    private ExternalLauncher command(Path script, Duration timeout, int attempts, Duration backoff) {
         return new ExternalLauncher(new LaunchHookConfig() {
             public Kind kind() {
                 return Kind.COMMAND;
@@ -60,7 +64,7 @@ class ExternalLauncherTest {
             }
 
             public Duration backoff() {
-                return Duration.ofMillis(10);
+                return backoff;
             }
         });
     }
@@ -131,5 +135,24 @@ class ExternalLauncherTest {
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void theCommandHookWithTheDefaultTimeoutAttemptsAndBackOffRetriesThenLaunches() throws IOException {
+        Path calls = dir.resolve("calls");
+        // the default back-off (PT1S, at most 1,024 s) and timeout (PT30S) make a guard Fault Tolerance accepts
+        ExternalLauncher launcher = command(script("echo call >> " + calls + "\n[ $(wc -l < " + calls
+                + ") -ge 2 ]"), Duration.ofSeconds(30), 3, Duration.ofSeconds(1));
+
+        assertThat(launcher.launch(REQUEST).await().atMost(Duration.ofSeconds(30))).isEmpty();
+        assertThat(Files.readAllLines(calls)).hasSize(2);
+    }
+
+    @Test
+    void theRetryBudgetCoversEveryAttemptAndItsLongestWait() {
+        assertThat(ExternalLauncher.retryBudget(3, 30_000, 1_024_000)).isGreaterThan(1_024_000)
+                .isGreaterThanOrEqualTo(3 * (30_000 + 1_024_000));
+        assertThat(ExternalLauncher.retryBudget(1, 0, 1)).isGreaterThan(1);
+        assertThat(ExternalLauncher.retryBudget(1_000, Long.MAX_VALUE / 2, 1 << 20)).isPositive();
     }
 }

@@ -56,13 +56,24 @@ public class ExternalLauncher {
                 .readTimeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .build(LauncherHookApi.class)) : Optional.empty();
         long backoff = Math.max(1, config.backoff().toMillis());
+        long maxDelay = backoff << 10;
+        int attempts = Math.max(1, config.attempts());
         // Every failure of an attempt is worth another: the orchestrator or the command may be back a moment later.
+        // The attempts, not a time budget, bound the retries: the budget is what every attempt may take (its timeout
+        // and the longest wait before it), so no setting makes it shorter than a wait, which the guard would refuse.
         this.retries = TypedGuard.create(new TypeLiteral<Uni<Void>>() { })
                 .withDescription("launcher hook")
-                .withRetry().maxRetries(Math.max(1, config.attempts()) - 1).retryOn(Exception.class)
+                .withRetry().maxRetries(attempts - 1).retryOn(Exception.class)
                 .delay(backoff, ChronoUnit.MILLIS).jitter(backoff / 10, ChronoUnit.MILLIS)
-                .withExponentialBackoff().factor(2).maxDelay(backoff << 10, ChronoUnit.MILLIS).done()
+                .maxDuration(retryBudget(attempts, config.timeout().toMillis(), maxDelay), ChronoUnit.MILLIS)
+                .withExponentialBackoff().factor(2).maxDelay(maxDelay, ChronoUnit.MILLIS).done()
                 .done().build();
+    }
+
+    /** Each attempt's timeout and the longest wait with its jitter, for every attempt, saturating at the longest. */
+    static long retryBudget(int attempts, long timeoutMillis, long maxDelayMillis) {
+        long perAttempt = Math.max(0, timeoutMillis) + maxDelayMillis + maxDelayMillis / 10 + 1;
+        return perAttempt > Long.MAX_VALUE / 4 / attempts ? Long.MAX_VALUE / 4 : perAttempt * attempts;
     }
 
     /** Whether a hook is configured: without one, triggers of Oozie and Airflow parents are ignored. */
