@@ -92,7 +92,8 @@ public class WorkflowExecution {
         long pid = job.processId();
         // A run a trigger decided claims exactly the batches attributed to it, whatever the max batch. They are taken
         // first, so that a run that cannot even start still counts as the start of those decisions (a retry of its
-        // bucket takes them again) instead of leaving them pending for the next run end to start once more.
+        // bucket takes them again) instead of leaving them pending for the next run end to start once more. Only a
+        // start refused because a service InitJob needs is unavailable gives them back (notYetStarted).
         RunInputs.Attribution attribution = inputs.isResolvable()
                 ? Blocking.await(() -> inputs.get().attribute(pid, buckets)) : RunInputs.Attribution.NONE;
         ProcessDefinitionRepository.Tree tree = Blocking.await(() -> definitions.tree(pid)).orElse(null);
