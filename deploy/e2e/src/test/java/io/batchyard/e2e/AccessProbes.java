@@ -35,7 +35,11 @@ final class AccessProbes {
             "an SVG drawing, not a list of objects with ids",
             "dashboard: GET /api/panels/deadlines",
             "it lists open deadlines only, and the matrix's own POST /deadlines/{id}/waive closes the fixture's one in"
-                    + " an order it does not fix");
+                    + " an order it does not fix",
+            "dashboard: GET /api/panels/triggers",
+            "it shows only parents with a trigger policy among those asked for, and the fixture's parent has none;"
+                    + " the panel asks execution-service with the viewer's own token, which answers a parent the viewer"
+                    + " may not read as unknown");
 
     /**
      * The packaged services run in the prod profile, where a movable clock is refused
@@ -377,7 +381,7 @@ final class AccessProbes {
         p.add(list(s, "GET /api/panels/triggers", at().query("pid", fx.parent), null, null));
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
-        p.add(list(s, "GET /api/panels/deadlines", at(), "next.items.deadlineId", () -> fx.deadline));
+        p.add(list(s, "GET /api/panels/deadlines", at(), null, null));
         p.add(guarded(s, "GET /api/panels/lineage/processes/{pid}", () -> fx.parent, AccessProbes::at));
         p.add(graph(s, "GET /api/panels/lineage/tables/{table}", () -> fx.targetTable, AccessProbes::at, null, null));
     }
