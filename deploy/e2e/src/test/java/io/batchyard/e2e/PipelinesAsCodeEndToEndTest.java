@@ -141,7 +141,7 @@ class PipelinesAsCodeEndToEndTest {
         Run drift = cli("plan", "-f", exported.toString(), "--detect-drift");
         assertThat(drift.status).as(drift.all()).isEqualTo(6);
         assertThat(drift.out).contains(
-                "~ change process 'load'\n    trigger: \"each\" -> \"all-with-timeout inputs=[upstream]"
+                "~ change process 'load'\n    trigger: \"each zone=UTC\" -> \"all-with-timeout inputs=[upstream]"
                         + " timeout=PT2H grain=day zone=Europe/Berlin\"",
                 "~ change process 'load/fetch'\n    description: \"fetches by hand\" -> \"fetches the files\"",
                 "~ change property 'load/fetch' source\n    value: \"gcs\" -> \"s3\"",

@@ -165,7 +165,8 @@ public final class LiveRegistry {
             throw e;
         }
         List<Pipeline.Ref> inputs = null;
-        if (t.path("inputs").isArray()) {
+        // inputs in force but not declared (every enqueuing process of the steps) are written as none
+        if (t.path("inputs").isArray() && !t.path("defaultInputs").asBoolean(false)) {
             inputs = new ArrayList<>();
             for (JsonNode input : t.get("inputs")) {
                 inputs.add(ref(input.asLong(), byId, applicationId));

@@ -232,6 +232,11 @@ public record Plan(String application, List<ObjectChange> changes, List<String> 
                 // set after the registry's transaction (the trigger is execution-service's), shown with the rest
                 Pipeline.Trigger before = have == null ? null : normalised(have.trigger());
                 Pipeline.Trigger after = normalised(want.trigger());
+                if (before != null && after != null && after.zone() == null) {
+                    // a file without a zone leaves the zone in force (the runner's, unless one was set) alone
+                    before = new Pipeline.Trigger(before.policy(), before.inputs(), before.n(), before.timeout(),
+                            before.grain(), null, before.coalesce());
+                }
                 if (have == null ? after != null : !Objects.equals(before, after)) {
                     fields.add(new FieldChange("trigger", shown(before), shown(after)));
                     triggers.put(parent, after == null ? Pipeline.Trigger.of("none") : after);
