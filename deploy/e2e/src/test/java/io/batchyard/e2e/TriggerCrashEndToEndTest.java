@@ -46,8 +46,11 @@ class TriggerCrashEndToEndTest {
     static void start() {
         kafka = RestartableKafka.start(Topics.ALL);
         Path scripts = scriptDir();
+        // a run in flight when execution-service is killed keeps its parent until the dead runner's lease runs out
+        // (default two minutes); a short lease lets the restarted runner resume it within the test's wait
         stack = Stack.ownBroker(kafka.bootstrapServers(), "trgcrash_", Map.of(
-                "BATCHYARD_RUNNER_SCRIPT_DIR", scripts.toString(), "BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S"));
+                "BATCHYARD_RUNNER_SCRIPT_DIR", scripts.toString(), "BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S",
+                "BATCHYARD_RUNNER_LEASE", "PT10S"));
         t = new BucketTriggers(stack, scripts, "trigger-crash");
         producer = t.producer("day", "UTC");
         consumer = t.consumer(List.of(producer.parent()), Map.of("policy", "each", "inputs",
