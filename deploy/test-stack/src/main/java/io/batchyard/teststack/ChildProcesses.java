@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** What tests need around the servers they start as processes of their own: ports, logs, waiting. */
 public final class ChildProcesses {
@@ -19,12 +21,24 @@ public final class ChildProcesses {
     private ChildProcesses() {
     }
 
-    /** A TCP port free on this machine at the time of the call. */
+    /** Every port {@link #freePort()} handed out in this JVM. */
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A TCP port free on this machine at the time of the call, and never handed out before in this JVM: the kernel
+     * may offer a port it just gave back, so two calls in a row (a service's HTTP and management ports) could get
+     * the same one, and the second server would then never answer on it.
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                int port = socket.getLocalPort();
+                if (GIVEN.add(port)) {
+                    return port;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 

@@ -1,14 +1,17 @@
 package io.batchyard.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
 import io.batchyard.e2e.BucketTriggers.Job;
+import io.batchyard.events.execution.DeadlineChanged;
 import io.batchyard.events.execution.JobStarted;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.ChildProcesses;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.RestartableKafka;
+import io.restassured.http.ContentType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,12 +29,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Exactly one run per trigger across crashes: execution-service, and separately queue-service, killed with
- * {@code kill -9} at points between an input's arrival and its run's start (right after the batch was enqueued, while
- * the trigger's decisions of a burst are committing) and started again. Every bucket ends with one trigger run, one
- * JobStarted and its batch claimed by that run alone. The suite owns its broker and databases: it kills services.
+ * Exactly once across crashes, with {@code kill -9} and a start again:
+ * <ul>
+ * <li>triggers: execution-service, and separately queue-service, killed at points between an input's arrival and its
+ * run's start (right after the batch was enqueued, while the trigger's decisions of a burst are committing). Every
+ * bucket ends with one trigger run, one JobStarted and its batch claimed by that run alone;</li>
+ * <li>deadlines: execution-service killed between a deadline's SET and its time. The deadline is MISSED on time by the
+ * restarted service, and each of its events is on the topic once.</li>
+ * </ul>
+ * The suite owns its broker and databases: it kills services.
  */
-class TriggerCrashEndToEndTest {
+class CrashEndToEndTest {
 
     private static RestartableKafka kafka;
     private static Stack stack;
@@ -39,6 +47,7 @@ class TriggerCrashEndToEndTest {
     private static Job producer;
     private static Job consumer;
     private static EventProbe lifecycle;
+    private static EventProbe deadlines;
     /** Each bucket's batch, over all the scenarios (every bucket is a day of its own). */
     private static final Map<String, Long> batchOfBucket = new LinkedHashMap<>();
 
@@ -51,20 +60,21 @@ class TriggerCrashEndToEndTest {
         stack = Stack.ownBroker(kafka.bootstrapServers(), "trgcrash_", Map.of(
                 "BATCHYARD_RUNNER_SCRIPT_DIR", scripts.toString(), "BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S",
                 "BATCHYARD_RUNNER_LEASE", "PT10S"));
-        t = new BucketTriggers(stack, scripts, "trigger-crash");
+        t = new BucketTriggers(stack, scripts, "crash");
         producer = t.producer("day", "UTC");
         consumer = t.consumer(List.of(producer.parent()), Map.of("policy", "each", "inputs",
                 List.of(producer.parent()), "grain", "day", "zone", "UTC"));
         lifecycle = EventProbe.on(kafka.bootstrapServers(), Topics.EXECUTION_LIFECYCLE);
+        deadlines = EventProbe.on(kafka.bootstrapServers(), Topics.EXECUTION_DEADLINES);
     }
 
     @AfterAll
     static void stop() {
-        Stream.<AutoCloseable>of(lifecycle, stack, kafka).filter(Objects::nonNull).forEach(c -> {
+        Stream.<AutoCloseable>of(lifecycle, deadlines, stack, kafka).filter(Objects::nonNull).forEach(c -> {
             try {
                 c.close();
             } catch (Exception e) {
-                System.err.println("[trigger-crash] closing " + c + ": " + e);
+                System.err.println("[crash] closing " + c + ": " + e);
             }
         });
     }
@@ -79,7 +89,7 @@ class TriggerCrashEndToEndTest {
             Instant killed = Instant.now();
             stack.execution.kill();
             stack.execution.restart();
-            System.out.printf("[trigger-crash] execution-service killed %d ms after bucket %s's batch was enqueued: "
+            System.out.printf("[crash] execution-service killed %d ms after bucket %s's batch was enqueued: "
                     + "back in %d ms%n", delayMs, bucket, Duration.between(killed, Instant.now()).toMillis());
         }
         assertOneRunPerBucket();
@@ -93,7 +103,7 @@ class TriggerCrashEndToEndTest {
             ChildProcesses.sleep(delayMs);
             stack.queue.kill();
             stack.queue.restart();
-            System.out.printf("[trigger-crash] queue-service killed %d ms after bucket %s's batch was registered%n",
+            System.out.printf("[crash] queue-service killed %d ms after bucket %s's batch was registered%n",
                     delayMs, bucket);
         }
         assertOneRunPerBucket();
@@ -113,6 +123,37 @@ class TriggerCrashEndToEndTest {
         stack.execution.kill();
         stack.execution.restart();
         assertOneRunPerBucket();
+    }
+
+    @Test
+    void executionServiceKilledBetweenADeadlinesSetAndItsTimeEmitsEachOfItsEventsOnce() {
+        // real time, no run at all: an hourly bucket is expected at each minute's fire (the first fire of an hour
+        // ends the hour before) and must be finished 40 s after that fire
+        RegistryFixtures.Job job = RegistryFixtures.job(stack, t.app, List.of());
+        BucketTriggers.ok(given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .body(Map.of("grain", "hour", "cron", "* * * * *", "zone", "UTC", "finishBy", "PT40S"))
+                .put("/processes/" + job.parent() + "/deadlines"));
+        DeadlineChanged set = deadlines.await(DeadlineChanged.class, e -> e.getProcessId() == job.parent()
+                && e.getState().equals("SET"), BucketTriggers.WAIT).event();
+        Instant due = set.getDueAt();
+        System.out.printf("[crash] deadline %d of bucket %s SET, due at %s: killing execution-service%n",
+                set.getDeadlineId(), set.getBucket(), due);
+        stack.execution.kill();
+        stack.execution.restart();
+        assertThat(Instant.now()).as("execution-service was back before the deadline").isBefore(due);
+
+        DeadlineChanged missed = deadlines.await(DeadlineChanged.class, e -> e.getDeadlineId() == set.getDeadlineId()
+                && e.getState().equals("MISSED"), Duration.between(Instant.now(), due).plusSeconds(30)).event();
+        long lateMs = Duration.between(due, missed.getHeader().getOccurredAt()).toMillis();
+        System.out.printf("[crash] deadline %d MISSED %d ms after its time%n", set.getDeadlineId(), lateMs);
+        // the 2 s bound is DeadlineRunTest's and the bench's: here a JVM just restarted shares the machine with others
+        assertThat(lateMs).as("MISSED after the deadline, by the restarted service").isBetween(0L, 15_000L);
+        // each of the parent's deadline events once (the hour's later fires end the same bucket: no new deadline)
+        List<String> events = deadlines.all(DeadlineChanged.class, e -> e.getProcessId() == job.parent(),
+                Duration.ofSeconds(3)).stream().map(e -> e.getBucket() + " " + e.getKind() + " " + e.getState())
+                .toList();
+        assertThat(events).as("the parent's deadline events").doesNotHaveDuplicates()
+                .contains(set.getBucket() + " FINISH SET", set.getBucket() + " FINISH MISSED");
     }
 
     /** Every bucket so far: one trigger run, started, listing its batch; one JobStarted; the batch claimed by it. */
