@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Data-aware triggering at scale, against the local stack.
-#   bench/triggering.sh [processes] [events-per-second] [duration-seconds]     (defaults 10000 1000 60)
+#   bench/triggering.sh [processes] [events-per-second] [duration-seconds] [drain-seconds]  (defaults 10000 1000 60 60)
 # Registers the processes (fan-in and fan-out units of ten, each consumer with a trigger policy) through
 # registry-service's POST /pipelines/apply, writes BatchEnqueued events straight onto batchyard.queue.batches at the
 # rate for the duration, and measures trigger latency (event acknowledged by the broker -> launch received by the
 # launcher hook's sink that the client serves) and GET /why latency sampled during the load. See bench/README.md.
+# The processes registered are kept for the next run on the same stack with as many processes (with hours of its
+# own): registering and deploying 10,000 of them takes far longer than the measured minute.
 #
 # execution-service must post launches to the client's sink (batchyard.trigger.launcher.kind=http): the stack is
 # started with that setting when this script starts it; a stack already running without it is left alone and the
@@ -14,6 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROCESSES=${1:-10000}
 RATE=${2:-1000}
 DURATION=${3:-60}
+DRAIN=${4:-60}
 SINK_PORT=${BATCHYARD_BENCH_SINK_PORT:-18099}
 export BATCHYARD_TRIGGER_LAUNCHER_KIND=http
 export BATCHYARD_TRIGGER_LAUNCHER_URL=http://127.0.0.1:$SINK_PORT/launch
@@ -49,7 +52,7 @@ OUT=bench/results/triggering.txt
 echo "[trigger] $PROCESSES processes, $RATE events/s for $DURATION s (load $(cut -d' ' -f1-3 /proc/loadavg))"
 STATUS=0
 java $BENCH_JAVA_OPTS -cp "$BENCH_CP" io.batchyard.bench.TriggerBenchmark --processes "$PROCESSES" \
-  --rate "$RATE" --duration "$DURATION" --sink-port "$SINK_PORT" \
+  --rate "$RATE" --duration "$DURATION" --drain "$DRAIN" --sink-port "$SINK_PORT" --units-file "$WORK_DIR/bench-trigger-units-$PROCESSES.json" \
   --registry "http://$HOST:$REGISTRY_PORT" --execution "http://$HOST:$EXECUTION_PORT" \
   --queue "http://$HOST:$QUEUE_PORT" --kafka "$HOST:$KAFKA_PORT" --schema-registry "$SCHEMA_REGISTRY_URL" \
   > >(tee "$OUT") || STATUS=$?

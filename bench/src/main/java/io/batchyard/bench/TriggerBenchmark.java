@@ -10,6 +10,8 @@ import io.batchyard.schemas.kafka.EventSerializer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Queue;
 import java.util.UUID;
@@ -36,9 +39,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -62,9 +71,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@code --why-rate} per second during the load, answer time.
  *
  * <p>Usage: {@code TriggerBenchmark [--processes 10000] [--rate 1000] [--duration 60] [--sink-port 18099]
- * [--why-rate 20] [--registry URL] [--execution URL] [--queue URL] [--kafka host:port] [--schema-registry URL]},
+ * [--why-rate 20] [--drain 60] [--units-file PATH] [--registry URL] [--execution URL] [--queue URL] [--kafka host:port] [--schema-registry URL]},
  * with a bearer token of roles developer and operator in {@code BATCHYARD_TOKEN}. Prints progress, percentiles and a
- * RESULT line; exits 2 when a launch is missing or duplicated.
+ * RESULT line; exits 2 when a launch is missing or duplicated (launches are awaited {@code --drain} seconds after
+ * the load). The load starts once execution-service's trigger consumer has no backlog (an earlier run's). With {@code --units-file}, the units registered are
+ * written there, and a later run on the same stack with as many processes reuses them with hours of its own.
  */
 public final class TriggerBenchmark {
 
@@ -77,7 +88,10 @@ public final class TriggerBenchmark {
     private static final int EVENTS_PER_UNIT_HOUR = 6;
     /** Launches due per unit-hour: C1, C2, C3 (C4 waits for its day). */
     private static final int LAUNCHES_PER_UNIT_HOUR = 3;
-    private static final long DRAIN_SECONDS = 60;
+    /** execution-service's trigger consumer group: its lag on the batches topic is the backlog of triggering. */
+    private static final String TRIGGER_GROUP = "execution-service-triggers";
+    /** The first hour key of the first run on new processes. */
+    private static final Instant FIRST_HOUR = Instant.parse("2026-01-01T00:00:00Z");
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
 
     /** A unit's ids: the producers, each consumer's parent and its consuming step. */
@@ -91,25 +105,78 @@ public final class TriggerBenchmark {
         int duration = Integer.parseInt(opts.getOrDefault("duration", "60"));
         int sinkPort = Integer.parseInt(opts.getOrDefault("sink-port", "18099"));
         double whyRate = Double.parseDouble(opts.getOrDefault("why-rate", "20"));
+        long drain = Long.parseLong(opts.getOrDefault("drain", "60"));
         Bench.Endpoints endpoints = Bench.Endpoints.of(opts);
         Http http = new Http();
         int units = Math.max(1, processes / PER_UNIT);
 
+        Path unitsFile = opts.containsKey("units-file") ? Path.of(opts.get("units-file")) : null;
+
         Launches launches = new Launches();
         HttpServer sink = sink(sinkPort, launches);
         try {
-            long t = System.nanoTime();
-            List<Unit> all = register(http, endpoints.registry(), units);
-            System.out.printf(Locale.ROOT, "[trigger] registered %d processes (%d units) in %.1f s%n",
-                    all.size() * PER_UNIT, all.size(), (System.nanoTime() - t) / 1e9);
-            t = System.nanoTime();
-            setPolicies(http, endpoints.execution(), all);
-            System.out.printf(Locale.ROOT, "[trigger] trigger policies of %d consumers set in %.1f s%n",
-                    all.size() * 4, (System.nanoTime() - t) / 1e9);
-            boolean whole = load(http, endpoints, all, rate, duration, whyRate, launches);
+            Optional<Registered> kept = reusable(http, endpoints.execution(), unitsFile, units);
+            Registered registered;
+            if (kept.isPresent()) {
+                registered = kept.get();
+                System.out.printf("[trigger] reusing the %d processes (%d units) of an earlier run on this stack (%s);"
+                        + " its hours start at %s%n", units * PER_UNIT, units, unitsFile, registered.firstHour());
+            } else {
+                long t = System.nanoTime();
+                List<Unit> all = register(http, endpoints.registry(), units);
+                System.out.printf(Locale.ROOT, "[trigger] registered %d processes (%d units) in %.1f s%n",
+                        all.size() * PER_UNIT, all.size(), (System.nanoTime() - t) / 1e9);
+                t = System.nanoTime();
+                setPolicies(http, endpoints.execution(), all);
+                System.out.printf(Locale.ROOT, "[trigger] trigger policies of %d consumers set in %.1f s%n",
+                        all.size() * 4, (System.nanoTime() - t) / 1e9);
+                registered = new Registered(FIRST_HOUR, all);
+            }
+            int unitHours = (int) Math.round(rate * duration) / EVENTS_PER_UNIT_HOUR;
+            // the hours this run fills are spent: a later run on the same processes starts after them
+            Instant nextHour = registered.firstHour().plusSeconds(3600L * ((unitHours + units - 1) / units + 1));
+            if (unitsFile != null) {
+                JSON.writeValue(unitsFile.toFile(), new UnitsFile(nextHour.toString(), registered.units()));
+            }
+            awaitCaughtUp(endpoints.kafka());
+            boolean whole = load(http, endpoints, registered, rate, duration, whyRate, drain, launches);
             System.exit(whole ? 0 : 2);
         } finally {
             sink.stop(0);
+        }
+    }
+
+    /** The units of a run and the first hour key its load marks batches with. */
+    record Registered(Instant firstHour, List<Unit> units) {
+    }
+
+    /** What {@code --units-file} keeps: the units, and the first hour no run has used. */
+    record UnitsFile(String nextHour, List<Unit> units) {
+    }
+
+    /**
+     * The units an earlier run on this stack registered, when {@code file} names them, they are as many as asked for,
+     * and execution-service still knows the first consumer's trigger (a stack started afresh does not): registering
+     * and deploying 10,000 processes takes far longer than the measured minute, and the measure does not depend on
+     * the processes being new. Their hours are new: the file says where the earlier runs' hours ended.
+     */
+    private static Optional<Registered> reusable(Http http, String execution, Path file, int units) {
+        if (file == null || !Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            UnitsFile saved = JSON.readValue(file.toFile(), UnitsFile.class);
+            Registered kept = new Registered(Instant.parse(saved.nextHour()), saved.units());
+            if (kept.units().size() != units) {
+                return Optional.empty();
+            }
+            Http.Reply trigger = http.send("GET", execution + "/processes/" + kept.units().get(0).consumers()[0]
+                    + "/trigger", null);
+            return trigger.status() == 200 && "all".equals(trigger.body().path("policy").asText())
+                    ? Optional.of(kept) : Optional.empty();
+        } catch (IOException | RuntimeException unreadable) {
+            System.out.printf("[trigger] %s names no units of this stack (%s): registering anew%n", file, unreadable);
+            return Optional.empty();
         }
     }
 
@@ -319,8 +386,50 @@ public final class TriggerBenchmark {
         return server;
     }
 
-    private static boolean load(Http http, Bench.Endpoints endpoints, List<Unit> units, double rate, int duration,
-                                double whyRate, Launches launches) throws Exception {
+    /**
+     * Waits until execution-service's trigger consumer has applied every event on the batches topic: an earlier run's
+     * backlog would otherwise be measured as this run's latency. Prints the backlog as it drains.
+     */
+    private static void awaitCaughtUp(String kafka) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+            long printed = 0;
+            while (true) {
+                long lag = lag(admin);
+                // committed offsets trail what was applied by the consumer's commit interval: a few events are not
+                // a backlog
+                if (lag < 50) {
+                    return;
+                }
+                if (System.nanoTime() - printed > TimeUnit.SECONDS.toNanos(10)) {
+                    System.out.printf("[trigger] waiting for execution-service's trigger consumer: %d events behind%n",
+                            lag);
+                    printed = System.nanoTime();
+                }
+                Thread.sleep(2000);
+            }
+        }
+    }
+
+    /** How many events of the batches topic the trigger consumer group has not committed. */
+    private static long lag(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(TRIGGER_GROUP)
+                .partitionsToOffsetAndMetadata().get();
+        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        admin.describeTopics(List.of(Topics.QUEUE_BATCHES)).allTopicNames().get().get(Topics.QUEUE_BATCHES)
+                .partitions().forEach(p -> ends.put(new TopicPartition(Topics.QUEUE_BATCHES, p.partition()),
+                        OffsetSpec.latest()));
+        long lag = 0;
+        for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end
+                : admin.listOffsets(ends).all().get().entrySet()) {
+            OffsetAndMetadata at = committed.get(end.getKey());
+            lag += end.getValue().offset() - (at == null ? 0 : at.offset());
+        }
+        return lag;
+    }
+
+    private static boolean load(Http http, Bench.Endpoints endpoints, Registered registered, double rate, int duration,
+                                double whyRate, long drain, Launches launches) throws Exception {
+        List<Unit> units = registered.units();
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafka());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -335,7 +444,7 @@ public final class TriggerBenchmark {
         // ids no earlier run used: queue-service never sees these batches, but execution-service records them
         long batchIds = System.currentTimeMillis() * 10;
         long queueIds = batchIds;
-        Instant firstHour = Instant.parse("2026-01-01T00:00:00Z");
+        Instant firstHour = registered.firstHour();
         System.out.printf(Locale.ROOT, "[trigger] load: %d events at %.0f/s (%d unit-hours, %d launches due), /why %.0f/s%n",
                 unitHours * EVENTS_PER_UNIT_HOUR, rate, unitHours, expected, whyRate);
         ExecutorService whyCallers = Executors.newFixedThreadPool(4);
@@ -392,7 +501,7 @@ public final class TriggerBenchmark {
             double eventsPerSecond = k / ((loadEnded - t0) / 1e9);
             whyCallers.shutdown();
             whyCallers.awaitTermination(30, TimeUnit.SECONDS);
-            long deadline = loadEnded + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
+            long deadline = loadEnded + TimeUnit.SECONDS.toNanos(drain);
             while (launches.received.get() < expected && System.nanoTime() < deadline) {
                 Thread.sleep(1000);
                 progress(System.nanoTime() - t0, k, acked.get(), launches, why);
