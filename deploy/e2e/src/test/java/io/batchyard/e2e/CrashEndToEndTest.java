@@ -23,6 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +37,9 @@ import org.junit.jupiter.api.Test;
  * <li>triggers: execution-service, and separately queue-service, killed at points between an input's arrival and its
  * run's start (right after the batch was enqueued, while the trigger's decisions of a burst are committing). Every
  * bucket ends with one trigger run, one JobStarted and its batch claimed by that run alone;</li>
- * <li>deadlines: execution-service killed between a deadline's SET and its time. The deadline is MISSED on time by the
- * restarted service, and each of its events is on the topic once.</li>
+ * <li>deadlines: execution-service killed between a deadline's SET and its time, and down across another one's. The
+ * first is MISSED by the restarted service, the second as soon as the service is back; each transition is one
+ * event (one event id).</li>
  * </ul>
  * The suite owns its broker and databases: it kills services.
  */
@@ -126,34 +130,62 @@ class CrashEndToEndTest {
     }
 
     @Test
-    void executionServiceKilledBetweenADeadlinesSetAndItsTimeEmitsEachOfItsEventsOnce() {
+    void deadlinesSetBeforeARestartFireOnceAndAMissDuringDowntimeIsEmittedOnRecovery() {
         // real time, no run at all: an hourly bucket is expected at each minute's fire (the first fire of an hour
-        // ends the hour before) and must be finished 40 s after that fire
-        RegistryFixtures.Job job = RegistryFixtures.job(stack, t.app, List.of());
-        BucketTriggers.ok(given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
-                .body(Map.of("grain", "hour", "cron", "* * * * *", "zone", "UTC", "finishBy", "PT40S"))
-                .put("/processes/" + job.parent() + "/deadlines"));
-        DeadlineChanged set = deadlines.await(DeadlineChanged.class, e -> e.getProcessId() == job.parent()
-                && e.getState().equals("SET"), BucketTriggers.WAIT).event();
-        Instant due = set.getDueAt();
-        System.out.printf("[crash] deadline %d of bucket %s SET, due at %s: killing execution-service%n",
-                set.getDeadlineId(), set.getBucket(), due);
+        // ends the hour before); A must be finished 40 s after that fire, B two minutes after it
+        long a = parentWithDeadline("PT40S");
+        long b = parentWithDeadline("PT2M");
+        DeadlineChanged setA = awaitDeadline(a, "SET", BucketTriggers.WAIT);
+        DeadlineChanged setB = awaitDeadline(b, "SET", BucketTriggers.WAIT);
+        System.out.printf("[crash] deadlines SET: A due at %s, B due at %s; killing execution-service%n",
+                setA.getDueAt(), setB.getDueAt());
         stack.execution.kill();
         stack.execution.restart();
-        assertThat(Instant.now()).as("execution-service was back before the deadline").isBefore(due);
-
-        DeadlineChanged missed = deadlines.await(DeadlineChanged.class, e -> e.getDeadlineId() == set.getDeadlineId()
-                && e.getState().equals("MISSED"), Duration.between(Instant.now(), due).plusSeconds(30)).event();
-        long lateMs = Duration.between(due, missed.getHeader().getOccurredAt()).toMillis();
-        System.out.printf("[crash] deadline %d MISSED %d ms after its time%n", set.getDeadlineId(), lateMs);
+        assertThat(Instant.now()).as("execution-service was back before A's deadline").isBefore(setA.getDueAt());
+        DeadlineChanged missedA = awaitDeadline(a, "MISSED", Duration.between(Instant.now(), setA.getDueAt())
+                .plusSeconds(30));
+        long lateA = Duration.between(setA.getDueAt(), missedA.getHeader().getOccurredAt()).toMillis();
+        System.out.printf("[crash] A MISSED %d ms after its time, by the restarted service%n", lateA);
         // the 2 s bound is DeadlineRunTest's and the bench's: here a JVM just restarted shares the machine with others
-        assertThat(lateMs).as("MISSED after the deadline, by the restarted service").isBetween(0L, 15_000L);
-        // each of the parent's deadline events once (the hour's later fires end the same bucket: no new deadline)
-        List<String> events = deadlines.all(DeadlineChanged.class, e -> e.getProcessId() == job.parent(),
-                Duration.ofSeconds(3)).stream().map(e -> e.getBucket() + " " + e.getKind() + " " + e.getState())
-                .toList();
-        assertThat(events).as("the parent's deadline events").doesNotHaveDuplicates()
-                .contains(set.getBucket() + " FINISH SET", set.getBucket() + " FINISH MISSED");
+        assertThat(lateA).as("A MISSED after its deadline").isBetween(0L, 15_000L);
+
+        // down across B's deadline: the miss is emitted once the service is back
+        assertThat(Instant.now()).as("B's deadline is still ahead").isBefore(setB.getDueAt());
+        stack.execution.kill();
+        ChildProcesses.sleep(Duration.between(Instant.now(), setB.getDueAt()).plusSeconds(5).toMillis());
+        Instant back = Instant.now();
+        stack.execution.restart();
+        DeadlineChanged missedB = awaitDeadline(b, "MISSED", BucketTriggers.WAIT);
+        System.out.printf("[crash] B MISSED at %s: due at %s, execution-service restarted at %s%n",
+                missedB.getHeader().getOccurredAt(), setB.getDueAt(), back);
+        assertThat(missedB.getHeader().getOccurredAt()).as("B's miss, emitted on recovery").isAfter(back);
+
+        // each transition of A and B once: one event id each. A kill between the relay's send and its mark of the
+        // outbox row sends that row again after the restart, with the same id, which consumers drop.
+        for (DeadlineChanged set : List.of(setA, setB)) {
+            Map<String, Set<String>> ids = new TreeMap<>();
+            deadlines.all(DeadlineChanged.class, e -> e.getProcessId() == set.getProcessId(), Duration.ofSeconds(3))
+                    .forEach(e -> ids.computeIfAbsent(e.getBucket() + " " + e.getKind() + " " + e.getState(),
+                            k -> new TreeSet<>()).add(String.valueOf(e.getHeader().getEventId())));
+            System.out.printf("[crash] deadline events of process %d: %s%n", set.getProcessId(), ids);
+            assertThat(ids).as("the deadline transitions of " + set.getProcessId())
+                    .containsKeys(set.getBucket() + " FINISH SET", set.getBucket() + " FINISH MISSED")
+                    .allSatisfy((transition, eventIds) -> assertThat(eventIds).as(transition).hasSize(1));
+        }
+    }
+
+    /** A parent whose hourly buckets are due {@code finishBy} after each minute's fire (UTC). */
+    private static long parentWithDeadline(String finishBy) {
+        RegistryFixtures.Job job = RegistryFixtures.job(stack, t.app, List.of());
+        BucketTriggers.ok(given().baseUri(stack.registry.url()).contentType(ContentType.JSON)
+                .body(Map.of("grain", "hour", "cron", "* * * * *", "zone", "UTC", "finishBy", finishBy))
+                .put("/processes/" + job.parent() + "/deadlines"));
+        return job.parent();
+    }
+
+    private static DeadlineChanged awaitDeadline(long parent, String state, Duration wait) {
+        return deadlines.await(DeadlineChanged.class, e -> e.getProcessId() == parent && e.getState().equals(state),
+                wait).event();
     }
 
     /** Every bucket so far: one trigger run, started, listing its batch; one JobStarted; the batch claimed by it. */
