@@ -89,7 +89,7 @@ public final class TriggerBenchmark {
     /** Launches due per unit-hour: C1, C2, C3 (C4 waits for its day). */
     private static final int LAUNCHES_PER_UNIT_HOUR = 3;
     /** execution-service's trigger consumer group: its lag on the batches topic is the backlog of triggering. */
-    private static final String TRIGGER_GROUP = "execution-service-triggers";
+    static final String TRIGGER_GROUP = "execution-service-triggers";
     /** The first hour key of the first run on new processes. */
     private static final Instant FIRST_HOUR = Instant.parse("2026-01-01T00:00:00Z");
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyyMMddHH").withZone(ZoneOffset.UTC);
