@@ -18,10 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Watches the data deadlines on the service clock. Every check: the buckets that became expected get their deadlines
- * (SET), deadlines whose bucket's run did what they promise are settled (MET, RECOVERED), and due ones fire (MISSED)
- * in batches until none is left; a restart's first check therefore fires everything that fell while the service was
- * down. Estimates (AT_RISK) are renewed on their own, slower interval. Replicas share the work through row locks.
+ * Watches the data deadlines on the service clock. Every check: deadlines whose bucket's run did what they promise
+ * are settled (MET, RECOVERED), and due ones fire (MISSED) in batches until none is left; a restart's first check
+ * therefore fires everything that fell while the service was down. The buckets that became expected get their
+ * deadlines (SET) on a schedule of their own, at the same interval: many parents given deadlines at once (thousands
+ * of definitions, each a transaction) must not hold back the firing of deadlines that exist already. A deadline
+ * materialised after its time fires at the next check. Estimates (AT_RISK) are renewed on their own, slower interval.
+ * Replicas share the work through row locks.
  *
  * <p>Meters: {@code batchyard.deadlines} by state (sampled), {@code batchyard.deadline.checker.lag} (now minus the
  * oldest due deadline not yet fired, after each check) and {@code batchyard.deadline.miss.delay} (due time to the
@@ -67,7 +70,13 @@ public class DeadlineWatch {
     @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduledCheck() {
-        return quietly(this::checkOnce, "check");
+        return quietly(() -> settleAndFire(clock.now()), "check");
+    }
+
+    @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> scheduledMaterialise() {
+        return quietly(() -> materialise(clock.now(), 0), "materialise");
     }
 
     @Scheduled(every = "${batchyard.deadlines.estimate-interval:PT15S}",
@@ -84,11 +93,18 @@ public class DeadlineWatch {
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    /** One check on the clock's now: materialise, settle, fire; answers the deadlines it fired. */
+    /**
+     * One whole check on the clock's now, as the two schedules do it between them: materialise, settle, fire; answers
+     * the deadlines it fired.
+     */
     public Uni<Integer> checkOnce() {
         OffsetDateTime now = clock.now();
-        return materialise(now, 0)
-                .chain(() -> deadlines.settle(now, config.batchSize()))
+        return materialise(now, 0).chain(() -> settleAndFire(now));
+    }
+
+    /** Settles, then fires what is due (settling first: a bucket finished in time is MET, not MISSED). */
+    private Uni<Integer> settleAndFire(OffsetDateTime now) {
+        return deadlines.settle(now, config.batchSize())
                 .chain(() -> fire(now, 0, 0))
                 .call(() -> deadlines.checkerLag(clock.now()).invoke(lag -> lagSeconds.set(lag.toSeconds())));
     }
