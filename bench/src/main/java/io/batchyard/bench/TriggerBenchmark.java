@@ -41,9 +41,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -412,19 +410,28 @@ public final class TriggerBenchmark {
 
     /** How many events of the batches topic the trigger consumer group has not committed. */
     private static long lag(Admin admin) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(TRIGGER_GROUP)
-                .partitionsToOffsetAndMetadata().get();
-        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        Map<TopicPartition, Long> committed = committed(admin);
+        return ends(admin).entrySet().stream()
+                .mapToLong(end -> end.getValue() - committed.getOrDefault(end.getKey(), 0L)).sum();
+    }
+
+    /** The end offset of each partition of the batches topic. */
+    static Map<TopicPartition, Long> ends(Admin admin) throws Exception {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         admin.describeTopics(List.of(Topics.QUEUE_BATCHES)).allTopicNames().get().get(Topics.QUEUE_BATCHES)
-                .partitions().forEach(p -> ends.put(new TopicPartition(Topics.QUEUE_BATCHES, p.partition()),
+                .partitions().forEach(p -> latest.put(new TopicPartition(Topics.QUEUE_BATCHES, p.partition()),
                         OffsetSpec.latest()));
-        long lag = 0;
-        for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end
-                : admin.listOffsets(ends).all().get().entrySet()) {
-            OffsetAndMetadata at = committed.get(end.getKey());
-            lag += end.getValue().offset() - (at == null ? 0 : at.offset());
-        }
-        return lag;
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(latest).all().get().forEach((partition, info) -> ends.put(partition, info.offset()));
+        return ends;
+    }
+
+    /** The trigger consumer group's committed offset of each partition it has one for. */
+    static Map<TopicPartition, Long> committed(Admin admin) throws Exception {
+        Map<TopicPartition, Long> committed = new HashMap<>();
+        admin.listConsumerGroupOffsets(TRIGGER_GROUP).partitionsToOffsetAndMetadata().get()
+                .forEach((partition, at) -> committed.put(partition, at == null ? 0L : at.offset()));
+        return committed;
     }
 
     private static boolean load(Http http, Bench.Endpoints endpoints, Registered registered, double rate, int duration,
