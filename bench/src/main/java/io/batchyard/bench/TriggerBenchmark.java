@@ -130,7 +130,7 @@ public final class TriggerBenchmark {
                         all.size() * 4, (System.nanoTime() - t) / 1e9);
                 registered = new Registered(FIRST_HOUR, all);
             }
-            int unitHours = (int) Math.round(rate * duration) / EVENTS_PER_UNIT_HOUR;
+            int unitHours = unitHours(rate, duration);
             // the hours this run fills are spent: a later run on the same processes starts after them
             Instant nextHour = registered.firstHour().plusSeconds(3600L * ((unitHours + units - 1) / units + 1));
             if (unitsFile != null) {
@@ -142,6 +142,11 @@ public final class TriggerBenchmark {
         } finally {
             sink.stop(0);
         }
+    }
+
+    /** The unit-hours a load of {@code rate} events per second for {@code duration} seconds fills. */
+    private static int unitHours(double rate, int duration) {
+        return (int) Math.round(rate * duration) / EVENTS_PER_UNIT_HOUR;
     }
 
     /** The units of a run and the first hour key its load marks batches with. */
@@ -441,8 +446,7 @@ public final class TriggerBenchmark {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafka());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 2);
-        int events = (int) Math.round(rate * duration);
-        int unitHours = events / EVENTS_PER_UNIT_HOUR;
+        int unitHours = unitHours(rate, duration);
         long expected = (long) unitHours * LAUNCHES_PER_UNIT_HOUR;
         AtomicLong acked = new AtomicLong();
         AtomicInteger failedSends = new AtomicInteger();

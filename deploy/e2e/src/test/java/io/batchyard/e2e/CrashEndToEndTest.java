@@ -22,11 +22,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,13 +72,7 @@ class CrashEndToEndTest {
 
     @AfterAll
     static void stop() {
-        Stream.<AutoCloseable>of(lifecycle, deadlines, stack, kafka).filter(Objects::nonNull).forEach(c -> {
-            try {
-                c.close();
-            } catch (Exception e) {
-                System.err.println("[crash] closing " + c + ": " + e);
-            }
-        });
+        ChildProcesses.closeAll("crash", lifecycle, deadlines, stack, kafka);
     }
 
     @Test

@@ -34,7 +34,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -105,13 +104,7 @@ class FaultEndToEndTest {
 
     @AfterAll
     static void stop() {
-        Stream.<AutoCloseable>of(batches, lifecycle, stack, kafka).filter(Objects::nonNull).forEach(c -> {
-            try {
-                c.close();
-            } catch (Exception e) {
-                System.err.println("[faults] closing " + c + ": " + e);
-            }
-        });
+        ChildProcesses.closeAll("faults", batches, lifecycle, stack, kafka);
     }
 
     @Test

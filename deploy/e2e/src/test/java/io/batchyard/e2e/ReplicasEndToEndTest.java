@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.batchyard.e2e.RegistryFixtures.Job;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.ChildProcesses;
 import io.batchyard.teststack.EventProbe;
 import io.batchyard.teststack.RestartableKafka;
 import io.restassured.http.ContentType;
@@ -15,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -59,13 +59,7 @@ class ReplicasEndToEndTest {
 
     @AfterAll
     static void stop() {
-        Stream.<AutoCloseable>of(batches, stack, kafka).filter(Objects::nonNull).forEach(c -> {
-            try {
-                c.close();
-            } catch (Exception e) {
-                System.err.println("[replicas] closing " + c + ": " + e);
-            }
-        });
+        ChildProcesses.closeAll("replicas", batches, stack, kafka);
     }
 
     @Test

@@ -103,4 +103,21 @@ public final class ChildProcesses {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Closes each of {@code parts} that is there, in order, for a suite's clean-up: a part that fails to close is
+     * reported under {@code tag} and the others are still closed.
+     */
+    public static void closeAll(String tag, AutoCloseable... parts) {
+        for (AutoCloseable part : parts) {
+            if (part == null) {
+                continue;
+            }
+            try {
+                part.close();
+            } catch (Exception e) {
+                System.err.println("[" + tag + "] closing " + part + ": " + e);
+            }
+        }
+    }
 }
