@@ -1,5 +1,8 @@
 package io.batchyard.eventing;
 
+import io.batchyard.persistence.InOrder;
+import io.batchyard.persistence.Params;
+import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -19,7 +22,10 @@ import java.util.UUID;
  * of the service.
  */
 @ApplicationScoped
-public class OutboxRepository {
+public class OutboxRepository extends SqlRepository {
+
+    /** Rows one multi-row INSERT carries at most: 6 parameters each, far below PostgreSQL's 65,535 per statement. */
+    static final int ROWS_PER_INSERT = 1000;
 
     /**
      * Session-level advisory lock: one relay per database at a time, so replicas never reorder a key's events. Held by
@@ -43,10 +49,39 @@ public class OutboxRepository {
         return Transactions.current().chain(session -> session.persist(row));
     }
 
+    /**
+     * Inserts the rows with one statement per {@link #ROWS_PER_INSERT}, in the transaction's session like
+     * {@link #insert}. The rows of one VALUES list take their identity positions in list order, so the relay
+     * publishes them in the order they were appended.
+     */
+    Uni<Void> insertAll(List<OutboxEvent> rows) {
+        if (rows.size() <= 1) {
+            return rows.isEmpty() ? Uni.createFrom().voidItem() : insert(rows.get(0));
+        }
+        List<List<OutboxEvent>> chunks = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+            chunks.add(rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT)));
+        }
+        return Transactions.current().chain(() -> InOrder.each(chunks, OutboxRepository::insertChunk));
+    }
+
+    private static Uni<Integer> insertChunk(List<OutboxEvent> chunk) {
+        StringBuilder sql = new StringBuilder(
+                "INSERT INTO outbox_event (event_id, topic, record_key, event_type, payload, traceparent) VALUES ");
+        Params params = Params.none();
+        for (int i = 0; i < chunk.size(); i++) {
+            OutboxEvent row = chunk.get(i);
+            sql.append(i == 0 ? "" : ", ").append("(:e%1$d, :t%1$d, :k%1$d, :y%1$d, :p%1$d, CAST(:c%1$d AS text))".formatted(i));
+            params.and("e" + i, row.eventId).and("t" + i, row.topic).and("k" + i, row.recordKey)
+                    .and("y" + i, row.eventType).and("p" + i, row.payload).and("c" + i, row.traceparent);
+        }
+        return update(sql.toString(), params);
+    }
+
     /** True when this session now holds the relay lock; false while another session holds it. */
     Uni<Boolean> tryRelayLock(SqlConnection session) {
-        return session.preparedQuery("SELECT pg_try_advisory_lock($1)").execute(Tuple.of(RELAY_LOCK))
-                .map(rows -> rows.iterator().next().getBoolean(0));
+        return session.preparedQuery("SELECT pg_try_advisory_lock($1) AS locked").execute(Tuple.of(RELAY_LOCK))
+                .map(rows -> rows.iterator().next().getBoolean("locked"));
     }
 
     /** Has this session's connection receive a notification whenever outbox rows commit. */
@@ -71,8 +106,9 @@ public class OutboxRepository {
                 .execute(Tuple.of(limit))
                 .map(rows -> {
                     List<Pending> pending = new ArrayList<>(rows.size());
-                    rows.forEach(r -> pending.add(new Pending(r.getLong(0), r.getUUID(1), r.getString(2), r.getString(3),
-                            r.getString(4), r.getBuffer(5).getBytes(), r.getString(6))));
+                    rows.forEach(r -> pending.add(new Pending(r.getLong("position"), r.getUUID("event_id"),
+                            r.getString("topic"), r.getString("record_key"), r.getString("event_type"),
+                            r.getBuffer("payload").getBytes(), r.getString("traceparent"))));
                     return pending;
                 });
     }
@@ -94,13 +130,13 @@ public class OutboxRepository {
      */
     Uni<Backlog> backlog(Pool pool) {
         return pool.query("""
-                        SELECT count(*),
-                               CAST(COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS double precision)
+                        SELECT count(*) AS total,
+                               CAST(COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0) AS double precision) AS oldest
                         FROM outbox_event WHERE published_at IS NULL""")
                 .execute()
                 .map(rows -> {
                     Row r = rows.iterator().next();
-                    return new Backlog(r.getLong(0), Math.max(0, r.getDouble(1)));
+                    return new Backlog(r.getLong("total"), Math.max(0, r.getDouble("oldest")));
                 });
     }
 

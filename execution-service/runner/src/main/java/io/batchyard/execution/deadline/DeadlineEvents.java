@@ -2,7 +2,6 @@ package io.batchyard.execution.deadline;
 
 import io.batchyard.eventing.Outbox;
 import io.batchyard.events.execution.DeadlineChanged;
-import io.batchyard.persistence.InOrder;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
@@ -27,18 +26,24 @@ public class DeadlineEvents {
     }
 
     Uni<Deadline> changed(Deadline d) {
-        return outbox.append(Topics.EXECUTION_DEADLINES, d.processId(), DeadlineChanged.newBuilder()
+        return outbox.append(Topics.EXECUTION_DEADLINES, d.processId(), event(d)).replaceWith(d);
+    }
+
+    /** One event per deadline, appended together: a firing batch of hundreds is a few statements, not hundreds. */
+    Uni<List<Deadline>> changed(List<Deadline> deadlines) {
+        return outbox.appendAll(Topics.EXECUTION_DEADLINES, deadlines, Deadline::processId, DeadlineEvents::event)
+                .replaceWith(deadlines);
+    }
+
+    private static DeadlineChanged event(Deadline d) {
+        return DeadlineChanged.newBuilder()
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setDeadlineId(d.deadlineId()).setProcessId(d.processId()).setBucket(d.bucket())
                 .setKind(d.kind().name()).setDueAt(instant(d.dueAt())).setState(d.state().name())
                 .setPreviousState(d.previous() == null ? null : d.previous().name()).setEta(instant(d.eta()))
                 .setBlockerProcessId(d.blockerProcessId()).setBlockerReason(d.blockerReason())
                 .setReason(d.state() == DeadlineState.WAIVED ? d.waiveReason() : null)
-                .build()).replaceWith(d);
-    }
-
-    Uni<List<Deadline>> changed(List<Deadline> deadlines) {
-        return InOrder.each(deadlines, this::changed).replaceWith(deadlines);
+                .build();
     }
 
     private static java.time.Instant instant(OffsetDateTime t) {
