@@ -112,6 +112,7 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
         });
         server.createContext(StubOrchestrator.PATH, StubOrchestrator::handle);
         server.createContext(StubImpact.PATH, StubImpact::handle);
+        server.createContext(StubImpact.REENQUEUE_PATH, StubImpact::reenqueue);
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         // the launcher hook of Oozie and Airflow parents posts to the stand-in orchestrator; retries are quick here

@@ -186,6 +186,9 @@ final class BackfillCommands {
         return lines;
     }
 
+    /** Characters of a level's bar. */
+    private static final int BAR = 20;
+
     /** A backfill as the service answered it (for scripts) or as {@link #statusLines} (for people). */
     private static int print(Call.Output out, JsonNode answer) {
         out.json(answer);
@@ -204,7 +207,29 @@ final class BackfillCommands {
         for (JsonNode e : answer.path("plan").path("entries")) {
             perLevel.merge(e.path("level").asInt(), 1, Integer::sum);
         }
-        perLevel.forEach((level, n) -> lines.add("level " + level + " [" + "-".repeat(20) + "] 0/" + n));
+        // where the entries are, once the backfill ran: ended ones fill the bar
+        Map<Integer, JsonNode> progress = new TreeMap<>();
+        for (JsonNode level : answer.path("progress").path("levels")) {
+            progress.put(level.path("level").asInt(), level);
+        }
+        perLevel.forEach((level, n) -> {
+            JsonNode p = progress.get(level);
+            int succeeded = p == null ? 0 : p.path("succeeded").asInt();
+            int failed = p == null ? 0 : p.path("failed").asInt();
+            int skipped = p == null ? 0 : p.path("skipped").asInt();
+            int running = p == null ? 0 : p.path("running").asInt();
+            int ended = succeeded + failed + skipped;
+            int filled = n == 0 ? 0 : Math.min(BAR, ended * BAR / n);
+            lines.add("level " + level + " [" + "#".repeat(filled) + "-".repeat(BAR - filled) + "] " + ended + "/" + n
+                    + (running > 0 ? ", " + running + " running" : "") + (failed > 0 ? ", " + failed + " failed" : "")
+                    + (skipped > 0 ? ", " + skipped + " skipped" : ""));
+        });
+        answer.path("progress").path("entryRuns").forEach(e -> {
+            if ("FAILED".equals(e.path("state").asText()) || "SKIPPED".equals(e.path("state").asText())) {
+                lines.add("entry " + e.path("entryNo").asInt() + " " + e.path("state").asText() + ": "
+                        + text(e.path("message")));
+            }
+        });
         return lines;
     }
 

@@ -29,6 +29,14 @@ class BackfillCommandsTest {
     private static final String STARTED = "{\"backfill\":{\"backfillId\":\"" + ID + "\",\"planId\":\"" + PLAN_ID
             + "\",\"state\":\"QUEUED\",\"concurrency\":2,\"onFailure\":\"stop\",\"version\":0},\"plan\":" + PLAN + "}";
     private static final String PAUSED = STARTED.replace("\"QUEUED\"", "\"PAUSED\"");
+    /** The same backfill running: level 0 done, one of level 1 failed, level 2 skipped because of it. */
+    private static final String RUNNING = STARTED.replace("\"QUEUED\"", "\"FAILED\"").replaceFirst("}$",
+            ",\"progress\":{\"entries\":3,\"succeeded\":1,\"failed\":1,\"skipped\":1,\"levels\":["
+            + "{\"level\":0,\"entries\":1,\"succeeded\":1,\"failed\":0,\"skipped\":0,\"running\":0},"
+            + "{\"level\":1,\"entries\":1,\"succeeded\":0,\"failed\":1,\"skipped\":0,\"running\":0},"
+            + "{\"level\":2,\"entries\":1,\"succeeded\":0,\"failed\":0,\"skipped\":1,\"running\":0}],"
+            + "\"entryRuns\":[{\"entryNo\":2,\"state\":\"FAILED\",\"message\":\"run 7 failed: exit 3\"},"
+            + "{\"entryNo\":3,\"state\":\"SKIPPED\",\"message\":\"an entry it consumes from failed\"}]}}");
     private static final String STALE = "{\"type\":\"about:blank\",\"status\":409,\"code\":462,"
             + "\"title\":\"The backfill plan is stale\",\"detail\":\"1 entries more, 0 fewer\"}";
 
@@ -49,7 +57,8 @@ class BackfillCommandsTest {
                 .answer("/backfills/" + ID + "/pause", 200, PAUSED)
                 .answer("/backfills/" + ID + "/resume", 200, STARTED)
                 .answer("/backfills/" + ID + "/cancel", 200, STARTED.replace("\"QUEUED\"", "\"CANCELLED\""))
-                .answer("/backfills/stale", 409, STALE);
+                .answer("/backfills/stale", 409, STALE)
+                .answer("/backfills/running", 200, RUNNING);
         execution.asExecution(home);
     }
 
@@ -113,5 +122,18 @@ class BackfillCommandsTest {
         FakeService.Run r = FakeService.run("backfill", "status", "stale");
         assertThat(r.status()).isEqualTo(ExitCodes.REFUSED);
         assertThat(r.err()).contains("Batchyard refused:").contains("462");
+    }
+
+    @Test
+    void statusFillsEachLevelsBarAsItsEntriesEndAndNamesWhatFailed() {
+        FakeService.Run r = FakeService.run("backfill", "status", "running");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out().lines().toList()).containsExactly(
+                "backfill " + ID + ": FAILED (plan " + PLAN_ID + ", concurrency 2, on failure stop)",
+                "level 0 [####################] 1/1",
+                "level 1 [####################] 1/1, 1 failed",
+                "level 2 [####################] 1/1, 1 skipped",
+                "entry 2 FAILED: run 7 failed: exit 3",
+                "entry 3 SKIPPED: an entry it consumes from failed");
     }
 }

@@ -69,7 +69,9 @@ public enum ExecutionError implements ErrorCode {
     /** A backfill id nobody started, or one whose plan lists a process the caller may not read. */
     UNKNOWN_BACKFILL(463, 404, "Unknown backfill"),
     /** Pause, resume or cancel of a backfill whose state does not allow it. */
-    ILLEGAL_BACKFILL_TRANSITION(464, 409, "Illegal backfill state transition");
+    ILLEGAL_BACKFILL_TRANSITION(464, 409, "Illegal backfill state transition"),
+    /** A plan entry the runner cannot re-run: its process has no run policy, or the entry has no bucket. */
+    BACKFILL_NOT_RUNNABLE(465, 422, "The backfill has entries the runner cannot run");
 
     private final Spec spec;
 

@@ -10,6 +10,7 @@ import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumSet;
+import java.util.List;
 
 /**
  * A backfill's events, appended to the outbox in the transaction that made the change, so each is published exactly
@@ -38,18 +39,56 @@ public class BackfillEvents {
                 .build());
     }
 
+    /** How many of a backfill's entries are where. */
+    public record Counts(int entries, int succeeded, int failed, int skipped, int inFlight) {
+
+        static final Counts NONE = new Counts(0, 0, 0, 0, 0);
+
+        static Counts of(int planned, List<EntryRun> entries) {
+            int succeeded = 0, failed = 0, skipped = 0, inFlight = 0;
+            for (EntryRun e : entries) {
+                switch (e.state()) {
+                    case SUCCEEDED -> succeeded++;
+                    case FAILED -> failed++;
+                    case SKIPPED -> skipped++;
+                    case STARTING, RUNNING -> inFlight++;
+                    default -> {
+                    }
+                }
+            }
+            return new Counts(planned, succeeded, failed, skipped, inFlight);
+        }
+    }
+
     /** A move: {@code BackfillFinished} into an end, {@code BackfillProgress} otherwise. */
     Uni<Void> moved(Backfill b, BackfillState to, BackfillPlan plan) {
+        return moved(b, to, plan.entries().size(), Counts.NONE);
+    }
+
+    /** A move with where the entries are: {@code BackfillFinished} into an end, {@code BackfillProgress} otherwise. */
+    Uni<Void> moved(Backfill b, BackfillState to, int planned, Counts counts) {
         String key = b.backfillId().toString();
         if (ENDS.contains(to)) {
             return outbox.append(Topics.EXECUTION_BACKFILLS, key, BackfillFinished.newBuilder()
                     .setHeader(Events.header(PRODUCER, null, null)).setBackfillId(key).setState(to.name())
-                    .setPreviousState(b.state().name()).setEntries(plan.entries().size()).setEntriesSucceeded(0)
-                    .setEntriesFailed(0).build());
+                    .setPreviousState(b.state().name()).setEntries(planned).setEntriesSucceeded(counts.succeeded())
+                    .setEntriesFailed(counts.failed()).setEntriesSkipped(counts.skipped()).build());
         }
-        return outbox.append(Topics.EXECUTION_BACKFILLS, key, BackfillProgress.newBuilder()
-                .setHeader(Events.header(PRODUCER, null, null)).setBackfillId(key).setState(to.name())
-                .setPreviousState(b.state().name()).setEntries(plan.entries().size()).setEntriesSucceeded(0)
-                .setEntriesFailed(0).build());
+        return outbox.append(Topics.EXECUTION_BACKFILLS, key, progress(b, to, counts).setEntries(planned)
+                .setPreviousState(b.state().name()).build());
+    }
+
+    /** One entry started (STARTING) or ended. */
+    Uni<Void> entry(Backfill b, EntryRun e, EntryState now, Long instanceExecId, String message, Counts counts) {
+        return outbox.append(Topics.EXECUTION_BACKFILLS, b.backfillId().toString(), progress(b, b.state(), counts)
+                .setEntryNo(e.entryNo()).setEntryState(now.name()).setLevel(e.level()).setProcessId(e.processId())
+                .setBucket(e.bucket()).setInstanceExecId(instanceExecId).setMessage(message).build());
+    }
+
+    private static BackfillProgress.Builder progress(Backfill b, BackfillState state, Counts counts) {
+        return BackfillProgress.newBuilder().setHeader(Events.header(PRODUCER, null, null))
+                .setBackfillId(b.backfillId().toString()).setState(state.name()).setEntries(counts.entries())
+                .setEntriesSucceeded(counts.succeeded()).setEntriesFailed(counts.failed())
+                .setEntriesSkipped(counts.skipped()).setEntriesRunning(counts.inFlight());
     }
 }

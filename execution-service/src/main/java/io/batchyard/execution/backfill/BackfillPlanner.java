@@ -40,10 +40,15 @@ public final class BackfillPlanner {
                 .thenComparingLong(ImpactUnit::processId)
                 .thenComparing(buckets::of, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(ImpactUnit::runId, Comparator.nullsFirst(Comparator.naturalOrder())));
+        Map<ImpactUnit, Integer> numbers = new HashMap<>();
+        for (ImpactUnit u : ordered) {
+            numbers.put(u, numbers.size() + 1);
+        }
         List<PlanEntry> entries = new ArrayList<>(ordered.size());
         for (ImpactUnit u : ordered) {
-            entries.add(new PlanEntry(entries.size() + 1, levels.get(u), u.processId(), buckets.of(u), u.runId(),
-                    u.inputBatchIds(), u.status(), u.root(), reason(u, byRun), estimates.get(u.processId())));
+            entries.add(new PlanEntry(numbers.get(u), levels.get(u), u.processId(), buckets.of(u), u.runId(),
+                    u.inputBatchIds(), u.status(), u.root(), reason(u, byRun), estimates.get(u.processId()),
+                    consumes(u, byRun, numbers)));
         }
         return entries;
     }
@@ -65,6 +70,19 @@ public final class BackfillPlanner {
         }
         levels.put(u, level);
         return level;
+    }
+
+    /** The entries {@code u} consumed from, each with the batch, in cause order; a cause outside the answer is none. */
+    private static List<PlanEntry.Consumed> consumes(ImpactUnit u, Map<Long, ImpactUnit> byRun,
+                                                     Map<ImpactUnit, Integer> numbers) {
+        List<PlanEntry.Consumed> consumed = new ArrayList<>();
+        for (ImpactCause c : u.causes()) {
+            ImpactUnit producer = byRun.get(c.runId());
+            if (producer != null && producer != u) {
+                consumed.add(new PlanEntry.Consumed(numbers.get(producer), c.batchId()));
+            }
+        }
+        return List.copyOf(consumed);
     }
 
     /** From a root to {@code u}, following each unit's first cause. */

@@ -26,6 +26,8 @@ public class BackfillRepository extends SqlRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<ReasonLink>> REASON = new TypeReference<>() {
     };
+    private static final TypeReference<List<PlanEntry.Consumed>> CONSUMES = new TypeReference<>() {
+    };
 
     /** The plan and its entries, the entries in one statement from a JSON array. */
     public Uni<Void> insert(BackfillPlan plan) {
@@ -37,13 +39,13 @@ public class BackfillRepository extends SqlRepository {
                         .and("at", plan.createdAt()).and("levels", plan.levels()).and("estimated", plan.estimatedMs()))
                 .chain(() -> plan.entries().isEmpty() ? Uni.createFrom().item(0) : update("""
                         INSERT INTO backfill_plan_entry (plan_id, entry_no, level, process_id, bucket, replaced_run_id,
-                          input_batch_ids, status, root, reason, estimated_ms)
+                          input_batch_ids, status, root, reason, estimated_ms, consumes)
                         SELECT :id, e.entry_no, e.level, e.process_id, e.bucket, e.replaced_run_id,
                           ARRAY(SELECT jsonb_array_elements_text(e.input_batch_ids)::bigint), e.status, e.root,
-                          e.reason, e.estimated_ms
+                          e.reason, e.estimated_ms, e.consumes
                         FROM jsonb_to_recordset(CAST(CAST(:entries AS text) AS jsonb)) AS e(entry_no int, level int,
                           process_id bigint, bucket text, replaced_run_id bigint, input_batch_ids jsonb, status text,
-                          root boolean, reason jsonb, estimated_ms bigint)""",
+                          root boolean, reason jsonb, estimated_ms bigint, consumes jsonb)""",
                         Params.of("id", plan.planId()).and("entries", json(plan.entries().stream()
                                 .map(BackfillRepository::entryJson).toList()))))
                 .replaceWithVoid();
@@ -61,7 +63,7 @@ public class BackfillRepository extends SqlRepository {
         return list("""
                         SELECT entry_no, level, process_id, bucket, replaced_run_id,
                           array_to_string(input_batch_ids, ',') AS input_batch_ids, status, root,
-                          CAST(reason AS text) AS reason, estimated_ms
+                          CAST(reason AS text) AS reason, estimated_ms, CAST(consumes AS text) AS consumes
                         FROM backfill_plan_entry WHERE plan_id = :id ORDER BY entry_no""",
                 Params.of("id", planId), BackfillRepository::entry);
     }
@@ -85,6 +87,21 @@ public class BackfillRepository extends SqlRepository {
                           version
                         FROM backfill WHERE backfill_id = :id""", Params.of("id", backfillId),
                 BackfillRepository::backfill);
+    }
+
+    /** The backfill, its row locked until the transaction ends: one driver step of it at a time. */
+    public Uni<Optional<Backfill>> lockBackfill(UUID backfillId) {
+        return first("""
+                        SELECT backfill_id, plan_id, state, concurrency, on_failure, created_by, created_at, updated_at,
+                          version
+                        FROM backfill WHERE backfill_id = :id FOR UPDATE""", Params.of("id", backfillId),
+                BackfillRepository::backfill);
+    }
+
+    /** Backfills waiting to run or running, oldest first. */
+    public Uni<List<UUID>> waitingOrRunning() {
+        return values("SELECT backfill_id FROM backfill WHERE state IN ('QUEUED', 'RUNNING') ORDER BY created_at",
+                UUID.class, Params.none());
     }
 
     /**
@@ -128,7 +145,8 @@ public class BackfillRepository extends SqlRepository {
     private static PlanEntry entry(Row r) {
         return new PlanEntry(r.getInt("entry_no"), r.getInt("level"), r.getLong("process_id"), r.getString("bucket"),
                 r.getLongOrNull("replaced_run_id"), r.getLongs("input_batch_ids"), r.getString("status"),
-                r.getBoolean("root"), read(r.getString("reason"), REASON), r.getLongOrNull("estimated_ms"));
+                r.getBoolean("root"), read(r.getString("reason"), REASON), r.getLongOrNull("estimated_ms"),
+                read(r.getString("consumes"), CONSUMES));
     }
 
     private static Map<String, Object> entryJson(PlanEntry e) {
@@ -143,6 +161,7 @@ public class BackfillRepository extends SqlRepository {
         m.put("root", e.root());
         m.put("reason", e.reason());
         m.put("estimated_ms", e.estimatedMs());
+        m.put("consumes", e.consumes());
         return m;
     }
 

@@ -12,6 +12,7 @@ import io.batchyard.execution.bucket.BucketService;
 import io.batchyard.execution.bucket.BucketStatus;
 import io.batchyard.execution.clock.ServiceClock;
 import io.batchyard.execution.lifecycle.RunService;
+import io.batchyard.execution.runner.RunPolicyService;
 import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
@@ -62,11 +63,16 @@ public class BackfillService {
     private final BackfillRepository plans;
     private final ServiceClock clock;
     private final BackfillEvents events;
+    private final BackfillEntryRepository entries;
+    private final RunPolicyService policies;
     private final Timer planTimer;
 
     public BackfillService(ProcessDefinitionRepository definitions, ProcessPermission permission,
                            BucketService buckets, RunService runs, ImpactClient queue, BackfillRepository plans,
-                           ServiceClock clock, BackfillEvents events, MeterRegistry meters) {
+                           ServiceClock clock, BackfillEvents events, BackfillEntryRepository entries,
+                           RunPolicyService policies, MeterRegistry meters) {
+        this.entries = entries;
+        this.policies = policies;
         this.definitions = definitions;
         this.permission = permission;
         this.buckets = buckets;
@@ -89,7 +95,9 @@ public class BackfillService {
     /**
      * Starts a backfill from a kept plan. Refused up front: a plan the caller may not read (461), a process of it the
      * caller may not execute (14, naming only those: the caller reads them all), a plan whose state moved since it was
-     * made (462, with the difference) unless {@code recompute}, which runs the plan of the same request as it is now.
+     * made (462, with the difference) unless {@code recompute}, which runs the plan of the same request as it is now,
+     * and a plan with entries the runner cannot re-run (465: a process without a run policy, an entry without a
+     * bucket). The backfill starts QUEUED; the driver ({@link BackfillDriver}) runs it.
      */
     @WithTransaction
     public Uni<Started> start(Caller caller, BackfillStart start) {
@@ -105,6 +113,7 @@ public class BackfillService {
                     }
                     return requireExecute(caller, now).chain(() -> plans.insert(now)).replaceWith(now);
                 }))
+                .call(this::requireRunnable)
                 .chain(plan -> {
                     Backfill backfill = new Backfill(UUID.randomUUID(), plan.planId(), BackfillState.QUEUED,
                             start.concurrencyOrDefault(), start.onFailureOrDefault(), caller.name(), null, null, 0);
@@ -115,8 +124,12 @@ public class BackfillService {
                 });
     }
 
-    /** A started backfill with the plan it runs. */
-    public record Started(Backfill backfill, BackfillPlan plan) {
+    /** A started backfill with the plan it runs and where its entries are. */
+    public record Started(Backfill backfill, BackfillPlan plan, BackfillProgressView progress) {
+
+        Started(Backfill backfill, BackfillPlan plan) {
+            this(backfill, plan, BackfillProgressView.of(List.of()));
+        }
     }
 
     /** A backfill and its plan, to a caller who may read every process of the plan (else 463). */
@@ -142,9 +155,16 @@ public class BackfillService {
                         if (moved != 1) {
                             throw illegal(b, action);
                         }
-                    }).chain(() -> events.moved(b, action.target(), found.plan()));
+                    }).chain(() -> events.moved(b, action.target(), found.plan().entries().size(),
+                            counts(found)));
                 })
                 .chain(found -> readableBackfill(caller, backfillId));
+    }
+
+    private static BackfillEvents.Counts counts(Started found) {
+        BackfillProgressView p = found.progress();
+        return new BackfillEvents.Counts(found.plan().entries().size(), p.succeeded(), p.failed(), p.skipped(),
+                p.running());
     }
 
     private static ApiException illegal(Backfill b, BackfillState.Action action) {
@@ -162,7 +182,8 @@ public class BackfillService {
                                 throw unknown.get();
                             }
                         }))
-                        .map(p -> new Started(b, p)));
+                        .chain(p -> entries.entries(backfillId).map(runs -> new Started(b, p,
+                                BackfillProgressView.of(runs)))));
     }
 
     private Uni<BackfillPlan> readablePlan(Caller caller, UUID planId) {
@@ -172,6 +193,25 @@ public class BackfillService {
                         throw unknownPlan(planId);
                     }
                 }));
+    }
+
+    /** Every entry is one the runner can re-run: its process has a run policy, and it has a bucket. */
+    private Uni<Void> requireRunnable(BackfillPlan plan) {
+        List<Long> processes = plan.entries().stream().map(PlanEntry::processId).distinct().sorted().toList();
+        return InOrder.map(processes, policies::job).invoke(jobs -> {
+            List<String> refused = new ArrayList<>();
+            for (int i = 0; i < processes.size(); i++) {
+                if (jobs.get(i).isEmpty()) {
+                    refused.add("process " + processes.get(i) + " has no run policy");
+                }
+            }
+            plan.entries().stream().filter(e -> e.bucket() == null || e.bucket().isBlank()).limit(20)
+                    .forEach(e -> refused.add("entry " + e.entryNo() + " (process " + e.processId() + ") has no bucket"));
+            if (!refused.isEmpty()) {
+                throw ExecutionError.BACKFILL_NOT_RUNNABLE.exception("a backfill re-runs its entries on the runner: "
+                        + String.join("; ", refused));
+            }
+        }).replaceWithVoid();
     }
 
     /** Execute permission on every process of the plan; the refusal names those the caller lacks it on. */

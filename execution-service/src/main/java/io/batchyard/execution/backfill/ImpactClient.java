@@ -6,6 +6,8 @@ import io.batchyard.execution.ExecutionError;
 import io.batchyard.persistence.Blocking;
 import io.batchyard.schemas.backfill.ImpactRequest;
 import io.batchyard.schemas.backfill.ImpactResult;
+import io.batchyard.schemas.backfill.ReenqueueRequest;
+import io.batchyard.schemas.backfill.Reenqueued;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,6 +27,21 @@ public class ImpactClient {
 
     public Uni<ImpactResult> impact(ImpactRequest request) {
         return Blocking.blocking(() -> send(request));
+    }
+
+    /** Offers a batch again to the steps of a job for a backfill; 340 (nothing to offer) comes back as the queue's. */
+    public Uni<Reenqueued> reenqueue(ReenqueueRequest request) {
+        return Blocking.blocking(() -> {
+            try {
+                return queue.reenqueue(request);
+            } catch (ApiException refused) {
+                throw refused;
+            } catch (RuntimeException e) {
+                throw ExecutionError.QUEUE_UNAVAILABLE.exception("queue-service did not re-enqueue batch "
+                        + request.batchId() + ": " + (e.getMessage() == null ? e.getClass().getSimpleName()
+                        : e.getMessage()));
+            }
+        });
     }
 
     private ImpactResult send(ImpactRequest request) {

@@ -7,11 +7,17 @@ import java.util.List;
  * {@code replacedRunId} (null when the bucket never ran: {@code MISSING}). {@code level} 0 are the roots; an entry
  * runs once every entry it consumed from (a lower level) has ended. {@code reason} is the chain from a root to this
  * entry, each link a process, its run and the batch it consumed from the link before (null for the root). {@code estimatedMs}: the median
- * of the process's recent successful runs, null without any.
+ * of the process's recent successful runs, null without any. {@code consumes}: every entry of the plan this one
+ * consumed from, and the batch it consumed (that entry's replaced run's output): the entries it waits for, and the
+ * batches whose re-made versions it re-runs on.
  */
 public record PlanEntry(int entryNo, int level, long processId, String bucket, Long replacedRunId,
                         List<Long> inputBatchIds, String status, boolean root, List<ReasonLink> reason,
-                        Long estimatedMs) {
+                        Long estimatedMs, List<Consumed> consumes) {
+
+    /** Batch {@code batchId}, the output of entry {@code entryNo}'s replaced run. */
+    public record Consumed(int entryNo, long batchId) {
+    }
 
     /** A step of a reason chain: {@code processId}'s run {@code runId}, which consumed {@code batchId}. */
     public record ReasonLink(long processId, Long runId, Long batchId) {

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -80,21 +81,23 @@ public class LifecycleService {
 
     @WithTransaction
     public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, String correlation) {
-        return initJob(caller, pid, maxBatch, null, correlation);
+        return initJob(caller, pid, maxBatch, null, null, correlation);
     }
 
     /**
      * InitJob whose run claims exactly the batches {@code sourceBatchIds} names (a run a trigger attributed them to),
-     * whatever {@code maxBatch}; null is the ordinary claim.
+     * whatever {@code maxBatch}; null is the ordinary claim. {@code backfillId}: the backfill this run re-does history
+     * for, null for a live run (queue-service then keeps the run's output for that backfill).
      */
     @WithTransaction
     public Uni<JobStart> initJob(Caller caller, long pid, Integer maxBatch, List<Long> sourceBatchIds,
-                                 String correlation) {
-        return meters.observe("InitJob", pid, () -> startJob(caller, pid, maxBatch, sourceBatchIds, correlation));
+                                 UUID backfillId, String correlation) {
+        return meters.observe("InitJob", pid, () -> startJob(caller, pid, maxBatch, sourceBatchIds, backfillId,
+                correlation));
     }
 
     private Uni<JobStart> startJob(Caller caller, long pid, Integer maxBatch, List<Long> sourceBatchIds,
-                                   String correlation) {
+                                   UUID backfillId, String correlation) {
         return definitions.lockGuardedWithSteps(pid).chain(job -> {
             Optional<ProcessDefinition> parent = mayExecute(caller, job.parent(), invalidParent(pid));
             List<ProcessDefinition> steps = liveSteps(parent, job.steps());
@@ -124,7 +127,7 @@ public class LifecycleService {
                         .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
                 // The id is drawn before the claim because the queue records which run claimed the batch.
                 long ie = reads.nextId();
-                return queue.claim(pid, ie, maxBatch, completedTarget, sourceBatchIds)
+                return queue.claim(pid, ie, maxBatch, completedTarget, sourceBatchIds, backfillId)
                         .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
                                         "InitJob")
                                 .chain(run -> {

@@ -13,6 +13,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,9 +52,9 @@ public class QueueClient {
      * transaction resumes on that context with the answer.
      */
     public Uni<Claim> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId,
-                            List<Long> sourceBatchIds) {
+                            List<Long> sourceBatchIds, UUID backfillId) {
         ClaimRequest request = new ClaimRequest(parentId, instanceExecId, maxBatch, completedTargetBatchId,
-                sourceBatchIds);
+                sourceBatchIds, backfillId);
         return Blocking.blocking(() -> send(request));
     }
 

@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The runner module's {@link RunLifecycle}: each call is the lifecycle API's own, made as {@link
@@ -25,8 +26,9 @@ public class RunnerLifecycle implements RunLifecycle {
     }
 
     @Override
-    public Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, String correlation) {
-        return lifecycle.initJob(LifecycleService.RUNNER, processId, maxBatch, sourceBatchIds, correlation)
+    public Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, UUID backfillId,
+                                String correlation) {
+        return lifecycle.initJob(LifecycleService.RUNNER, processId, maxBatch, sourceBatchIds, backfillId, correlation)
                 .map(s -> new Started(s.instanceExecId(), s.targetBatchId(), s.lastRecoverableSpId(), s.retry(),
                         s.outputs()));
     }

@@ -67,7 +67,7 @@ class BackfillApiTest {
     @Inject
     Launcher launcher;
 
-    private record World(long a, long b, long c, long d, long a2, long hidden, long run1, long run2) {
+    private record World(long a, long b, long c, long d, long a2, long hidden, long bare, long run1, long run2) {
     }
 
     private static World world;
@@ -100,17 +100,22 @@ class BackfillApiTest {
                     .step(as, s -> s.property("script", "run", script("backfill-root-" + a + ".sh")).next(a)));
             long b = parent(f, open), c = parent(f, open), d = parent(f, open), a2 = parent(f, open);
             long hidden = parent(f, closed);
+            long bare = parent(f, open);
             await().atMost(ExecutionFixtures.WAIT).untilAsserted(() -> given().auth().oauth2(VIC)
                     .get("/process-definitions/" + d).then().statusCode(200));
-            given().contentType(ContentType.JSON).body(Map.of()).put("/runner/processes/" + a).then().statusCode(200);
+            // a backfill re-runs its entries on the runner: every job a plan here lists has a run policy
+            for (long p : List.of(a, b, c, d, a2, hidden)) {
+                given().contentType(ContentType.JSON).body(Map.of()).put("/runner/processes/" + p).then()
+                        .statusCode(200);
+            }
             long run1 = run(a, "20260301"), run2 = run(a, "20260302");
-            return new World(a, b, c, d, a2, hidden, run1, run2);
+            return new World(a, b, c, d, a2, hidden, bare, run1, run2);
         }
     }
 
     private long parent(ExecutionFixtures f, long application) {
         long p = ExecutionFixtures.id();
-        f.register(ProcessTrees.parent(p).application(application).next(ExecutionFixtures.id()));
+        f.register(ProcessTrees.parent(p).application(application).workflowType(2).next(ExecutionFixtures.id()));
         return p;
     }
 
@@ -285,6 +290,19 @@ class BackfillApiTest {
                 .body("backfill.concurrency", equalTo(3)).body("backfill.onFailure", equalTo("continue"))
                 .extract().jsonPath().getString("plan.planId");
         assertThat(fresh).isNotEqualTo(planId);
+    }
+
+    @Test
+    void aPlanWithAJobTheRunnerCannotRunIsRefusedUpFront() {
+        World w = world;
+        StubImpact.answer(w.bare(), """
+                {"fingerprint": "%s", "rowsRead": 1, "units": [
+                  {"processId": %d, "runId": 7201, "targetBatchId": 7301, "status": "COMPLETED", "marking": "x",
+                   "root": true, "inputBatchIds": [5], "causes": []}
+                ]}""".formatted("aa".repeat(32), w.bare()));
+        String planId = preview(Map.of("roots", List.of(Map.of("processId", w.bare())), "batchIds", List.of(5)));
+        start(ADMIN, Map.of("planId", planId)).statusCode(422).body("code", equalTo(465))
+                .body("detail", containsString("process " + w.bare() + " has no run policy"));
     }
 
     @Test

@@ -32,6 +32,11 @@ class BackfillPlannerTest {
         assertThat(plan.get(2).reason().get(1).batchId()).isEqualTo(1010L);
         assertThat(plan).extracting(PlanEntry::estimatedMs).containsExactly(500L, null, null);
         assertThat(BackfillPlan.of(null, "f", null, "me", null, plan).levels()).isEqualTo(3);
+        // what each entry waits for, and the batches whose re-made versions it re-runs on
+        assertThat(plan.get(0).consumes()).isEmpty();
+        assertThat(plan.get(1).consumes()).containsExactly(new PlanEntry.Consumed(1, 1010));
+        assertThat(plan.get(2).consumes()).containsExactly(new PlanEntry.Consumed(1, 1010),
+                new PlanEntry.Consumed(2, 1020));
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -51,47 +50,59 @@ public class ImpactRepository extends SqlRepository {
                 Params.of("runs", runIds.toArray(Long[]::new)), ImpactRepository::map);
     }
 
-    /** What backfill {@code backfillId} already re-enqueued of batch {@code batchId} for step {@code stepId}. */
-    public Uni<Optional<Reenqueued>> reenqueued(UUID backfillId, long batchId, long stepId) {
-        return first("""
+    /**
+     * What backfill {@code backfillId} already offered to these steps in place of their consumption of batch
+     * {@code batchId}.
+     */
+    public Uni<List<Reenqueued.Row>> reenqueued(UUID backfillId, long batchId, List<Long> stepIds) {
+        return list("""
                         SELECT s.queue_id, s.superseded_queue_id, q.source_batch_id, q.process_id, q.batch_marking
                         FROM backfill_supersede s
+                        JOIN archived_queue old ON old.queue_id = s.superseded_queue_id
                         JOIN (SELECT queue_id, source_batch_id, process_id, batch_marking FROM consumption_queue
                               UNION ALL
                               SELECT queue_id, source_batch_id, process_id, batch_marking FROM archived_queue) q
                           ON q.queue_id = s.queue_id
-                        WHERE s.backfill_id = :backfill AND q.source_batch_id = :batch AND q.process_id = :step""",
-                Params.of("backfill", backfillId).and("batch", batchId).and("step", stepId),
+                        WHERE s.backfill_id = :backfill AND old.source_batch_id = :batch
+                          AND old.process_id = ANY(:steps)
+                        ORDER BY q.process_id""",
+                Params.of("backfill", backfillId).and("batch", batchId).and("steps", stepIds.toArray(Long[]::new)),
                 ImpactRepository::reenqueued);
     }
 
     /**
-     * Offers the batch to the step again as a New row that supersedes the step's latest archived consumption of it,
-     * and links the two; empty when the step never consumed the batch or the batch already waits for it.
+     * Offers batch {@code offered} to each of these steps that consumed batch {@code batchId}: a New row that supersedes
+     * the step's latest archived consumption of it, linked to it, with that consumption's producer and marking. A step
+     * that never consumed the batch, or for which the offered batch already waits, gets nothing.
      */
-    public Uni<Optional<Reenqueued>> reenqueue(UUID backfillId, long batchId, long stepId) {
-        return first("""
-                        WITH old AS (SELECT queue_id, source_process_id, batch_marking FROM archived_queue
-                                     WHERE source_batch_id = :batch AND process_id = :step
-                                     ORDER BY queue_id DESC LIMIT 1),
+    public Uni<List<Reenqueued.Row>> reenqueue(UUID backfillId, long batchId, long offered, List<Long> stepIds) {
+        return list("""
+                        WITH old AS (SELECT DISTINCT ON (process_id) queue_id, source_process_id, batch_marking,
+                                       process_id
+                                     FROM archived_queue
+                                     WHERE source_batch_id = :batch AND process_id = ANY(:steps)
+                                     ORDER BY process_id, queue_id DESC),
                         offered AS (
                           INSERT INTO consumption_queue (source_batch_id, source_process_id, batch_state, batch_marking,
                             process_id)
-                          SELECT :batch, source_process_id, 0, batch_marking, :step FROM old
+                          SELECT :offered, source_process_id, 0, batch_marking, process_id FROM old
                           ON CONFLICT (source_batch_id, process_id) DO NOTHING
                           RETURNING queue_id, source_batch_id, process_id, batch_marking),
                         linked AS (
                           INSERT INTO backfill_supersede (queue_id, superseded_queue_id, backfill_id)
-                          SELECT offered.queue_id, old.queue_id, :backfill FROM offered, old)
+                          SELECT offered.queue_id, old.queue_id, :backfill
+                          FROM offered JOIN old ON old.process_id = offered.process_id)
                         SELECT offered.queue_id, old.queue_id AS superseded_queue_id, offered.source_batch_id,
                           offered.process_id, offered.batch_marking
-                        FROM offered, old""",
-                Params.of("backfill", backfillId).and("batch", batchId).and("step", stepId),
+                        FROM offered JOIN old ON old.process_id = offered.process_id
+                        ORDER BY offered.process_id""",
+                Params.of("backfill", backfillId).and("batch", batchId).and("offered", offered)
+                        .and("steps", stepIds.toArray(Long[]::new)),
                 ImpactRepository::reenqueued);
     }
 
-    private static Reenqueued reenqueued(Row r) {
-        return new Reenqueued(r.getLong("queue_id"), r.getLong("superseded_queue_id"), r.getLong("source_batch_id"),
+    private static Reenqueued.Row reenqueued(Row r) {
+        return new Reenqueued.Row(r.getLong("queue_id"), r.getLong("superseded_queue_id"), r.getLong("source_batch_id"),
                 r.getLong("process_id"), r.getString("batch_marking"));
     }
 

@@ -17,7 +17,7 @@ import java.util.Optional;
 public class ClaimRepository extends SqlRepository {
 
     private static final String CLAIMS =
-            "SELECT instance_exec_id, parent_process_id, target_batch_id, retry FROM run_claim";
+            "SELECT instance_exec_id, parent_process_id, target_batch_id, retry, backfill_id FROM run_claim";
 
     public Uni<Optional<Claim>> find(long instanceExecId) {
         return first(CLAIMS + " WHERE instance_exec_id = :ie", Params.of("ie", instanceExecId), ClaimRepository::map);
@@ -34,10 +34,11 @@ public class ClaimRepository extends SqlRepository {
 
     public Uni<Integer> insert(Claim c) {
         return update("""
-                        INSERT INTO run_claim (instance_exec_id, parent_process_id, target_batch_id, retry)
-                        VALUES (:instanceExecId, :parentProcessId, :targetBatchId, :retry)""",
+                        INSERT INTO run_claim (instance_exec_id, parent_process_id, target_batch_id, retry, backfill_id)
+                        VALUES (:instanceExecId, :parentProcessId, :targetBatchId, :retry, CAST(:backfill AS uuid))""",
                 Params.of("instanceExecId", c.instanceExecId()).and("parentProcessId", c.parentProcessId())
-                        .and("targetBatchId", c.targetBatchId()).and("retry", c.retry()));
+                        .and("targetBatchId", c.targetBatchId()).and("retry", c.retry())
+                        .and("backfill", c.backfillId()));
     }
 
     /** Whether some run of the parent claimed this target batch. */
@@ -48,6 +49,6 @@ public class ClaimRepository extends SqlRepository {
 
     private static Claim map(Row r) {
         return new Claim(r.getLong("instance_exec_id"), r.getLong("parent_process_id"), r.getLong("target_batch_id"),
-                r.getBoolean("retry"));
+                r.getBoolean("retry"), r.getUuid("backfill_id"));
     }
 }

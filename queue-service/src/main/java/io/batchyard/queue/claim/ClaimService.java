@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -54,10 +55,10 @@ public class ClaimService {
      * the same event loop, in a new session.
      */
     public Uni<ClaimResult> claim(long parentId, long instanceExecId, Integer maxBatch, Long completedTargetBatchId,
-                                  Collection<Long> sourceBatchIds) {
+                                  Collection<Long> sourceBatchIds, UUID backfillId) {
         Set<Long> exactly = sourceBatchIds == null ? null : Set.copyOf(sourceBatchIds);
         return Uni.createFrom().deferred(() -> Panache.withTransaction(() ->
-                        claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId, exactly)))
+                        claimOnce(parentId, instanceExecId, maxBatch, completedTargetBatchId, exactly, backfillId)))
                 .onFailure(ClaimService::lostConflict).retry().atMost(CONFLICT_RETRIES);
     }
 
@@ -86,7 +87,7 @@ public class ClaimService {
     }
 
     private Uni<ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
-                                       Long completedTargetBatchId, Set<Long> sourceBatchIds) {
+                                       Long completedTargetBatchId, Set<Long> sourceBatchIds, UUID backfillId) {
         return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
             if (previous.isPresent()) {
                 return stepIds(parentId).chain(stepIds ->
@@ -97,7 +98,8 @@ public class ClaimService {
             Uni<List<ProcessDefinition>> live = liveParent
                     ? definitions.stepsOf(parentId) : Uni.createFrom().item(List.of());
             return live.chain(steps -> archiveCompleted(parentId, completedTargetBatchId)
-                    .chain(() -> fresh(parentId, instanceExecId, maxBatch, sourceBatchIds, liveParent, steps)));
+                    .chain(() -> fresh(parentId, instanceExecId, maxBatch, sourceBatchIds, backfillId, liveParent,
+                            steps)));
         }));
     }
 
@@ -114,7 +116,7 @@ public class ClaimService {
     }
 
     private Uni<ClaimResult> fresh(long parentId, long instanceExecId, Integer maxBatch, Set<Long> sourceBatchIds,
-                                   boolean liveParent, List<ProcessDefinition> steps) {
+                                   UUID backfillId, boolean liveParent, List<ProcessDefinition> steps) {
         List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
         return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
             // 101 is evaluated before the parent check (102), in the reference's order: with no steps it cannot fire.
@@ -148,7 +150,7 @@ public class ClaimService {
                         chosen.stream().flatMap(c -> c.queueIds().stream()).toList(),
                         chosen.stream().filter(BatchCut.Claim::access).flatMap(c -> c.queueIds().stream()).toList(), t));
             }
-            return target.call(t -> claims.insert(new Claim(instanceExecId, parentId, t, retry)))
+            return target.call(t -> claims.insert(new Claim(instanceExecId, parentId, t, retry, backfillId)))
                     .chain(t -> result(t, retry, stepIds));
         });
     }

@@ -9,9 +9,11 @@ import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.persistence.InOrder;
 import io.batchyard.queue.batch.BatchService;
+import io.batchyard.queue.claim.Claim;
 import io.batchyard.queue.batch.QueueEvents;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.consumption.QueueService;
+import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.schemas.BatchMarking;
 import io.batchyard.schemas.Events;
@@ -153,7 +155,8 @@ public class LifecycleService {
         }
         if (event instanceof JobHalted e) {
             return check.halted(known, "JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
-                    .chain(() -> halted(e, enqueued));
+                    .chain(() -> known.claim(e.getInstanceExecId()))
+                    .chain(claim -> halted(e, claim.map(Claim::backfillId).orElse(null) != null, enqueued));
         }
         if (event instanceof JobFailed e) {
             return check.failed(known, "JobFailed", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())
@@ -162,14 +165,18 @@ public class LifecycleService {
         return Uni.createFrom().voidItem();
     }
 
-    /** Archive what the run consumed, then offer its target batch to every downstream step. */
-    private Uni<Void> halted(JobHalted e, AtomicInteger enqueued) {
+    /**
+     * Archive what the run consumed, then offer its target batch to every downstream step. A backfill's run offers it
+     * to nobody: it re-does history, and the backfill offers its output to exactly the runs it re-does next.
+     */
+    private Uni<Void> halted(JobHalted e, boolean backfill, AtomicInteger enqueued) {
         long parent = e.getProcessId();
         long target = e.getTargetBatchId();
         String marking = BatchMarking.normalise(e.getBatchMarking());
         String correlation = Events.headerOf(e).getEventId();
         return queue.archive(target).call(() -> replacePending ? queue.dropPending(parent) : Uni.createFrom().voidItem())
-                .call(() -> definitions.consumersOf(parent).chain(consumers -> InOrder.each(consumers, downstream ->
+                .call(() -> (backfill ? Uni.createFrom().item(List.<ProcessDefinition>of())
+                        : definitions.consumersOf(parent)).chain(consumers -> InOrder.each(consumers, downstream ->
                         queue.enqueue(target, parent, marking, downstream.processId()).chain(queueId -> {
                             if (queueId.isEmpty()) {
                                 return Uni.createFrom().voidItem();

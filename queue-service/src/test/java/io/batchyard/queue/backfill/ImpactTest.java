@@ -7,6 +7,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 
 import io.batchyard.queue.QueueFixtures;
 import io.batchyard.queue.QueueTest;
@@ -16,6 +17,7 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -136,10 +138,24 @@ class ImpactTest {
         }
     }
 
-    private static ValidatableResponse reenqueue(UUID backfill, long batch, long step) {
+    private static ValidatableResponse reenqueue(UUID backfill, long batch, long job, Long offered) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("backfillId", backfill.toString());
+        body.put("batchId", batch);
+        body.put("processId", job);
+        body.put("offeredBatchId", offered);
         return given().auth().oauth2(Identity.get().serviceToken("execution")).contentType(ContentType.JSON)
-                .body(Map.of("backfillId", backfill.toString(), "batchId", batch, "processId", step))
-                .post("/internal/backfills/reenqueue").then();
+                .body(body).post("/internal/backfills/reenqueue").then();
+    }
+
+    private static ValidatableResponse backfillClaim(long parent, long run, UUID backfill, List<Long> sources) {
+        Map<String, Object> body = new HashMap<>();
+        body.put("parentProcessId", parent);
+        body.put("instanceExecId", run);
+        body.put("sourceBatchIds", sources);
+        body.put("backfillId", backfill.toString());
+        return given().auth().oauth2(Identity.get().serviceToken("execution")).contentType(ContentType.JSON).body(body)
+                .post("/internal/claims").then();
     }
 
     @Test
@@ -152,25 +168,61 @@ class ImpactTest {
             complete(f, b, bs, "20260301");
             UUID backfill = UUID.randomUUID();
 
-            JsonPath made = reenqueue(backfill, a1.target(), bs).statusCode(200).extract().jsonPath();
+            JsonPath made = reenqueue(backfill, a1.target(), b, null).statusCode(200).extract().jsonPath();
             long archived = given().queryParam("processId", bs).get("/archive").then().extract().jsonPath()
                     .getLong("items.find { it.sourceBatchId == " + a1.target() + " }.queueId");
-            assertThat(made.getLong("supersededQueueId")).isEqualTo(archived);
-            assertThat(made.getString("batchMarking")).isEqualTo("20260301");
-            long queueId = made.getLong("queueId");
-            assertThat(reenqueue(backfill, a1.target(), bs).statusCode(200).extract().jsonPath().getLong("queueId"))
-                    .as("a repeat answers the same row").isEqualTo(queueId);
+            assertThat(made.getList("rows.processId", Long.class)).as("offered to b's step").containsExactly(bs);
+            assertThat(made.getLong("rows[0].supersededQueueId")).isEqualTo(archived);
+            assertThat(made.getLong("rows[0].batchId")).isEqualTo(a1.target());
+            assertThat(made.getString("rows[0].batchMarking")).isEqualTo("20260301");
+            long queueId = made.getLong("rows[0].queueId");
+            assertThat(reenqueue(backfill, a1.target(), b, null).statusCode(200).extract().jsonPath()
+                    .getList("rows.queueId", Long.class)).as("a repeat answers the same row").containsExactly(queueId);
             given().queryParam("processId", bs).get("/queue").then()
                     .body("items.queueId", equalTo(List.of(Math.toIntExact(queueId))))
                     .body("items[0].batchState", equalTo(0));
-            // another backfill cannot offer it again while it waits; a batch the step never consumed neither
-            reenqueue(UUID.randomUUID(), a1.target(), bs).statusCode(409)
-                    .body("code", equalTo(340));
-            reenqueue(backfill, a1.target(), as).statusCode(409).body("code", equalTo(340));
+            // another backfill cannot offer it again while it waits; a job whose steps never consumed it neither
+            reenqueue(UUID.randomUUID(), a1.target(), b, null).statusCode(409).body("code", equalTo(340));
+            reenqueue(backfill, a1.target(), a, null).statusCode(409).body("code", equalTo(340));
             // the backfill's run of b claims exactly the superseding row
             JsonPath claimed = claim(b, nextId(), 1).statusCode(200).extract().jsonPath();
             assertThat(claimed.getList("rows.sourceBatchId", Long.class)).containsExactly(a1.target());
             assertThat(claimed.getList("rows.queueId", Long.class)).containsExactly(queueId);
+        }
+    }
+
+    @Test
+    void aBackfillRunsOutputGoesToNoOneUntilTheBackfillOffersItInPlaceOfTheBatchItSupersedes() {
+        long a = nextId(), as = nextId(), b = nextId(), bs = nextId();
+        try (QueueFixtures f = new QueueFixtures(bootstrap)) {
+            f.register(ProcessTrees.parent(a).next(as).step(as, s -> s.next(a)));
+            f.register(ProcessTrees.parent(b).next(bs).step(bs, s -> s.enqueuedBy(a).next(b)));
+            Run a1 = complete(f, a, as, "20260301");
+            Run b1 = complete(f, b, bs, "20260301");
+            UUID backfill = UUID.randomUUID();
+
+            // the backfill re-runs a (a source job: its step reads no batch)
+            long ie = nextId();
+            long a2 = backfillClaim(a, ie, backfill, null).statusCode(200).extract().jsonPath()
+                    .getLong("targetBatchId");
+            f.stepStarted(a, as, ie, a2);
+            f.stepHalted(a, as, ie, a2);
+            f.jobHalted(a, ie, a2, "20260301");
+            await().atMost(Duration.ofSeconds(30)).until(() -> given().queryParam("processId", as)
+                    .queryParam("limit", 500).get("/archive").then().extract().jsonPath()
+                    .getList("items.targetBatchId", Long.class).contains(a2));
+            // a live run's output would wait for b's step now; the backfill's does not
+            given().queryParam("processId", bs).get("/queue").then().body("items", hasSize(0));
+
+            // the backfill offers a2 to b's step in place of a1's output, which b1 consumed
+            JsonPath offered = reenqueue(backfill, a1.target(), b, a2).statusCode(200).extract().jsonPath();
+            assertThat(offered.getList("rows.batchId", Long.class)).containsExactly(a2);
+            long superseded = given().queryParam("processId", bs).get("/archive").then().extract().jsonPath()
+                    .getLong("items.find { it.targetBatchId == " + b1.target() + " }.queueId");
+            assertThat(offered.getLong("rows[0].supersededQueueId")).isEqualTo(superseded);
+            JsonPath claimed = backfillClaim(b, nextId(), backfill, List.of(a2)).statusCode(200).extract().jsonPath();
+            assertThat(claimed.getList("rows.sourceBatchId", Long.class)).containsExactly(a2);
+            assertThat(claimed.getString("rows[0].batchMarking")).isEqualTo("20260301");
         }
     }
 }

@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The lifecycle calls the stand-alone runner makes for its runs, as the runner's own identity: the same state machine
@@ -26,8 +27,11 @@ public interface RunLifecycle {
     /**
      * InitJob of {@code processId} for at most {@code maxBatch} batches per step, or, when {@code sourceBatchIds} is
      * not null, for exactly the queued batches it names (a triggered run consumes what its trigger attributed to it).
+     * {@code backfillId}: the backfill the run re-does history for (its output then goes to that backfill only), null
+     * for a live run.
      */
-    Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, String correlation);
+    Uni<Started> initJob(long processId, Integer maxBatch, List<Long> sourceBatchIds, UUID backfillId,
+                         String correlation);
 
     /** InitStep of {@code stepId}; the step run's instance execution id. */
     Uni<Long> initStep(long stepId);

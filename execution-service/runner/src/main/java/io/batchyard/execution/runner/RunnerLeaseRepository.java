@@ -10,8 +10,10 @@ import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * runner_lease: the row that makes a parent's run exclusive across runners; a runner keeps it alive while it runs.
@@ -73,6 +75,17 @@ public class RunnerLeaseRepository extends SqlRepository {
     public Uni<Void> release(long processId, String owner) {
         return update("DELETE FROM runner_lease WHERE process_id = :p AND owner = :o",
                 Params.of("p", processId).and("o", owner)).replaceWithVoid();
+    }
+
+    /** Which of these processes a runner holds a live lease of, in one statement. */
+    public Uni<Set<Long>> leasedAmong(Collection<Long> processIds) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return values("""
+                        SELECT process_id FROM runner_lease
+                        WHERE process_id = ANY(:ids) AND lease_until >= CAST(:now AS timestamptz)""", Long.class,
+                Params.of("ids", processIds.toArray(Long[]::new)).and("now", clock.now())).map(Set::copyOf);
     }
 
     public Uni<Optional<Lease>> find(long processId) {

@@ -14,8 +14,10 @@ import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDateTime;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -150,6 +152,11 @@ public class RunnerService {
                 : lifecycle.termJob(processId, reason).map(ignored -> Optional.<String>empty())
                         .onFailure(ApiException.class).recoverWithItem(e -> Optional.of(e.getMessage()));
         return termed.call(() -> ledger.move(processId, buckets, State.RUNNING, State.FAILED, instanceExecId, message));
+    }
+
+    /** Which of these parents a runner holds the lease of (a run in progress); in the caller's session. */
+    public Uni<Set<Long>> leasedAmong(Collection<Long> processIds) {
+        return leases.leasedAmong(processIds);
     }
 
     /** Whether a runner holds the parent's lease, i.e. a run of it is in progress; in the caller's session. */

@@ -88,14 +88,30 @@ public class WorkflowExecution {
         this.launchers = launchers;
     }
 
+    /** Which feature decided a run of the buckets, and what it attributed (NONE, by nobody, when none did). */
+    private record Decided(RunInputs by, RunInputs.Attribution attribution) {
+    }
+
+    /** Asks the features that decide runs, live work first; the first with a decision for these buckets has it. */
+    private Decided decide(long pid, List<String> buckets) {
+        List<RunInputs> deciders = inputs.stream().sorted(Comparator.comparingInt(RunInputs::rank)).toList();
+        for (RunInputs decider : deciders) {
+            RunInputs.Attribution attribution = Blocking.await(() -> decider.attribute(pid, buckets));
+            if (!attribution.empty()) {
+                return new Decided(decider, attribution);
+            }
+        }
+        return new Decided(null, RunInputs.Attribution.NONE);
+    }
+
     public Outcome run(RunnerJob job, List<String> buckets, String correlation) {
         long pid = job.processId();
         // A run a trigger decided claims exactly the batches attributed to it, whatever the max batch. They are taken
         // first, so that a run that cannot even start still counts as the start of those decisions (a retry of its
         // bucket takes them again) instead of leaving them pending for the next run end to start once more. Only a
         // start refused because a service InitJob needs is unavailable gives them back (notYetStarted).
-        RunInputs.Attribution attribution = inputs.isResolvable()
-                ? Blocking.await(() -> inputs.get().attribute(pid, buckets)) : RunInputs.Attribution.NONE;
+        Decided decided = decide(pid, buckets);
+        RunInputs.Attribution attribution = decided.attribution();
         ProcessDefinitionRepository.Tree tree = Blocking.await(() -> definitions.tree(pid)).orElse(null);
         StepGraph graph;
         List<String> bucketArgs;
@@ -118,17 +134,17 @@ public class WorkflowExecution {
         RunLifecycle.Started start;
         try {
             start = Blocking.await(() -> lifecycle.initJob(pid, maxBatch,
-                    attribution.empty() ? null : attribution.sourceBatchIds(), correlation));
+                    attribution.empty() ? null : attribution.sourceBatchIds(), attribution.backfillId(), correlation));
         } catch (ApiException e) {
             if (e.status() == SERVICE_UNAVAILABLE) {
-                return notYetStarted(job, buckets, attribution, "InitJob refused: " + e.getMessage());
+                return notYetStarted(job, buckets, decided, "InitJob refused: " + e.getMessage());
             }
             return notStarted(job, buckets, "InitJob refused: " + e.getMessage());
         }
         long ie = start.instanceExecId();
         Blocking.await(() -> runner.attachRun(pid, buckets, ie));
         if (!attribution.empty()) {
-            Blocking.await(() -> inputs.get().started(pid, attribution, ie));
+            Blocking.await(() -> decided.by().started(pid, attribution, ie));
         }
         RunOutputWriter jobLog = log.writer(ie, pid);
         jobLog.line("runner", "run " + ie + " of process " + pid + " for bucket(s) " + buckets + ", target batch "
@@ -211,13 +227,12 @@ public class WorkflowExecution {
      * PENDING again with their batches; the next tick starts them once the service answers. No OnError hook: nothing
      * failed yet.
      */
-    private Outcome notYetStarted(RunnerJob job, List<String> buckets, RunInputs.Attribution attribution,
-                                  String reason) {
+    private Outcome notYetStarted(RunnerJob job, List<String> buckets, Decided decided, String reason) {
         long pid = job.processId();
         LOG.warnf("process %d, buckets %s not started yet, left to the next tick: %s", pid, buckets, reason);
         Blocking.await(() -> runner.giveBack(pid, buckets, truncate(reason)));
-        if (!attribution.empty()) {
-            Blocking.await(() -> inputs.get().notStarted(pid, attribution));
+        if (!decided.attribution().empty()) {
+            Blocking.await(() -> decided.by().notStarted(pid, decided.attribution()));
         }
         return new Outcome(pid, buckets, null, State.INIT, reason, Set.of());
     }

@@ -364,6 +364,12 @@ public class TriggerInputService implements RunInputs {
                 .toList();
     }
 
+    /** Live work: asked before a backfill. */
+    @Override
+    public int rank() {
+        return 0;
+    }
+
     @Override
     @WithTransaction
     public Uni<Attribution> attribute(long processId, List<String> bucketKeys) {

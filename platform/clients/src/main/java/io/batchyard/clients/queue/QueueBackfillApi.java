@@ -4,6 +4,8 @@ import io.batchyard.clients.ProblemAnswers;
 import io.batchyard.clients.ServiceToken;
 import io.batchyard.schemas.backfill.ImpactRequest;
 import io.batchyard.schemas.backfill.ImpactResult;
+import io.batchyard.schemas.backfill.ReenqueueRequest;
+import io.batchyard.schemas.backfill.Reenqueued;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -28,4 +30,9 @@ public interface QueueBackfillApi {
     @POST
     @Path("/impact")
     ImpactResult impact(ImpactRequest request);
+
+    /** Offers a batch again to the steps of a job that consumed an affected batch; idempotent per backfill. */
+    @POST
+    @Path("/reenqueue")
+    Reenqueued reenqueue(ReenqueueRequest request);
 }

@@ -8,6 +8,8 @@ import io.batchyard.clients.RemoteUnavailable;
 import io.batchyard.clients.TransientFailure;
 import io.batchyard.schemas.backfill.ImpactRequest;
 import io.batchyard.schemas.backfill.ImpactResult;
+import io.batchyard.schemas.backfill.ReenqueueRequest;
+import io.batchyard.schemas.backfill.Reenqueued;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.ProcessingException;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -38,6 +40,24 @@ public class QueueImpact {
     public ImpactResult impact(ImpactRequest request) {
         try {
             return api.impact(request);
+        } catch (ProcessingException e) {
+            throw Failures.of("queue-service", e);
+        }
+    }
+
+    /**
+     * A backfill's offer of a batch to the steps of a job. Idempotent per backfill, batch and step, so a repeat after
+     * a lost answer is harmless and transient failures are tried again; a refusal (340: nothing to offer) is an
+     * answer.
+     */
+    @Timeout(value = 10, unit = SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100, delayUnit = MILLIS,
+            retryOn = {TransientFailure.class, TimeoutException.class})
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 5, delayUnit = SECONDS,
+            failOn = {RemoteUnavailable.class, TimeoutException.class})
+    public Reenqueued reenqueue(ReenqueueRequest request) {
+        try {
+            return api.reenqueue(request);
         } catch (ProcessingException e) {
             throw Failures.of("queue-service", e);
         }

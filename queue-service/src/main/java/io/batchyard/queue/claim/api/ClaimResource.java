@@ -38,6 +38,6 @@ public class ClaimResource {
     @Operation(summary = "Claim the input batches of a starting run (idempotent per instanceExecId)")
     public Uni<ClaimResult> claim(@Valid @NotNull ClaimRequest request) {
         return claims.claim(request.parentProcessId(), request.instanceExecId(), request.maxBatch(),
-                request.completedTargetBatchId(), request.sourceBatchIds());
+                request.completedTargetBatchId(), request.sourceBatchIds(), request.backfillId());
     }
 }

@@ -1,0 +1,179 @@
+package io.batchyard.e2e;
+
+import static io.batchyard.e2e.BucketTriggers.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.batchyard.e2e.BucketTriggers.Job;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cascading backfill over the packaged services (shared stack), on a diamond of stand-alone jobs the runner runs:
+ * a producer's daily batches feed A; A feeds B and C; D joins B and C. Five days run live through the diamond, then
+ * A is restated for three of them. The preview lists exactly the twelve runs (A, B, C and D of each of the three days)
+ * that consumed what the restated runs made, in three levels; running it with concurrency 2 re-runs each once, in
+ * dependency order, B, C and D consuming the re-made batches, and creates no other run.
+ */
+class BackfillEndToEndTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(180);
+    private static final List<String> DAYS = List.of("20260801", "20260802", "20260803", "20260804", "20260805");
+    private static final List<String> RESTATED = List.of("20260802", "20260803", "20260804");
+    private static Stack stack;
+    private static BucketTriggers t;
+
+    @BeforeAll
+    static void start() {
+        stack = Stack.shared();
+        t = new BucketTriggers(stack, Stack.sharedScriptDir(), "backfill-diamond");
+    }
+
+    @Test
+    void aRestatedRootReRunsExactlyTheDiamondBelowItOnceInOrderWithConcurrencyTwo() {
+        Job p = t.producer("day", "UTC");
+        Job a = t.consumer(List.of(p.parent()), daily("each", p));
+        Job b = t.consumer(List.of(a.parent()), daily("each", a));
+        Job c = t.consumer(List.of(a.parent()), daily("each", a));
+        Job d = t.consumer(List.of(b.parent(), c.parent()), daily("all", b, c));
+        Map<Long, String> names = Map.of(a.parent(), "A", b.parent(), "B", c.parent(), "C", d.parent(), "D");
+        DAYS.forEach(day -> t.batch(p, day));
+        // the live runs: every job once per day
+        for (Job job : List.of(a, b, c, d)) {
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                    .until(() -> complete(job.parent()).keySet().containsAll(DAYS));
+        }
+        Map<Long, Map<String, Long>> live = new HashMap<>();
+        for (Job job : List.of(a, b, c, d)) {
+            live.put(job.parent(), complete(job.parent()));
+            assertThat(runs(job.parent())).as("live runs of %s", names.get(job.parent())).hasSize(DAYS.size());
+        }
+
+        // the preview: exactly these twelve, by hand
+        JsonPath plan = ok(t.execution().body(Map.of("roots", List.of(Map.of("processId", a.parent())),
+                "fromBucket", RESTATED.get(0), "toBucket", RESTATED.get(2), "mode", "all", "cascade", true))
+                .post("/backfills/preview"), 201).jsonPath();
+        Set<String> expected = new HashSet<>();
+        for (String day : RESTATED) {
+            expected.add("A " + day + " level 0 replaces " + live.get(a.parent()).get(day));
+            expected.add("B " + day + " level 1 replaces " + live.get(b.parent()).get(day));
+            expected.add("C " + day + " level 1 replaces " + live.get(c.parent()).get(day));
+            expected.add("D " + day + " level 2 replaces " + live.get(d.parent()).get(day));
+        }
+        List<Map<String, Object>> entries = plan.getList("entries");
+        assertThat(entries.stream().map(e -> names.get(num(e, "processId")) + " " + e.get("bucket") + " level "
+                + e.get("level") + " replaces " + num(e, "replacedRunId")).collect(Collectors.toSet()))
+                .isEqualTo(expected);
+        assertThat(entries).hasSize(12);
+        assertThat(plan.getInt("levels")).isEqualTo(3);
+
+        // run it, two at a time
+        JsonPath started = ok(t.execution().body(Map.of("planId", plan.getString("planId"), "concurrency", 2))
+                .post("/backfills"), 202).jsonPath();
+        String id = started.getString("backfill.backfillId");
+        JsonPath done = await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(
+                () -> ok(t.execution().get("/backfills/" + id)).jsonPath(),
+                j -> List.of("SUCCEEDED", "FAILED").contains(j.getString("backfill.state")));
+        assertThat(done.getString("backfill.state")).as(done.prettify()).isEqualTo("SUCCEEDED");
+        assertThat(done.getInt("progress.succeeded")).isEqualTo(12);
+        assertThat(done.getList("progress.levels.succeeded", Integer.class)).containsExactly(3, 6, 3);
+
+        // each entry re-ran once: the new runs are exactly the entries' runs, and there is no other
+        Map<Integer, Map<String, Object>> byEntry = new HashMap<>();
+        List<Map<String, Object>> progress = done.getList("progress.entryRuns");
+        progress.forEach(e -> byEntry.put(((Number) e.get("entryNo")).intValue(), e));
+        Map<Long, Map<String, Object>> newRuns = new HashMap<>();
+        for (Job job : List.of(a, b, c, d)) {
+            List<Map<String, Object>> all = runs(job.parent());
+            assertThat(all).as("runs of %s", names.get(job.parent())).hasSize(DAYS.size() + RESTATED.size());
+            all.stream().filter(r -> !live.get(job.parent()).containsValue(num(r, "instanceExecId")))
+                    .forEach(r -> newRuns.put(num(r, "instanceExecId"), r));
+        }
+        assertThat(newRuns.keySet()).isEqualTo(progress.stream().map(e -> num(e, "instanceExecId"))
+                .collect(Collectors.toSet()));
+
+        // dependency order: an entry's run starts after the runs of the entries it consumes from ended
+        for (Map<String, Object> e : entries) {
+            Map<String, Object> run = newRuns.get(num(byEntry.get(((Number) e.get("entryNo")).intValue()),
+                    "instanceExecId"));
+            assertThat(run.get("batchMarking")).isEqualTo(e.get("bucket"));
+            for (Map<String, Object> producer : entries) {
+                if (((Number) producer.get("level")).intValue() < ((Number) e.get("level")).intValue()
+                        && producer.get("bucket").equals(e.get("bucket"))) {
+                    Map<String, Object> before = newRuns.get(num(byEntry.get(((Number) producer.get("entryNo"))
+                            .intValue()), "instanceExecId"));
+                    assertThat(time(run, "startTs")).isAfterOrEqualTo(time(before, "endTs"));
+                }
+            }
+        }
+        // never more than two of them at once
+        for (Map<String, Object> r : newRuns.values()) {
+            long overlapping = newRuns.values().stream().filter(o -> !time(o, "startTs").isAfter(time(r, "startTs"))
+                    && time(o, "endTs").isAfter(time(r, "startTs"))).count();
+            assertThat(overlapping).as("runs in flight when run %s started", r.get("instanceExecId"))
+                    .isLessThanOrEqualTo(2);
+        }
+
+        // the archives: B, C and D consumed the re-made batches, each step once per restated day
+        for (String day : RESTATED) {
+            long remadeA = target(newRuns, a.parent(), day);
+            assertThat(consumed(b.step(), target(newRuns, b.parent(), day))).containsExactly(remadeA);
+            assertThat(consumed(c.step(), target(newRuns, c.parent(), day))).containsExactly(remadeA);
+            assertThat(consumed(d.step(), target(newRuns, d.parent(), day))).containsExactlyInAnyOrder(
+                    target(newRuns, b.parent(), day), target(newRuns, c.parent(), day));
+        }
+        // and no live run followed from the re-made batches
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b, c, d).stream()
+                .allMatch(job -> runs(job.parent()).size() == DAYS.size() + RESTATED.size()));
+    }
+
+    private static Map<String, Object> daily(String policy, Job... inputs) {
+        List<Long> parents = new ArrayList<>();
+        for (Job j : inputs) {
+            parents.add(j.parent());
+        }
+        return Map.of("policy", policy, "inputs", parents, "grain", "day", "zone", "UTC");
+    }
+
+    /** The job's COMPLETE buckets and the run that completed each. */
+    private static Map<String, Long> complete(long parent) {
+        List<Map<String, Object>> rows = ok(t.execution().queryParam("status", "COMPLETE").queryParam("limit", 100)
+                .get("/runner/processes/" + parent + "/buckets")).jsonPath().getList("items");
+        Map<String, Long> byBucket = new HashMap<>();
+        rows.forEach(r -> byBucket.put((String) r.get("bucket"), num(r, "instanceExecId")));
+        return byBucket;
+    }
+
+    private static List<Map<String, Object>> runs(long parent) {
+        return ok(t.execution().queryParam("processId", parent).queryParam("limit", 100).get("/runs")).jsonPath()
+                .getList("items");
+    }
+
+    private static long target(Map<Long, Map<String, Object>> runs, long parent, String day) {
+        return runs.values().stream().filter(r -> num(r, "processId") == parent && day.equals(r.get("batchMarking")))
+                .map(r -> num(r, "targetBatchId")).findFirst().orElseThrow();
+    }
+
+    /** The source batches the run with this target batch consumed, from the step's archive. */
+    private static List<Long> consumed(long step, long targetBatch) {
+        return t.claimedBy(step, targetBatch);
+    }
+
+    private static long num(Map<String, Object> m, String key) {
+        return ((Number) m.get(key)).longValue();
+    }
+
+    private static OffsetDateTime time(Map<String, Object> m, String key) {
+        return OffsetDateTime.parse((String) m.get(key));
+    }
+}
