@@ -31,6 +31,8 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     private static final Map<Long, String> CLAIMS = new ConcurrentHashMap<>();
     /** The traceparent header of the last claim of each parent: whether the caller's trace went with the call. */
     private static final Map<Long, String> TRACES = new ConcurrentHashMap<>();
+    /** The request body of every claim of each parent, in arrival order. */
+    private static final Map<Long, java.util.List<String>> ALL_CLAIMS = new ConcurrentHashMap<>();
     /** How many claims of each parent arrived, retries included. */
     private static final Map<Long, Integer> COUNTS = new ConcurrentHashMap<>();
     private static final Pattern PARENT = Pattern.compile("\"parentProcessId\"\\s*:\\s*(\\d+)");
@@ -50,6 +52,11 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
     /** The traceparent header of the last claim of {@code parentId} ("" when it had none), if any. */
     public static String traceparentOfLastClaim(long parentId) {
         return TRACES.get(parentId);
+    }
+
+    /** The JSON body of every claim of {@code parentId} so far, in arrival order. */
+    public static java.util.List<String> claimBodies(long parentId) {
+        return java.util.List.copyOf(ALL_CLAIMS.getOrDefault(parentId, java.util.List.of()));
     }
 
     /** How many claims of {@code parentId} arrived, retries included. */
@@ -81,6 +88,7 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
             CALLERS.put(pid, authorization == null ? "" : authorization);
             CLAIMS.put(pid, body);
+            ALL_CLAIMS.computeIfAbsent(pid, p -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(body);
             String traceparent = exchange.getRequestHeaders().getFirst("traceparent");
             TRACES.put(pid, traceparent == null ? "" : traceparent);
             COUNTS.merge(pid, 1, Integer::sum);

@@ -8,7 +8,6 @@ import io.batchyard.e2e.BucketTriggers.Job;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -42,10 +41,10 @@ class BackfillEndToEndTest {
     @Test
     void aRestatedRootReRunsExactlyTheDiamondBelowItOnceInOrderWithConcurrencyTwo() {
         Job p = t.producer("day", "UTC");
-        Job a = t.consumer(List.of(p.parent()), daily("each", p));
-        Job b = t.consumer(List.of(a.parent()), daily("each", a));
-        Job c = t.consumer(List.of(a.parent()), daily("each", a));
-        Job d = t.consumer(List.of(b.parent(), c.parent()), daily("all", b, c));
+        Job a = t.consumer(List.of(p.parent()), BucketTriggers.daily("each", p));
+        Job b = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
+        Job c = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
+        Job d = t.consumer(List.of(b.parent(), c.parent()), BucketTriggers.daily("all", b, c));
         Map<Long, String> names = Map.of(a.parent(), "A", b.parent(), "B", c.parent(), "C", d.parent(), "D");
         DAYS.forEach(day -> t.batch(p, day));
         // the live runs: every job once per day
@@ -137,26 +136,12 @@ class BackfillEndToEndTest {
                 .allMatch(job -> runs(job.parent()).size() == DAYS.size() + RESTATED.size()));
     }
 
-    private static Map<String, Object> daily(String policy, Job... inputs) {
-        List<Long> parents = new ArrayList<>();
-        for (Job j : inputs) {
-            parents.add(j.parent());
-        }
-        return Map.of("policy", policy, "inputs", parents, "grain", "day", "zone", "UTC");
-    }
-
-    /** The job's COMPLETE buckets and the run that completed each. */
     private static Map<String, Long> complete(long parent) {
-        List<Map<String, Object>> rows = ok(t.execution().queryParam("status", "COMPLETE").queryParam("limit", 100)
-                .get("/runner/processes/" + parent + "/buckets")).jsonPath().getList("items");
-        Map<String, Long> byBucket = new HashMap<>();
-        rows.forEach(r -> byBucket.put((String) r.get("bucket"), num(r, "instanceExecId")));
-        return byBucket;
+        return t.completeBuckets(parent);
     }
 
     private static List<Map<String, Object>> runs(long parent) {
-        return ok(t.execution().queryParam("processId", parent).queryParam("limit", 100).get("/runs")).jsonPath()
-                .getList("items");
+        return t.jobRuns(parent);
     }
 
     private static long target(Map<Long, Map<String, Object>> runs, long parent, String day) {

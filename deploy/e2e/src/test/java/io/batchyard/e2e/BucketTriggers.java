@@ -155,6 +155,27 @@ final class BucketTriggers {
         return rows.stream().map(r -> ((Number) r.get("sourceBatchId")).longValue()).sorted().toList();
     }
 
+    /** The job's COMPLETE buckets and the run that completed each (runner ledger). */
+    Map<String, Long> completeBuckets(long parent) {
+        List<Map<String, Object>> rows = ok(execution().queryParam("status", "COMPLETE").queryParam("limit", 100)
+                .get("/runner/processes/" + parent + "/buckets")).jsonPath().getList("items");
+        Map<String, Long> byBucket = new HashMap<>();
+        rows.forEach(r -> byBucket.put((String) r.get("bucket"), ((Number) r.get("instanceExecId")).longValue()));
+        return byBucket;
+    }
+
+    /** The job's runs (at most 100), as {@code GET /runs} lists them. */
+    List<Map<String, Object>> jobRuns(long parent) {
+        return ok(execution().queryParam("processId", parent).queryParam("limit", 100).get("/runs")).jsonPath()
+                .getList("items");
+    }
+
+    /** A daily trigger of {@code policy} on these jobs' batches, in UTC. */
+    static Map<String, Object> daily(String policy, Job... inputs) {
+        return Map.of("policy", policy, "inputs", java.util.Arrays.stream(inputs).map(Job::parent).toList(),
+                "grain", "day", "zone", "UTC");
+    }
+
     RequestSpecification execution() {
         return given().baseUri(stack.execution.url()).contentType(ContentType.JSON);
     }

@@ -68,7 +68,10 @@ public class BackfillDriver {
     }
 
     private Uni<Integer> drive(UUID backfillId) {
-        return execution.step(backfillId).chain(step -> step.isEmpty() || step.get().start().isEmpty()
+        return execution.step(backfillId)
+                .call(step -> InOrder.each(step.map(BackfillRunService.Step::unattended).orElse(List.of()).stream()
+                        .filter(distinctProcess()).toList(), this::launch))
+                .chain(step -> step.isEmpty() || step.get().start().isEmpty()
                         ? Uni.createFrom().item(0)
                         : execution.entries(backfillId).chain(all -> InOrder.map(step.get().start(),
                                 e -> start(e, all)))
@@ -120,6 +123,11 @@ public class BackfillDriver {
             return queue.reenqueue(new ReenqueueRequest(e.backfillId(), batch, e.processId(), remade))
                     .invoke((Reenqueued made) -> offered.add(remade == null ? batch : remade));
         }).replaceWith(offered);
+    }
+
+    private static java.util.function.Predicate<EntryRun> distinctProcess() {
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        return e -> seen.add(e.processId());
     }
 
     /** Asks the runner for the run now rather than at its next tick; a refusal leaves it to that tick. */

@@ -60,8 +60,12 @@ public class BackfillRunService implements RunInputs {
         this.clock = clock;
     }
 
-    /** A step's outcome: the backfill as it is now, and the entries to start. */
-    public record Step(Backfill backfill, List<EntryRun> start) {
+    /**
+     * A step's outcome: the backfill as it is now, the entries to start, and the entries in flight whose process no
+     * runner holds (the runner that had it died, or the request for the run was lost): the runner is asked again,
+     * which takes a dead runner's run over and resumes it.
+     */
+    public record Step(Backfill backfill, List<EntryRun> start, List<EntryRun> unattended) {
     }
 
     /** The backfills a driver tick steps: waiting or running, and any other with an entry still in flight. */
@@ -84,7 +88,8 @@ public class BackfillRunService implements RunInputs {
                     .chain(all -> InOrder.each(all.stream().filter(e -> e.state().inFlight()).toList(),
                             e -> settle(b, e, all)))
                     .chain(() -> entries.entries(backfillId))
-                    .chain(all -> decide(b, all)))
+                    .chain(all -> decide(b, all).chain(step -> unattended(all).map(lost ->
+                            new Step(step.backfill(), step.start(), lost)))))
                     .map(Optional::of);
         });
     }
@@ -142,6 +147,13 @@ public class BackfillRunService implements RunInputs {
         });
     }
 
+    /** The entries in flight whose process no runner holds a live lease of. */
+    private Uni<List<EntryRun>> unattended(List<EntryRun> all) {
+        List<EntryRun> inFlight = all.stream().filter(e -> e.state().inFlight()).toList();
+        return runner.leasedAmong(inFlight.stream().map(EntryRun::processId).distinct().toList())
+                .map(held -> inFlight.stream().filter(e -> !held.contains(e.processId())).toList());
+    }
+
     /** Whether the runner will run a FAILED bucket again by the process's own policy. */
     private static boolean retriesLeft(Optional<RunnerJob> job, BucketStatus bucket) {
         return job.map(j -> j.retryFailed() && bucket.attempts() < j.retry().maxAttempts()).orElse(false);
@@ -170,7 +182,7 @@ public class BackfillRunService implements RunInputs {
                             .chain(() -> events.moved(b, next.end().get(), all.size(),
                                     BackfillEvents.Counts.of(all.size(), now)))
                             .chain(() -> backfills.findBackfill(b.backfillId())).map(Optional::orElseThrow))
-                    .map(moved -> new Step(moved, next.start()));
+                    .map(moved -> new Step(moved, next.start(), List.of()));
         });
     }
 

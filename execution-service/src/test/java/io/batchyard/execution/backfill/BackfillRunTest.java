@@ -126,6 +126,43 @@ class BackfillRunTest {
         }
     }
 
+    @Test
+    void aBucketThatNeverRanClaimsTheBatchesWaitingForItAndAFailedRunRetriesItsOwn() {
+        long app = ExecutionFixtures.id();
+        long r = ExecutionFixtures.id(), rs = ExecutionFixtures.id();
+        try (ExecutionFixtures f = new ExecutionFixtures(bootstrap)) {
+            f.publisher.publish(Topics.REGISTRY_PROCESSES, "application-" + app,
+                    ProcessTrees.application(app, "olga", "ops", 7, 7, 4));
+            f.register(ProcessTrees.parent(r).application(app).workflowType(2).next(rs)
+                    .step(rs, s -> s.property("script", "run", script("backfill-r-" + r + ".sh", "exit 0")).next(r)));
+        }
+        given().auth().oauth2(ADMIN).contentType(ContentType.JSON).body(Map.of()).put("/runner/processes/" + r)
+                .then().statusCode(200);
+        // batch 6 waits for a bucket that never ran; run 8301 of another bucket failed on batch 7
+        StubImpact.answer(r, """
+                {"fingerprint": "%s", "rowsRead": 2, "units": [
+                  {"processId": %d, "runId": null, "targetBatchId": null, "status": "MISSING", "marking": "20260305",
+                   "root": true, "inputBatchIds": [6], "causes": []},
+                  {"processId": %d, "runId": 8301, "targetBatchId": 8401, "status": "FAILED", "marking": "20260306",
+                   "root": true, "inputBatchIds": [7], "causes": []}
+                ]}""".formatted("ce".repeat(32), r, r));
+        String planId = given().auth().oauth2(ADMIN).contentType(ContentType.JSON)
+                .body(Map.of("roots", List.of(Map.of("processId", r)), "batchIds", List.of(6, 7)))
+                .post("/backfills/preview").then().statusCode(201).extract().jsonPath().getString("planId");
+        String id = given().auth().oauth2(ADMIN).contentType(ContentType.JSON)
+                .body(Map.of("planId", planId)).post("/backfills").then().statusCode(202)
+                .extract().jsonPath().getString("backfill.backfillId");
+
+        JsonPath done = stepUntil("/backfills/" + id, "SUCCEEDED");
+        assertThat(done.getList("progress.entryRuns.bucket", String.class)).containsExactly("20260305", "20260306");
+        // nothing was offered again: the waiting batch is claimed by name, the failed run's by the ordinary claim
+        assertThat(StubImpact.reenqueues()).noneSatisfy(q -> assertThat(q).contains(id));
+        List<String> claims = StubQueue.claimBodies(r);
+        assertThat(claims).hasSize(2);
+        assertThat(claims.get(0)).contains("\"sourceBatchIds\":[6]").contains(id);
+        assertThat(claims.get(1)).doesNotContain("\"sourceBatchIds\":[").contains(id);
+    }
+
     /** Steps the driver (its schedule is off in tests) until the backfill is in {@code state}. */
     private JsonPath stepUntil(String path, String state) {
         return await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
