@@ -70,6 +70,15 @@ public final class BackfillBenchmark {
         return new Job(parent, step);
     }
 
+    /** A job whose batches the test registers itself (POST /batches): the source of everything downstream. */
+    private static long producer(Http http, String registry, long app) {
+        long producer = Bench.process(http, registry, app, 1, null, null, List.of());
+        long step = Bench.process(http, registry, app, 12, null, producer, List.of());
+        Bench.link(http, registry, producer, step);
+        Bench.link(http, registry, step, producer);
+        return producer;
+    }
+
     private static List<String> days(int n) {
         List<String> days = new ArrayList<>();
         java.time.LocalDate d = java.time.LocalDate.of(2025, 1, 1);
@@ -89,10 +98,7 @@ public final class BackfillBenchmark {
             throws Exception {
         String registry = e.registry(), execution = e.execution(), queue = e.queue();
         long app = Bench.application(http, registry, "backfill preview benchmark");
-        long producer = Bench.process(http, registry, app, 1, null, null, List.of());
-        long producerStep = Bench.process(http, registry, app, 12, null, producer, List.of());
-        Bench.link(http, registry, producer, producerStep);
-        Bench.link(http, registry, producerStep, producer);
+        long producer = producer(http, registry, app);
         List<Job> jobs = new ArrayList<>();
         long started = System.nanoTime();
         for (int i = 0; i < processes; i++) {
@@ -182,10 +188,7 @@ public final class BackfillBenchmark {
     private static void load(Http http, Bench.Endpoints e, int buckets, int concurrency) throws Exception {
         String registry = e.registry(), execution = e.execution(), queue = e.queue();
         long app = Bench.application(http, registry, "backfill load benchmark");
-        long producer = Bench.process(http, registry, app, 1, null, null, List.of());
-        long producerStep = Bench.process(http, registry, app, 12, null, producer, List.of());
-        Bench.link(http, registry, producer, producerStep);
-        Bench.link(http, registry, producerStep, producer);
+        long producer = producer(http, registry, app);
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Job j = job(http, registry, app, 2, 2, 22, producer);
