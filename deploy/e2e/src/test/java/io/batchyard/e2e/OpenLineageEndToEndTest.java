@@ -23,6 +23,12 @@ import org.junit.jupiter.api.Test;
 class OpenLineageEndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /**
+     * How long the events that waited may take to reach the backend once it is up: the push's breaker, opened while
+     * nothing listened, stays open 30 s before it tries again, and the backlog is sent oldest first, behind every
+     * other run the shared stack made meanwhile.
+     */
+    private static final Duration DRAIN = Duration.ofSeconds(120);
     private static Stack stack;
 
     @BeforeAll
@@ -77,7 +83,7 @@ class OpenLineageEndToEndTest {
 
         try (OpenLineageReceiver receiver = OpenLineageReceiver.start()) {
             // Steps: START then COMPLETE. The parent: START, RUNNING as each step starts and ends, COMPLETE.
-            await().atMost(WAIT).untilAsserted(() -> runIds.forEach((run1, id) ->
+            await().atMost(DRAIN).untilAsserted(() -> runIds.forEach((run1, id) ->
                     assertThat(receiver.of(id).stream().map(e -> e.getString("eventType")).toList())
                             .as("events of run " + id).containsExactlyElementsOf(run1 == run
                                     ? List.of("START", "RUNNING", "RUNNING", "RUNNING", "RUNNING", "COMPLETE")

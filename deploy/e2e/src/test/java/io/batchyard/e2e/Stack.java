@@ -133,8 +133,8 @@ final class Stack implements AutoCloseable {
             execution.put("BATCHYARD_DEPLOY_POLL_INTERVAL", "PT1S");
             // lineage-service pushes OpenLineage events to the receiver OpenLineageEndToEndTest opens on this port;
             // until it does, the events wait on their topic: the push consumer retries the head of each partition,
-            // at most a second apart here (its default is 5 s), so the backlog of every earlier test drains within
-            // the test's wait once the receiver is up.
+            // at most a second apart here (its default is 5 s). The push's breaker, opened while nothing listened,
+            // waits 30 s before it tries again; the test allows for that and for the backlog of every earlier test.
             Map<String, String> lineage = Map.of("BATCHYARD_LINEAGE_OPENLINEAGE_HTTP_URL",
                     "http://127.0.0.1:" + OpenLineageReceiver.PORT,
                     "BATCHYARD_CONSUMER_RETRY_MAX_BACKOFF", "PT1S");
