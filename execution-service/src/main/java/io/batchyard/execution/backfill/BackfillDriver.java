@@ -95,6 +95,9 @@ public class BackfillDriver {
         }
         return sources.chain(named -> execution.handOver(e, named.orElse(null)))
                 .call(handed -> handed ? launch(e) : Uni.createFrom().voidItem())
+                // an entry it consumes from succeeded without an output to offer: it cannot be re-run on it
+                .onFailure(IllegalStateException.class).recoverWithUni(broken -> execution.failToStart(e,
+                        broken.getMessage()).replaceWith(false))
                 .onFailure(ApiException.class).recoverWithUni(refused -> {
                     ApiException a = (ApiException) refused;
                     if (a.status() >= 500) {

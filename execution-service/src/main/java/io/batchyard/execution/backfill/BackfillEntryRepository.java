@@ -10,7 +10,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -134,6 +136,19 @@ public class BackfillEntryRepository extends SqlRepository {
                         UPDATE backfill_entry SET state = 'STARTING', updated_at = now()
                         WHERE backfill_id = :id AND entry_no IN (:entries) AND state = 'RUNNING'""",
                 Params.of("id", backfillId).and("entries", entryNos.stream().map(Long::intValue).toList()));
+    }
+
+    /** Entries of backfills not ended (QUEUED, RUNNING, PAUSED) by state; a state none is in is absent. */
+    public Uni<Map<EntryState, Long>> countLiveByState() {
+        return list("""
+                        SELECT e.state, count(*) AS n FROM backfill_entry e JOIN backfill b ON b.backfill_id = e.backfill_id
+                        WHERE b.state IN ('QUEUED', 'RUNNING', 'PAUSED') GROUP BY e.state""", Params.none(),
+                r -> Map.entry(r.getEnum("state", EntryState.class), r.getLong("n")))
+                .map(rows -> {
+                    Map<EntryState, Long> counts = new EnumMap<>(EntryState.class);
+                    rows.forEach(e -> counts.put(e.getKey(), e.getValue()));
+                    return counts;
+                });
     }
 
     private static EntryRun row(Row r) {

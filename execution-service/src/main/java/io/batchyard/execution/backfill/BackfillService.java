@@ -242,6 +242,12 @@ public class BackfillService {
         return processes;
     }
 
+    /** How many entries of backfills not ended are in each state ({@link BackfillMeters}). */
+    @WithSession
+    public Uni<Map<EntryState, Long>> countLiveEntriesByState() {
+        return entries.countLiveByState();
+    }
+
     /** How many backfills are in each state ({@link BackfillMeters}). */
     @WithSession
     public Uni<Map<BackfillState, Long>> countByState() {

@@ -13,6 +13,8 @@ import io.batchyard.execution.StubQueue;
 import io.batchyard.persistence.Blocking;
 import io.batchyard.schemas.Topics;
 import io.batchyard.teststack.EventProbe;
+import io.batchyard.teststack.Management;
+import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.ProcessTrees;
 import io.batchyard.teststack.identity.Identity;
 import io.restassured.http.ContentType;
@@ -111,6 +113,10 @@ class BackfillRunTest {
             // fixed: resume re-runs only the failed entry
             Files.delete(failFlag);
             given().auth().oauth2(ADMIN).post(path + "/resume").then().statusCode(200);
+            // resumed, it is live again: its entries count in the gauge, A's success among them
+            await().atMost(WAIT).untilAsserted(() -> assertThat(PrometheusText.value(
+                    Management.ofApplicationUnderTest().metricsText(), "batchyard_backfill_entries", "state",
+                    "SUCCEEDED")).isGreaterThanOrEqualTo(1));
             JsonPath done = stepUntil(path, "SUCCEEDED");
             assertThat(done.getList("progress.entryRuns.state", String.class)).containsExactly("SUCCEEDED",
                     "SUCCEEDED");
