@@ -207,9 +207,15 @@ class CrashEndToEndTest {
                 j -> List.of("SUCCEEDED", "FAILED").contains(j.getString("backfill.state")));
         assertThat(done.getString("backfill.state")).as(done.prettify()).isEqualTo("SUCCEEDED");
         assertThat(done.getInt("progress.succeeded")).isEqualTo(4);
-        // each entry re-ran once: two live runs and two re-runs of each job
-        assertThat(t.jobRuns(a.parent())).hasSize(4);
-        assertThat(t.jobRuns(b.parent())).hasSize(4);
+        // each entry re-ran once: two live runs and two re-runs of each job succeeded; a run the kill cut short is
+        // the only other one, terminated as an orphan and retried on its own target
+        for (Job job : List.of(a, b)) {
+            List<Map<String, Object>> runs = t.jobRuns(job.parent());
+            assertThat(runs.stream().filter(r -> "SUCCESS".equals(r.get("state")))).as("runs of %d", job.parent())
+                    .hasSize(4);
+            assertThat(runs.stream().filter(r -> !"SUCCESS".equals(r.get("state"))))
+                    .allSatisfy(r -> assertThat((String) r.get("failureText")).contains("lease expired"));
+        }
     }
 
     private static io.restassured.path.json.JsonPath backfill(String path) {

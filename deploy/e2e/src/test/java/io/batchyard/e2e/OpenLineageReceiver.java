@@ -3,9 +3,7 @@ package io.batchyard.e2e;
 import com.sun.net.httpserver.HttpServer;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,7 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class OpenLineageReceiver implements AutoCloseable {
 
-    static final int PORT = freePort();
+    /** Chosen when the shared stack starts, bound much later: a port outside the kernel's ephemeral range. */
+    static final int PORT = io.batchyard.teststack.ChildProcesses.freePort();
     private final List<JsonPath> events = new CopyOnWriteArrayList<>();
     private final HttpServer server;
 
@@ -46,13 +45,5 @@ final class OpenLineageReceiver implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -24,21 +24,42 @@ public final class ChildProcesses {
     /** Every port {@link #freePort()} handed out in this JVM. */
     private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
 
+    /** Where {@link #freePort()} looks: above the well-known and local-stack ports, below the kernel's ephemeral ones. */
+    private static final int LOWEST_PORT = 15_000;
+
     /**
-     * A TCP port free on this machine at the time of the call, and never handed out before in this JVM: the kernel
-     * may offer a port it just gave back, so two calls in a row (a service's HTTP and management ports) could get
-     * the same one, and the second server would then never answer on it.
+     * A TCP port free on this machine at the time of the call, and never handed out before in this JVM. It is taken
+     * below the kernel's ephemeral range ({@code net.ipv4.ip_local_port_range}): a port from that range can be taken
+     * meanwhile as the local end of any outgoing connection, and a child that binds late (Keycloak, 40 s after its
+     * start) then finds it in use. Chosen at random, so the test JVMs running side by side rarely try the same one.
      */
     public static int freePort() {
+        int highest = ephemeralLow() - 1;
         while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                int port = socket.getLocalPort();
+            int port = java.util.concurrent.ThreadLocalRandom.current().nextInt(LOWEST_PORT, highest + 1);
+            if (GIVEN.contains(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(false);
+                socket.bind(new java.net.InetSocketAddress(port));
                 if (GIVEN.add(port)) {
                     return port;
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } catch (IOException inUse) {
+                // taken: try another
             }
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range; 32768 where the machine does not say. */
+    private static int ephemeralLow() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            int low = Integer.parseInt(range.split("\\s+")[0]);
+            return low > LOWEST_PORT + 1_000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 

@@ -120,10 +120,13 @@ public class ClaimService {
         List<Long> stepIds = steps.stream().map(ProcessDefinition::processId).toList();
         return queue.rowsOf(stepIds).map(ClaimService::byStep).chain(rows -> {
             // 101 is evaluated before the parent check (102), in the reference's order: with no steps it cannot fire.
-            // A claim of named batches needs no max batch: the names say how many.
+            // A claim of named batches needs no max batch: the names say how many. A failed run's rows still bound to
+            // its target come first whatever is named (the claim below retries them), so names are then not checked:
+            // a run that a crash cut short is resumed, not refused because its batches are no longer New.
+            boolean retryPending = rows.values().stream().flatMap(List::stream).anyMatch(QueueRow::claimed);
             if (sourceBatchIds == null) {
                 BatchCut.validate(steps, rows, maxBatch);
-            } else {
+            } else if (!retryPending) {
                 BatchCut.validateNamed(steps, rows, sourceBatchIds);
             }
             if (steps.isEmpty()) {

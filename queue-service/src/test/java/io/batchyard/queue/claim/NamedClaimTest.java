@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A claim that names its source batches (a triggered run consuming what its trigger attributed to it): exactly the
- * parent's New rows of those batches, whatever maxBatch, and nothing else; none of them queued is 112.
+ * parent's New rows of those batches, whatever maxBatch, and nothing else; none of them queued is 112, unless a failed
+ * run's rows are pending: those are retried first, as by any claim.
  */
 @QueueTest
 class NamedClaimTest {
@@ -76,6 +77,24 @@ class NamedClaimTest {
             // the batch that was queued is still there for an ordinary claim
             assertThat(claim(job, nextId(), 1, null).statusCode(200).extract().jsonPath()
                     .getList("rows.sourceBatchId", Long.class)).containsExactly(b1);
+        }
+    }
+
+    @Test
+    void namesAfterARunThatDiedRetryItsBatchesInsteadOfBeingRefused() {
+        long up = nextId(), job = nextId(), step = nextId();
+        try (QueueFixtures f = new QueueFixtures(bootstrap)) {
+            f.register(ProcessTrees.parent(up).next(nextId()));
+            f.register(ProcessTrees.parent(job).next(step).step(step, s -> s.enqueuedBy(up).next(job)));
+            long b1 = enqueueBatch(up, null, "20260301");
+            // a run claims b1 by name and dies: its row stays bound to its target, no longer New
+            long target = claim(job, nextId(), null, List.of(b1)).statusCode(200).extract().jsonPath()
+                    .getLong("targetBatchId");
+            // the run that resumes it names b1 again: it retries the dead run's target, it is not refused
+            JsonPath again = claim(job, nextId(), null, List.of(b1)).statusCode(200).extract().jsonPath();
+            assertThat(again.getBoolean("retry")).isTrue();
+            assertThat(again.getLong("targetBatchId")).isEqualTo(target);
+            assertThat(again.getList("rows.sourceBatchId", Long.class)).containsExactly(b1);
         }
     }
 
