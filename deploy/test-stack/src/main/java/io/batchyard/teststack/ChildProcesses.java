@@ -2,6 +2,7 @@ package io.batchyard.teststack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** What tests need around the servers they start as processes of their own: ports, logs, waiting. */
 public final class ChildProcesses {
@@ -26,6 +28,8 @@ public final class ChildProcesses {
 
     /** Where {@link #freePort()} looks: above the well-known and local-stack ports, below the kernel's ephemeral ones. */
     private static final int LOWEST_PORT = 15_000;
+    /** The kernel's first ephemeral port, read once: {@link #freePort()} stays below it. */
+    private static final int EPHEMERAL_LOW = ephemeralLow();
 
     /**
      * A TCP port free on this machine at the time of the call, and never handed out before in this JVM. It is taken
@@ -34,15 +38,14 @@ public final class ChildProcesses {
      * start) then finds it in use. Chosen at random, so the test JVMs running side by side rarely try the same one.
      */
     public static int freePort() {
-        int highest = ephemeralLow() - 1;
         while (true) {
-            int port = java.util.concurrent.ThreadLocalRandom.current().nextInt(LOWEST_PORT, highest + 1);
+            int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, EPHEMERAL_LOW);
             if (GIVEN.contains(port)) {
                 continue;
             }
             try (ServerSocket socket = new ServerSocket()) {
                 socket.setReuseAddress(false);
-                socket.bind(new java.net.InetSocketAddress(port));
+                socket.bind(new InetSocketAddress(port));
                 if (GIVEN.add(port)) {
                     return port;
                 }

@@ -10,11 +10,14 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -71,10 +74,8 @@ public class BackfillDriver {
         return execution.step(backfillId)
                 .call(step -> InOrder.each(step.map(BackfillRunService.Step::unattended).orElse(List.of()).stream()
                         .filter(distinctProcess()).toList(), this::launch))
-                .chain(step -> step.isEmpty() || step.get().start().isEmpty()
-                        ? Uni.createFrom().item(0)
-                        : execution.entries(backfillId).chain(all -> InOrder.map(step.get().start(),
-                                e -> start(e, all)))
+                .chain(step -> step.isEmpty() ? Uni.createFrom().item(0)
+                        : InOrder.map(step.get().start(), e -> start(e, step.get().entries()))
                         .map(started -> (int) started.stream().filter(Boolean::booleanValue).count()))
                 .onFailure().recoverWithUni(e -> {
                     LOG.warnf("backfill %s: step failed, the next tick repeats it: %s", backfillId, e.getMessage());
@@ -128,8 +129,9 @@ public class BackfillDriver {
         }).replaceWith(offered);
     }
 
-    private static java.util.function.Predicate<EntryRun> distinctProcess() {
-        java.util.Set<Long> seen = new java.util.HashSet<>();
+    /** Keeps the first entry of each job: the runner is asked once per job. */
+    private static Predicate<EntryRun> distinctProcess() {
+        Set<Long> seen = new HashSet<>();
         return e -> seen.add(e.processId());
     }
 

@@ -138,12 +138,21 @@ public class BackfillEntryRepository extends SqlRepository {
                 Params.of("id", backfillId).and("entries", entryNos.stream().map(Long::intValue).toList()));
     }
 
+    /** The backfill's entries by state; a state none is in is absent. */
+    public Uni<Map<EntryState, Long>> countByState(UUID backfillId) {
+        return byState("SELECT state, count(*) AS n FROM backfill_entry WHERE backfill_id = :id GROUP BY state",
+                Params.of("id", backfillId));
+    }
+
     /** Entries of backfills not ended (QUEUED, RUNNING, PAUSED) by state; a state none is in is absent. */
     public Uni<Map<EntryState, Long>> countLiveByState() {
-        return list("""
+        return byState("""
                         SELECT e.state, count(*) AS n FROM backfill_entry e JOIN backfill b ON b.backfill_id = e.backfill_id
-                        WHERE b.state IN ('QUEUED', 'RUNNING', 'PAUSED') GROUP BY e.state""", Params.none(),
-                r -> Map.entry(r.getEnum("state", EntryState.class), r.getLong("n")))
+                        WHERE b.state IN ('QUEUED', 'RUNNING', 'PAUSED') GROUP BY e.state""", Params.none());
+    }
+
+    private static Uni<Map<EntryState, Long>> byState(String sql, Params params) {
+        return list(sql, params, r -> Map.entry(r.getEnum("state", EntryState.class), r.getLong("n")))
                 .map(rows -> {
                     Map<EntryState, Long> counts = new EnumMap<>(EntryState.class);
                     rows.forEach(e -> counts.put(e.getKey(), e.getValue()));

@@ -11,6 +11,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A backfill's events, appended to the outbox in the transaction that made the change, so each is published exactly
@@ -44,19 +46,19 @@ public class BackfillEvents {
 
         static final Counts NONE = new Counts(0, 0, 0, 0, 0);
 
-        static Counts of(int planned, List<EntryRun> entries) {
-            int succeeded = 0, failed = 0, skipped = 0, inFlight = 0;
-            for (EntryRun e : entries) {
-                switch (e.state()) {
-                    case SUCCEEDED -> succeeded++;
-                    case FAILED -> failed++;
-                    case SKIPPED -> skipped++;
-                    case STARTING, RUNNING -> inFlight++;
-                    default -> {
-                    }
-                }
-            }
-            return new Counts(planned, succeeded, failed, skipped, inFlight);
+        /** The counts of these entries, all of the backfill's. */
+        static Counts of(List<EntryRun> entries) {
+            return of(entries.stream().collect(Collectors.groupingBy(EntryRun::state, Collectors.counting())));
+        }
+
+        /** The counts of a backfill whose entries are in these states (each state's number of entries). */
+        static Counts of(Map<EntryState, Long> byState) {
+            long succeeded = byState.getOrDefault(EntryState.SUCCEEDED, 0L);
+            long failed = byState.getOrDefault(EntryState.FAILED, 0L);
+            long skipped = byState.getOrDefault(EntryState.SKIPPED, 0L);
+            long inFlight = byState.getOrDefault(EntryState.STARTING, 0L) + byState.getOrDefault(EntryState.RUNNING, 0L);
+            long all = byState.values().stream().mapToLong(Long::longValue).sum();
+            return new Counts((int) all, (int) succeeded, (int) failed, (int) skipped, (int) inFlight);
         }
     }
 

@@ -61,11 +61,12 @@ public class BackfillRunService implements RunInputs {
     }
 
     /**
-     * A step's outcome: the backfill as it is now, the entries to start, and the entries in flight whose process no
-     * runner holds (the runner that had it died, or the request for the run was lost): the runner is asked again,
-     * which takes a dead runner's run over and resumes it.
+     * A step's outcome: the backfill as it is now, the entries to start, the entries in flight whose process no
+     * runner holds (the runner that had it died, or the request for the run was lost: the runner is asked again,
+     * which takes a dead runner's run over and resumes it), and every entry as the step read it after settling (the
+     * re-made outputs the entries to start are offered).
      */
-    public record Step(Backfill backfill, List<EntryRun> start, List<EntryRun> unattended) {
+    public record Step(Backfill backfill, List<EntryRun> start, List<EntryRun> unattended, List<EntryRun> entries) {
     }
 
     /** The backfills a driver tick steps: waiting or running, and any other with an entry still in flight. */
@@ -88,8 +89,7 @@ public class BackfillRunService implements RunInputs {
                     .chain(all -> InOrder.each(all.stream().filter(e -> e.state().inFlight()).toList(),
                             e -> settle(b, e, all)))
                     .chain(() -> entries.entries(backfillId))
-                    .chain(all -> decide(b, all).chain(step -> unattended(all).map(lost ->
-                            new Step(step.backfill(), step.start(), lost)))))
+                    .chain(all -> decide(b, all)))
                     .map(Optional::of);
         });
     }
@@ -101,9 +101,8 @@ public class BackfillRunService implements RunInputs {
         }
         return entries.materialise(b.backfillId()).chain(() -> entries.reopen(b.backfillId()))
                 .chain(() -> backfills.move(b, BackfillState.RUNNING, ACTOR))
-                .chain(() -> entries.entries(b.backfillId()))
-                .chain(all -> events.moved(b, BackfillState.RUNNING, all.size(),
-                        BackfillEvents.Counts.of(all.size(), all)))
+                .chain(() -> counts(b.backfillId()))
+                .chain(counts -> events.moved(b, BackfillState.RUNNING, counts.entries(), counts))
                 .chain(() -> backfills.findBackfill(b.backfillId())).map(Optional::orElseThrow);
     }
 
@@ -147,23 +146,19 @@ public class BackfillRunService implements RunInputs {
         });
     }
 
-    /** The entries in flight whose process no runner holds a live lease of. */
-    private Uni<List<EntryRun>> unattended(List<EntryRun> all) {
-        List<EntryRun> inFlight = all.stream().filter(e -> e.state().inFlight()).toList();
-        return runner.leasedAmong(inFlight.stream().map(EntryRun::processId).distinct().toList())
-                .map(held -> inFlight.stream().filter(e -> !held.contains(e.processId())).toList());
-    }
-
     /** Whether the runner will run a FAILED bucket again by the process's own policy. */
     private static boolean retriesLeft(Optional<RunnerJob> job, BucketStatus bucket) {
         return job.map(j -> j.retryFailed() && bucket.attempts() < j.retry().maxAttempts()).orElse(false);
     }
 
     private Uni<Step> decide(Backfill b, List<EntryRun> all) {
-        // Live runs go first: a process whose run is in progress now is busy for this step.
-        List<Long> candidates = all.stream().filter(e -> e.state() == EntryState.PENDING).map(EntryRun::processId)
-                .distinct().toList();
-        return runner.leasedAmong(candidates).chain(busy -> {
+        // Which jobs a runner holds now, in one read: one waiting to start whose job has a run in progress waits
+        // (live runs go first), and one in flight whose job no runner holds is unattended.
+        List<Long> jobs = all.stream().filter(e -> e.state() == EntryState.PENDING || e.state().inFlight())
+                .map(EntryRun::processId).distinct().toList();
+        return runner.leasedAmong(jobs).chain(busy -> {
+            List<EntryRun> unattended = all.stream().filter(e -> e.state().inFlight() && !busy.contains(e.processId()))
+                    .toList();
             BackfillSteps.Next next = BackfillSteps.next(b.state(), b.onFailure(), b.concurrency(), all, busy);
             List<EntryRun> now = new ArrayList<>(all);
             return InOrder.each(next.skip(), e -> {
@@ -174,15 +169,14 @@ public class BackfillRunService implements RunInputs {
                                 .chain(() -> {
                                     now.replaceAll(x -> x.entryNo() == e.entryNo() ? x.with(EntryState.SKIPPED) : x);
                                     return events.entry(b, e, EntryState.SKIPPED, null, why,
-                                            BackfillEvents.Counts.of(all.size(), now));
+                                            BackfillEvents.Counts.of(now));
                                 });
                     })
                     .chain(() -> next.end().isEmpty() ? Uni.createFrom().item(b)
                             : backfills.move(b, next.end().get(), ACTOR)
-                            .chain(() -> events.moved(b, next.end().get(), all.size(),
-                                    BackfillEvents.Counts.of(all.size(), now)))
+                            .chain(() -> events.moved(b, next.end().get(), all.size(), BackfillEvents.Counts.of(now)))
                             .chain(() -> backfills.findBackfill(b.backfillId())).map(Optional::orElseThrow))
-                    .map(moved -> new Step(moved, next.start(), List.of()));
+                    .map(moved -> new Step(moved, next.start(), unattended, all));
         });
     }
 
@@ -208,9 +202,8 @@ public class BackfillRunService implements RunInputs {
                     }
                     Uni<Boolean> init = row.isEmpty() ? buckets.ensure(e.processId(), e.bucket())
                             : buckets.rearm(e.processId(), e.bucket(), true);
-                    return init.chain(() -> entries.entries(b.backfillId()))
-                            .chain(all -> events.entry(b, e, EntryState.STARTING, null, null,
-                                    BackfillEvents.Counts.of(all.size(), all)))
+                    return init.chain(() -> counts(b.backfillId()))
+                            .chain(counts -> events.entry(b, e, EntryState.STARTING, null, null, counts))
                             .replaceWith(true);
                 });
             });
@@ -222,15 +215,13 @@ public class BackfillRunService implements RunInputs {
     public Uni<Void> failToStart(EntryRun e, String why) {
         return backfills.lockBackfill(e.backfillId()).chain(found -> found.isEmpty() ? Uni.createFrom().voidItem()
                 : entries.move(e.backfillId(), e.entryNo(), EntryState.PENDING, EntryState.FAILED, why, clock.now())
-                .chain(moved -> moved != 1 ? Uni.createFrom().voidItem() : entries.entries(e.backfillId())
-                        .chain(all -> events.entry(found.get(), e, EntryState.FAILED, null, why,
-                                BackfillEvents.Counts.of(all.size(), all)))));
+                .chain(moved -> moved != 1 ? Uni.createFrom().voidItem() : counts(e.backfillId())
+                        .chain(counts -> events.entry(found.get(), e, EntryState.FAILED, null, why, counts))));
     }
 
-    /** The output of each of these entries' re-runs (entries that have not succeeded have none). */
-    @WithSession
-    public Uni<List<EntryRun>> entries(UUID backfillId) {
-        return entries.entries(backfillId);
+    /** Where the backfill's entries are, counted by the database (no entry read). */
+    private Uni<BackfillEvents.Counts> counts(UUID backfillId) {
+        return entries.countByState(backfillId).map(BackfillEvents.Counts::of);
     }
 
     /** After live work: a bucket a trigger also wants runs for the trigger first. */
@@ -268,7 +259,7 @@ public class BackfillRunService implements RunInputs {
     }
 
     private static BackfillEvents.Counts counts(List<EntryRun> all, EntryRun changed, EntryState now) {
-        return BackfillEvents.Counts.of(all.size(), all.stream()
-                .map(x -> x.entryNo() == changed.entryNo() ? x.with(now) : x).toList());
+        return BackfillEvents.Counts.of(all.stream().map(x -> x.entryNo() == changed.entryNo() ? x.with(now) : x)
+                .toList());
     }
 }
