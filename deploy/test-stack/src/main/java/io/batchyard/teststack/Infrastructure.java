@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -77,7 +76,7 @@ public final class Infrastructure {
 
         /** Runs one statement on a connection of its own, for a test that sets up or changes the database. */
         public void execute(String sql) throws SQLException {
-            try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+            try (Connection c = connect(jdbcUrl, user, password);
                  Statement s = c.createStatement()) {
                 s.execute(sql);
             }
@@ -86,7 +85,7 @@ public final class Infrastructure {
         /** The first column of every row of {@code sql}, as text, on a connection of its own. */
         public List<String> firstColumn(String sql) throws SQLException {
             List<String> values = new ArrayList<>();
-            try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+            try (Connection c = connect(jdbcUrl, user, password);
                  Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
                 while (r.next()) {
                     values.add(r.getString(1));
@@ -184,6 +183,22 @@ public final class Infrastructure {
         return local;
     }
 
+    /**
+     * A JDBC connection to the test PostgreSQL, through the driver directly. DriverManager only hands out a driver
+     * registered by the caller's own class loader, and in a module whose Quarkus tests ran first the driver may have
+     * been registered by a test application's loader that is gone: a plain test then finds "no suitable driver".
+     */
+    public static Connection connect(String jdbcUrl, String user, String password) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password == null ? "" : password);
+        Connection connection = new org.postgresql.Driver().connect(jdbcUrl, properties);
+        if (connection == null) {
+            throw new SQLException("not a PostgreSQL JDBC URL: " + jdbcUrl);
+        }
+        return connection;
+    }
+
     /** A database private to this JVM's run of one service: fresh, so leftovers of earlier runs never leak in. */
     public Database database(String name) {
         return databases.computeIfAbsent(name, this::createDatabase);
@@ -192,7 +207,7 @@ public final class Infrastructure {
     private Database createDatabase(String name) {
         String dbName = (name + "_" + ProcessHandle.current().pid() + "_" + System.nanoTime() % 100_000)
                 .toLowerCase().replaceAll("[^a-z0-9_]", "_");
-        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+        try (Connection c = connect(adminJdbcUrl, pgUser, pgPassword);
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + dbName);
         } catch (SQLException e) {
@@ -207,7 +222,7 @@ public final class Infrastructure {
      * a database restart or a network cut ends a service's connections. Returns how many were terminated.
      */
     public int terminateConnections(Database db) throws SQLException {
-        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+        try (Connection c = connect(adminJdbcUrl, pgUser, pgPassword);
              var s = c.prepareStatement("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                      + "WHERE datname = ? AND pid <> pg_backend_pid()")) {
             s.setString(1, db.name());
@@ -219,7 +234,7 @@ public final class Infrastructure {
     }
 
     private void dropQuietly(String dbName) {
-        try (Connection c = DriverManager.getConnection(adminJdbcUrl, pgUser, pgPassword);
+        try (Connection c = connect(adminJdbcUrl, pgUser, pgPassword);
              Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + dbName + " WITH (FORCE)");
         } catch (SQLException ignored) {

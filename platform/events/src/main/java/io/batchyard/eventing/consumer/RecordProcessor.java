@@ -82,7 +82,8 @@ import org.jboss.logging.Logger;
  *
  * <p>A batch channel ({@code batch=true}) hands its batches to {@link #processBatch}, which keeps these guarantees
  * per record: the whole batch in one transaction, retried whole on a transient failure, and applied record by record
- * through the path above when it holds poison.
+ * through the path above when it holds poison, or when it failed transiently {@value #SPLIT_AFTER_ATTEMPTS} times
+ * (a large batch whose transaction cannot finish while connections keep dying still gets through, record by record).
  *
  * <p>Usage, on a method that takes the whole message so that it decides ack and nack itself; the service method is
  * the transaction boundary and records the event in the ledger:
@@ -109,6 +110,8 @@ public class RecordProcessor {
     private static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
     private static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
     private static final int MAX_REASON = 500;
+    /** Attempts of a whole batch that failed transiently before its records are applied one by one. */
+    static final int SPLIT_AFTER_ATTEMPTS = 3;
     /** The connector's header with the decoder's message, on a record that did not decode. */
     private static final String DESERIALIZATION_FAILURE_REASON = "deserialization-failure-reason";
     /** Topics whose record key is a process id (schemas/README.md, "Topics"): the key names the record's process. */
@@ -378,6 +381,13 @@ public class RecordProcessor {
                     FailureClassifier.Classification c = FailureClassifier.classify(failure);
                     if (c.kind().isPoison()) {
                         r.poisoned = true;
+                        return r.poison.apply(c, failure);
+                    }
+                    if (r.records > 1 && attempt >= SPLIT_AFTER_ATTEMPTS) {
+                        // A batch can fail transiently for ever while each record alone would apply: its transaction
+                        // outlives what the database lets a connection live. Its records, one by one, each in a
+                        // short transaction retried on its own, keep their order and the ledger's exactly-once.
+                        meters(r.consumer).retried.increment(r.records);
                         return r.poison.apply(c, failure);
                     }
                     meters(r.consumer).retried.increment(r.records);

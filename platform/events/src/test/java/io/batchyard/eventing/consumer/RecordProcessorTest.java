@@ -343,7 +343,7 @@ class RecordProcessorTest {
             }
             return Uni.createFrom().voidItem();
         }, one -> {
-            throw new AssertionError("a transient failure never splits the batch");
+            throw new AssertionError("two transient failures do not split the batch");
         }));
         assertThat(attempts).hasValue(3);
         assertThat(polled.batchAcks).hasValue(1);
@@ -351,6 +351,32 @@ class RecordProcessorTest {
         // each record of the batch was retried twice
         assertThat(count(RecordProcessor.RETRIED, "test")).isEqualTo(6);
         assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchThatKeepsFailingTransientlyIsAppliedRecordByRecordInOrderEachRetriedAlone() {
+        JobHalted a = halted(), b = halted(), c = halted();
+        Polled polled = new Polled().add(0, 10, a, null).add(0, 11, b, null).add(1, 20, c, null);
+        AtomicInteger wholeAttempts = new AtomicInteger();
+        AtomicInteger bAttempts = new AtomicInteger();
+        List<Object> applied = new ArrayList<>();
+        await(processor.processBatch("test", polled.message(), all -> {
+            wholeAttempts.incrementAndGet();
+            throw new IllegalStateException("tx", new SQLException("An I/O error occurred", "08006"));
+        }, one -> {
+            // a record alone may still fail transiently: it is retried on its own, and the ones behind it wait
+            if (one == b && bAttempts.incrementAndGet() == 1) {
+                throw new IllegalStateException("tx", new SQLException("An I/O error occurred", "08006"));
+            }
+            applied.add(one);
+            return Uni.createFrom().voidItem();
+        }));
+        assertThat(wholeAttempts).hasValue(RecordProcessor.SPLIT_AFTER_ATTEMPTS);
+        assertThat(applied).containsExactly(a, b, c);
+        assertThat(polled.nacks).isEmpty();
+        assertThat(polled.acks).containsOnlyKeys(11L, 20L).containsValues(1);
+        assertThat(count(RecordProcessor.CONSUMED, "test")).isEqualTo(3);
+        assertThat(count(RecordProcessor.DEAD_LETTERED, "test")).isZero();
     }
 
     @Test
