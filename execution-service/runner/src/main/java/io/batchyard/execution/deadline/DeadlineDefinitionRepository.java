@@ -12,6 +12,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** The SQL of {@code deadline_definition}; joins the caller's session or transaction. */
@@ -63,9 +64,17 @@ public class DeadlineDefinitionRepository extends SqlRepository {
                 Params.of("now", now).and("n", limit), DeadlineDefinitionRepository::row);
     }
 
-    public Uni<Integer> advance(long processId, Instant until) {
-        return update("UPDATE deadline_definition SET materialised_until = :until WHERE process_id = :p",
-                Params.of("p", processId).and("until", until.atOffset(ZoneOffset.UTC)));
+    /** How far each of these parents' deadlines are materialised now, in one statement. */
+    public Uni<Integer> advance(Map<Long, Instant> untilByProcess) {
+        if (untilByProcess.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        List<Long> pids = List.copyOf(untilByProcess.keySet());
+        return update("UPDATE deadline_definition d SET materialised_until = u.until"
+                        + " FROM unnest(CAST(:p AS bigint[]), CAST(CAST(:u AS text[]) AS timestamptz[])) AS u(process_id, until)"
+                        + " WHERE d.process_id = u.process_id",
+                Params.of("p", pids.toArray(Long[]::new)).and("u", pids.stream()
+                        .map(p -> untilByProcess.get(p).toString()).toArray(String[]::new)));
     }
 
     private static String text(Duration d) {

@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,16 +33,36 @@ public class DeadlineRepository extends SqlRepository {
     private static final String OF_APPLICATIONS = "d.process_id IN (SELECT p.process_id FROM process_definition p"
             + " WHERE p.application_id = ANY(CAST(string_to_array(CAST(:apps AS text), ',') AS bigint[])))";
 
-    /** A new deadline in SET; empty when the bucket already has one of this kind. */
-    public Uni<Optional<Deadline>> insert(long processId, String bucket, DeadlineKind kind, Instant bucketEnd,
-                                          Instant dueAt) {
-        return first("""
+    /** A deadline to create: a bucket's deadline of one kind, due at {@code dueAt} (null: when its run begins). */
+    public record NewDeadline(long processId, String bucket, DeadlineKind kind, Instant bucketEnd, Instant dueAt) {
+    }
+
+    /**
+     * New deadlines in SET, in one statement; those whose bucket already has one of their kind are left as they are.
+     * Answers the created ones by process, bucket end and kind (the order their SET events go out in).
+     */
+    public Uni<List<Deadline>> insertAll(List<NewDeadline> rows) {
+        if (rows.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return list("""
                 INSERT INTO deadline_instance AS d (process_id, bucket, kind, bucket_end, due_at)
-                VALUES (:p, :b, :k, :end, CAST(:due AS timestamptz))
+                SELECT n.process_id, n.bucket, n.kind, n.bucket_end, n.due_at
+                FROM unnest(CAST(:p AS bigint[]), CAST(:b AS text[]), CAST(:k AS text[]),
+                            CAST(CAST(:end AS text[]) AS timestamptz[]), CAST(CAST(:due AS text[]) AS timestamptz[]))
+                       AS n(process_id, bucket, kind, bucket_end, due_at)
                 ON CONFLICT (process_id, bucket, kind) DO NOTHING
                 RETURNING\s""" + COLUMNS + ", CAST(NULL AS text) AS previous",
-                Params.of("p", processId).and("b", bucket).and("k", kind.name()).and("end", utc(bucketEnd))
-                        .and("due", dueAt == null ? null : utc(dueAt)), DeadlineRepository::row);
+                Params.of("p", rows.stream().map(NewDeadline::processId).toArray(Long[]::new))
+                        .and("b", rows.stream().map(NewDeadline::bucket).toArray(String[]::new))
+                        .and("k", rows.stream().map(n -> n.kind().name()).toArray(String[]::new))
+                        // instants travel as ISO text: the driver binds no array of timestamps from Hibernate's
+                        .and("end", rows.stream().map(n -> n.bucketEnd().toString()).toArray(String[]::new))
+                        .and("due", rows.stream().map(n -> n.dueAt() == null ? null : n.dueAt().toString())
+                                .toArray(String[]::new)),
+                DeadlineRepository::row)
+                .map(created -> created.stream().sorted(Comparator.comparingLong(Deadline::processId)
+                        .thenComparing(Deadline::bucketEnd).thenComparing(Deadline::kind)).toList());
     }
 
     /**
@@ -61,13 +82,14 @@ public class DeadlineRepository extends SqlRepository {
     /**
      * Settles the open deadlines whose bucket's run did what they promised, as the runner's bucket ledger tells:
      * START when the bucket's run began (the ledger row left INIT, or was tried), FINISH and RUNTIME when the bucket
-     * is COMPLETE. MET before the deadline fell, RECOVERED after it was MISSED.
+     * is COMPLETE. MET before the deadline fell, RECOVERED after it was MISSED. {@code dueOnly}: only those due by
+     * {@code now} and not yet fired (through the due index: cheap enough to run between checks).
      */
-    public Uni<List<Deadline>> settle(OffsetDateTime now, int limit) {
+    public Uni<List<Deadline>> settle(OffsetDateTime now, int limit, boolean dueOnly) {
         return list("""
                 WITH done AS (SELECT d.deadline_id, d.state AS previous FROM deadline_instance d
                               JOIN bucket_status b ON b.process_id = d.process_id AND b.bucket = d.bucket
-                              WHERE d.state IN ('SET', 'AT_RISK', 'MISSED')
+                              WHERE d.state IN %s
                                 AND (b.status = 'COMPLETE'
                                      OR (d.kind = 'START' AND (b.status <> 'INIT' OR b.attempts > 0)))
                               ORDER BY d.deadline_id LIMIT :n FOR UPDATE OF d SKIP LOCKED)
@@ -75,7 +97,8 @@ public class DeadlineRepository extends SqlRepository {
                 SET state = CASE WHEN done.previous = 'MISSED' THEN 'RECOVERED' ELSE 'MET' END,
                     decided_at = :now, updated_at = now()
                 FROM done WHERE d.deadline_id = done.deadline_id
-                RETURNING\s""" + COLUMNS + ", done.previous",
+                RETURNING\s""".formatted(dueOnly ? OPEN + " AND d.due_at <= :now" : "('SET', 'AT_RISK', 'MISSED')")
+                        + COLUMNS + ", done.previous",
                 Params.of("now", now).and("n", limit), DeadlineRepository::row);
     }
 

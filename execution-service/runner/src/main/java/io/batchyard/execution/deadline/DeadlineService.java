@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,9 +47,12 @@ public class DeadlineService {
     private final ProcessPermission permission;
     private final WhyNotRunning why;
     private final ServiceClock clock;
+    private final DeadlineConfig config;
 
     public DeadlineService(DeadlineRepository deadlines, DeadlineDefinitionRepository definitions,
-                           DeadlineEvents events, ProcessPermission permission, WhyNotRunning why, ServiceClock clock) {
+                           DeadlineEvents events, ProcessPermission permission, WhyNotRunning why, ServiceClock clock,
+                           DeadlineConfig config) {
+        this.config = config;
         this.deadlines = deadlines;
         this.definitions = definitions;
         this.events = events;
@@ -58,30 +62,43 @@ public class DeadlineService {
     }
 
     /**
-     * Creates the deadlines of every bucket that has become expected by {@code now} (the bucket in progress, and
-     * every one since the last pass: after a downtime, those it missed), each announced SET, for up to
-     * {@code definitionsPerPass} parents. Answers how many parents it took.
+     * Creates the deadlines of every bucket that has become expected by {@code now}, each announced SET, for up to
+     * {@code definitionsPerPass} parents, in a few statements whatever their number. A bucket becomes expected the
+     * lookahead ({@code batchyard.deadlines.lookahead}) before it starts to be worked on: the bucket in progress at
+     * {@code now} plus the lookahead, and every one before it since the last pass (after a downtime, those it missed).
+     * Ahead of time, so that announcing the next buckets never competes with firing the deadlines of the ones that just
+     * ended. Answers how many parents it took.
      */
     @WithTransaction
     public Uni<Integer> materialise(OffsetDateTime now, int definitionsPerPass) {
-        return definitions.lockBehind(now, definitionsPerPass)
-                .chain(behind -> InOrder.map(behind, d -> materialise(d, now.toInstant())).map(List::size));
+        OffsetDateTime horizon = now.plus(config.lookahead());
+        return definitions.lockBehind(horizon, definitionsPerPass).chain(behind -> {
+            List<DeadlineRepository.NewDeadline> rows = new ArrayList<>();
+            Map<Long, Instant> until = new HashMap<>();
+            for (DeadlineDefinition d : behind) {
+                until.put(d.processId(), expected(d, horizon.toInstant(), rows));
+            }
+            return deadlines.insertAll(rows).chain(events::changed)
+                    .call(() -> definitions.advance(until))
+                    .replaceWith(behind.size());
+        });
     }
 
-    private Uni<Integer> materialise(DeadlineDefinition definition, Instant now) {
+    /** Adds the deadlines of {@code definition}'s buckets ending by {@code horizon}; answers how far that reaches. */
+    private static Instant expected(DeadlineDefinition definition, Instant horizon,
+                                    List<DeadlineRepository.NewDeadline> rows) {
         DeadlineSpec spec = definition.spec();
-        Instant upTo = spec.nextEnd(now);
+        Instant upTo = spec.nextEnd(horizon);
         List<DeadlineSpec.Expected> expected = spec.endingBetween(definition.materialisedUntil().toInstant(), upTo,
                 BUCKETS_PER_PASS);
-        Instant until = expected.size() == BUCKETS_PER_PASS ? expected.get(expected.size() - 1).end() : upTo;
-        long pid = definition.processId();
-        return InOrder.map(expected, e -> InOrder.map(kinds(spec), kind -> deadlines.insert(pid, e.bucket(), kind,
-                        e.end(), kind == DeadlineKind.RUNTIME ? null
-                                : spec.due(e.end(), kind == DeadlineKind.START ? spec.startBy() : spec.finishBy()))))
-                .map(perBucket -> perBucket.stream().flatMap(List::stream).flatMap(Optional::stream).toList())
-                .chain(created -> events.changed(created))
-                .call(created -> definitions.advance(pid, until))
-                .map(List::size);
+        for (DeadlineSpec.Expected e : expected) {
+            for (DeadlineKind kind : kinds(spec)) {
+                rows.add(new DeadlineRepository.NewDeadline(definition.processId(), e.bucket(), kind, e.end(),
+                        kind == DeadlineKind.RUNTIME ? null
+                                : spec.due(e.end(), kind == DeadlineKind.START ? spec.startBy() : spec.finishBy())));
+            }
+        }
+        return expected.size() == BUCKETS_PER_PASS ? expected.get(expected.size() - 1).end() : upTo;
     }
 
     private static List<DeadlineKind> kinds(DeadlineSpec spec) {
@@ -105,7 +122,16 @@ public class DeadlineService {
      */
     @WithTransaction
     public Uni<List<Deadline>> settle(OffsetDateTime now, int limit) {
-        return deadlines.startRuntimes(now).chain(() -> deadlines.settle(now, limit)).chain(events::changed);
+        return deadlines.startRuntimes(now).chain(() -> deadlines.settle(now, limit, false)).chain(events::changed);
+    }
+
+    /**
+     * {@link #settle} for the due deadlines only (their runs' clocks are started by the full settle), which the watch
+     * runs between checks before firing: a bucket finished just before its deadline is MET, not MISSED.
+     */
+    @WithTransaction
+    public Uni<List<Deadline>> settleDue(OffsetDateTime now, int limit) {
+        return deadlines.settle(now, limit, true).chain(events::changed);
     }
 
     /** MISSED for up to {@code limit} due deadlines, whether a run of their bucket exists or not. */

@@ -5,25 +5,35 @@ import io.batchyard.execution.runner.RunnerDrain;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.quarkus.vertx.core.runtime.context.VertxContextSafetyToggle;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
- * Watches the data deadlines on the service clock. Every check: deadlines whose bucket's run did what they promise
- * are settled (MET, RECOVERED), and due ones fire (MISSED) in batches until none is left; a restart's first check
- * therefore fires everything that fell while the service was down. The buckets that became expected get their
- * deadlines (SET) on a schedule of their own, at the same interval: many parents given deadlines at once (thousands
- * of definitions, each a transaction) must not hold back the firing of deadlines that exist already. A deadline
- * materialised after its time fires at the next check. Estimates (AT_RISK) are renewed on their own, slower interval.
+ * Watches the data deadlines on the service clock. Every fire interval (0.1 s) the due deadlines alone are settled
+ * (their bucket's run did what they promise: MET, RECOVERED) or fired (MISSED), in batches until none is left, so a
+ * deadline fires within that interval of its time, and a restart's first pass fires everything that fell while the
+ * service was down. That pass runs on a Vert.x timer of its own: Quarkus's scheduler looks at its triggers once a
+ * second, so an interval below a second there would still fire only once a second. Every check (1 s) every open
+ * deadline is settled. The buckets that became expected get their deadlines (SET) on a schedule of their own, a
+ * lookahead ahead: many parents given deadlines at once must not hold
+ * back the firing of deadlines that exist already. Estimates (AT_RISK) are renewed on their own, slower interval.
  * Replicas share the work through row locks.
  *
  * <p>Meters: {@code batchyard.deadlines} by state (sampled), {@code batchyard.deadline.checker.lag} (now minus the
@@ -37,8 +47,8 @@ public class DeadlineWatch {
     public static final String STATES = "batchyard.deadlines";
     public static final String LAG = "batchyard.deadline.checker.lag.seconds";
     public static final String MISS_DELAY = "batchyard.deadline.miss.delay";
-    /** Parents one materialising transaction takes; a check goes on while they come back full. */
-    static final int DEFINITIONS_PER_CHECK = 100;
+    /** Parents one materialising transaction takes (a few statements for all); a check goes on while they come back full. */
+    static final int DEFINITIONS_PER_CHECK = 250;
     /** Transactions one check runs at most for each step, so that a check ends and the next one has a fresh clock. */
     static final int BATCHES_PER_CHECK = 40;
 
@@ -51,9 +61,14 @@ public class DeadlineWatch {
     private final Map<DeadlineState, AtomicLong> counts = new EnumMap<>(DeadlineState.class);
     private final AtomicLong lagSeconds;
     private final Timer missDelay;
+    private final Vertx vertx;
+    /** One firing pass at a time: a tick that comes while the last pass still runs is skipped. */
+    private final AtomicBoolean firing = new AtomicBoolean();
+    private volatile long fireTimer = -1;
 
     public DeadlineWatch(DeadlineService deadlines, DeadlineConfig config, ServiceClock clock, RunnerDrain drain,
-                         MeterRegistry meters) {
+                         MeterRegistry meters, Vertx vertx) {
+        this.vertx = vertx;
         this.deadlines = deadlines;
         this.config = config;
         this.clock = clock;
@@ -70,7 +85,42 @@ public class DeadlineWatch {
     @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduledCheck() {
-        return quietly(() -> settleAndFire(clock.now()), "check");
+        return quietly(() -> settle(clock.now()), "check");
+    }
+
+    /** Starts the firing pass's timer (none while the watch is off: every pass would do nothing). */
+    void startFiring(@Observes StartupEvent ignored) {
+        if (config.enabled()) {
+            fireTimer = vertx.setPeriodic(Math.max(1, config.fireInterval().toMillis()), id -> fireTick());
+        }
+    }
+
+    void stopFiring(@Observes ShutdownEvent ignored) {
+        if (fireTimer >= 0) {
+            vertx.cancelTimer(fireTimer);
+        }
+    }
+
+    /**
+     * Starts a firing pass unless one still runs, on a fresh duplicated context flagged safe, as Quarkus's scheduler
+     * gives a scheduled method: the pass's transactions need a context of their own.
+     */
+    private void fireTick() {
+        if (!firing.compareAndSet(false, true)) {
+            return;
+        }
+        Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
+        VertxContextSafetyToggle.setContextSafe(context, true);
+        context.runOnContext(ignored -> scheduledFire().subscribe()
+                .with(done -> firing.set(false), failure -> firing.set(false)));
+    }
+
+    /**
+     * Between checks, the due deadlines alone: settled if their bucket's run did what they promise, else fired. Cheap
+     * when nothing is due (an index probe), so it runs often and a deadline fires within the fire interval of its time.
+     */
+    Uni<Void> scheduledFire() {
+        return quietly(() -> settleDueAndFire(clock.now()), "fire");
     }
 
     @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
@@ -104,9 +154,22 @@ public class DeadlineWatch {
 
     /** Settles, then fires what is due (settling first: a bucket finished in time is MET, not MISSED). */
     private Uni<Integer> settleAndFire(OffsetDateTime now) {
-        return deadlines.settle(now, config.batchSize())
-                .chain(() -> fire(now, 0, 0))
+        return settle(now).chain(() -> fire(now, 0, 0));
+    }
+
+    /** Every open deadline whose bucket's run did what it promised; then how far behind firing is. */
+    private Uni<Integer> settle(OffsetDateTime now) {
+        return deadlines.settle(now, config.batchSize()).map(List::size)
                 .call(() -> deadlines.checkerLag(clock.now()).invoke(lag -> lagSeconds.set(lag.toSeconds())));
+    }
+
+    /**
+     * The due deadlines alone: those settled first, the others fired. Only this schedule fires (one firing pass at a
+     * time per replica): two passes taking due rows at once make each re-check the rows the other just moved, which
+     * under thousands of due rows costs PostgreSQL seconds of CPU per batch.
+     */
+    private Uni<Integer> settleDueAndFire(OffsetDateTime now) {
+        return deadlines.settleDue(now, config.batchSize()).chain(() -> fire(now, 0, 0));
     }
 
     /** One renewal of the estimates on the clock's now; answers the deadlines it found at risk. */

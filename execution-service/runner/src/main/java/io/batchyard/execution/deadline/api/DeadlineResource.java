@@ -1,5 +1,6 @@
 package io.batchyard.execution.deadline.api;
 
+import io.batchyard.api.EnumParams;
 import io.batchyard.api.Page;
 import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
@@ -24,7 +25,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.Arrays;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -57,9 +57,8 @@ public class DeadlineResource {
             + "MET, MISSED, RECOVERED or WAIVED")
     public Uni<Page<Deadline>> list(@QueryParam("state") String state, @QueryParam("processId") Long processId,
                                     @Valid @BeanParam PageRequest page) {
-        DeadlineState wanted = state == null || state.isBlank() ? null : DeadlineState.parse(state)
-                .orElseThrow(() -> ExecutionError.INVALID_DEADLINE_STATE.exception("state must be one of "
-                        + Arrays.toString(DeadlineState.values())));
+        DeadlineState wanted = EnumParams.optional("state", state, DeadlineState.class,
+                ExecutionError.INVALID_DEADLINE_STATE);
         return deadlines.list(caller(), wanted, processId, page);
     }
 
