@@ -10,6 +10,7 @@ import static io.batchyard.api.LifecycleError.SUB_PROCESS_ALREADY_RUNNING;
 import static io.batchyard.api.LifecycleError.SUB_PROCESS_FAILED;
 import static io.batchyard.api.LifecycleError.SUB_PROCESS_NOT_RUNNING;
 import static io.batchyard.api.LifecycleError.SUB_PROCESS_RUNNING;
+import static io.batchyard.execution.ExecutionError.CONCURRENT_CHANGE;
 
 import io.batchyard.api.ApiException;
 import io.batchyard.api.access.Caller;
@@ -220,8 +221,10 @@ public class LifecycleService {
         return definitions.lockGuardedWithSteps(pid)
                 .invoke(job -> requireParent(job.parent().map(Guarded::definition), pid))
                 .map(job -> liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps()))
-                .chain(steps -> runs.jobEndReads(pid, withParent(pid, steps)).chain(reads -> {
-                    List<Run> running = reads.running();
+                .chain(steps -> runs.endJob(pid, ids(steps), marking, "HaltJob").chain(end -> {
+                    // The statement moved the run only if these checks hold; they are applied again here to answer
+                    // which one failed.
+                    List<Run> running = end.running();
                     List<Run> jobRuns = running.stream().filter(r -> r.processId() == pid).toList();
                     if (jobRuns.size() != 1) {
                         throw PROCESS_NOT_RUNNING.exception("The process is not under execution, pid=" + pid);
@@ -231,14 +234,15 @@ public class LifecycleService {
                     }
                     Run run = jobRuns.get(0);
                     List<Long> stepIds = ids(steps);
-                    List<Run> failed = reads.latestStepRuns().stream()
+                    List<Run> failed = end.latestStepRuns().stream()
                             .filter(r -> stepIds.contains(r.processId()) && r.state() == ExecState.FAILED).toList();
                     if (!failed.isEmpty()) {
                         throw SUB_PROCESS_FAILED.exception("sub process in failed state (sub_pid="
                                 + failed.get(0).processId() + ")");
                     }
-                    return runs.transition(run, ExecState.SUCCESS, marking, "HaltJob")
-                            .call(halted -> events.jobHalted(halted, marking, correlation));
+                    Run halted = end.halted().orElseThrow(() -> CONCURRENT_CHANGE.exception("run "
+                            + run.instanceExecId() + " changed concurrently"));
+                    return events.jobHalted(halted, marking, correlation).replaceWith(halted);
                 }));
     }
 

@@ -147,10 +147,11 @@ public class RunRepository extends SqlRepository {
     }
 
     /**
-     * HaltJob's reads in one statement: the running runs among the parent and its steps, and the latest run of each
-     * step under the parent's running run.
+     * What HaltJob found and did in its one statement: the running runs among the parent and its steps, the latest
+     * run of each step under the parent's running run, and the job's run as stored afterwards (empty when a check
+     * failed and nothing changed).
      */
-    public record JobEndReads(List<Run> running, List<Run> latestStepRuns) {
+    public record JobEnd(List<Run> running, List<Run> latestStepRuns, Optional<Run> halted) {
     }
 
     /**
@@ -189,24 +190,53 @@ public class RunRepository extends SqlRepository {
         });
     }
 
-    /** HaltJob's reads ({@link JobEndReads}) in one statement, run after the parent's row is locked. */
-    public Uni<JobEndReads> jobEndReads(long parentId, Collection<Long> jobAndSteps) {
+    /**
+     * HaltJob in one statement, run after the parent's row is locked: reads {@link JobEnd}'s runs and, when the job
+     * has exactly one running run, none of its steps runs, and no step's latest run under it failed, moves that run
+     * to SUCCESS (with the batch marking, when one is given) and records the move. The caller applies the same
+     * checks to what was read, to answer which one failed.
+     */
+    public Uni<JobEnd> endJob(long parentId, Collection<Long> stepIds, String marking, String cause) {
         return list("""
-                        SELECT 'running' AS kind, %1$s FROM instance_exec WHERE process_id IN (:ids) AND exec_state = 2
-                        UNION ALL
-                        SELECT 'latest_step' AS kind, %1$s FROM (
+                        WITH running AS (
+                          SELECT %1$s FROM instance_exec
+                          WHERE (process_id = :parent OR process_id = ANY(CAST(:steps AS bigint[]))) AND exec_state = 2),
+                        latest_step AS (
                           SELECT DISTINCT ON (process_id) %1$s FROM instance_exec
-                          WHERE parent_instance_exec_id IN (SELECT instance_exec_id FROM instance_exec
-                                                            WHERE process_id = :parent AND exec_state = 2)
-                          ORDER BY process_id, instance_exec_id DESC) AS latest""".formatted(COLUMNS),
-                Params.of("ids", jobAndSteps).and("parent", parentId), r -> r).map(rows -> {
+                          WHERE parent_instance_exec_id IN (SELECT instance_exec_id FROM running
+                                                            WHERE process_id = :parent)
+                          ORDER BY process_id, instance_exec_id DESC),
+                        moved AS (
+                          UPDATE instance_exec SET exec_state = 3, end_ts = now(), version = version + 1,
+                            batch_marking = COALESCE(CAST(:marking AS text), batch_marking)
+                          WHERE instance_exec_id = (SELECT instance_exec_id FROM running WHERE process_id = :parent
+                                                    LIMIT 1)
+                            AND (SELECT count(*) FROM running) = 1
+                            AND NOT EXISTS (SELECT 1 FROM latest_step WHERE exec_state = 6
+                                             AND process_id = ANY(CAST(:steps AS bigint[])))
+                          RETURNING %1$s),
+                        logged AS (
+                          INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
+                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)
+                        SELECT 'running' AS kind, %1$s FROM running
+                        UNION ALL
+                        SELECT 'latest_step' AS kind, %1$s FROM latest_step
+                        UNION ALL
+                        SELECT 'halted' AS kind, %1$s FROM moved""".formatted(COLUMNS),
+                Params.of("parent", parentId).and("steps", stepIds.toArray(Long[]::new)).and("marking", marking)
+                        .and("cause", cause), r -> r).map(rows -> {
             List<Run> running = new ArrayList<>();
             List<Run> latestSteps = new ArrayList<>();
+            Optional<Run> halted = Optional.empty();
             for (Row r : rows) {
-                ("running".equals(r.getString("kind")) ? running : latestSteps).add(run(r));
+                switch (r.getString("kind")) {
+                    case "running" -> running.add(run(r));
+                    case "latest_step" -> latestSteps.add(run(r));
+                    default -> halted = Optional.of(run(r));
+                }
             }
             running.sort(Comparator.comparingLong(Run::instanceExecId));
-            return new JobEndReads(running, latestSteps);
+            return new JobEnd(running, latestSteps, halted);
         });
     }
 

@@ -15,6 +15,7 @@ import io.batchyard.execution.trigger.TriggerSweep;
 import io.batchyard.persistence.Blocking;
 import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
+import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.Management;
 import io.batchyard.teststack.PrometheusText;
 import io.batchyard.teststack.ProcessTrees;
@@ -29,6 +30,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,6 +118,26 @@ class TriggeredRunTest extends RunnerTestSupport {
         assertThat(f.lines("calls-" + p)).containsExactly(bucket);
         assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
                 .getInt("total")).isEqualTo(1);
+    }
+
+    /**
+     * A batch for a step whose parent takes no trigger (policy none) decides nothing: it is counted as ignored, starts
+     * no run, and is decided from one read without a transaction, so it leaves no ledger row; its redelivery is
+     * decided the same way.
+     */
+    @Test
+    void aBatchForAParentWithPolicyNoneIsIgnoredWithoutALedgerRowAndStartsNothing() throws Exception {
+        long p = triggeredParent("", true, "none");
+        double ignoredBefore = triggers("ignored");
+        BatchEnqueued event = enqueued(p, p * 10);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, event);
+        f.publisher.publish(Topics.QUEUE_BATCHES, p + 1, event);
+
+        await().atMost(WAIT).until(() -> triggers("ignored") >= ignoredBefore + 2);
+        assertThat(BatchyardTestStack.database().firstColumn("SELECT count(*) FROM processed_event WHERE event_id = '"
+                + UUID.fromString(String.valueOf(event.getHeader().getEventId())) + "'")).containsExactly("0");
+        assertThat(given().queryParam("processId", p).get("/runs").then().statusCode(200).extract().jsonPath()
+                .getInt("total")).isZero();
     }
 
     /**

@@ -4,6 +4,7 @@ import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
 import io.batchyard.lineage.process.ProcessLineage.Run;
 import io.batchyard.lineage.process.ProcessLineage.StepRun;
+import io.batchyard.lineage.process.ProjectionFold.Consumption;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
@@ -12,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The process-lineage projection ("lineage by batch", and the process graph): its upserts from run and batch events,
@@ -106,42 +108,62 @@ public class ProcessLineageRepository extends SqlRepository {
     }
 
     /**
-     * Upserts a run. A retried run (JobStarted again after JobFailed) is RUNNING again; the end time of an earlier
-     * attempt is cleared, the first start kept.
+     * Upserts runs, each at most once (a statement cannot update a row twice), in one statement. A retried run
+     * (JobStarted again after JobFailed) is RUNNING again; the end time of an earlier attempt is cleared, the first
+     * start kept.
      */
-    public Uni<Void> upsertRun(long run, long process, Long batch, String marking, String state, OffsetDateTime started,
-                               OffsetDateTime ended) {
+    public Uni<Void> upsertRuns(List<Run> runs) {
+        if (runs.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         return update("""
                         INSERT INTO process_run (instance_exec_id, process_id, target_batch_id, batch_marking, state,
                             started_at, ended_at)
-                        VALUES (:run, :process, :batch, :marking, :state, :started, :ended)
+                        SELECT r.run, r.process, r.batch, r.marking, r.state, r.started, r.ended
+                          FROM unnest(CAST(:run AS bigint[]), CAST(:process AS bigint[]), CAST(:batch AS bigint[]),
+                                      CAST(:marking AS text[]), CAST(:state AS text[]),
+                                      CAST(CAST(:started AS text[]) AS timestamptz[]),
+                                      CAST(CAST(:ended AS text[]) AS timestamptz[]))
+                               AS r(run, process, batch, marking, state, started, ended)
                         ON CONFLICT (instance_exec_id) DO UPDATE
                         SET target_batch_id = COALESCE(EXCLUDED.target_batch_id, process_run.target_batch_id),
                             batch_marking = COALESCE(EXCLUDED.batch_marking, process_run.batch_marking),
                             state = EXCLUDED.state,
                             started_at = COALESCE(process_run.started_at, EXCLUDED.started_at),
                             ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN NULL ELSE EXCLUDED.ended_at END""",
-                Params.of("run", run).and("process", process).and("batch", batch).and("marking", marking)
-                        .and("state", state).and("started", started).and("ended", ended))
+                Params.of("run", longs(runs, Run::instanceExecId)).and("process", longs(runs, Run::processId))
+                        .and("batch", longs(runs, Run::targetBatchId)).and("marking", texts(runs, Run::batchMarking))
+                        .and("state", texts(runs, Run::state)).and("started", times(runs, Run::startedAt))
+                        .and("ended", times(runs, Run::endedAt)))
                 .replaceWithVoid();
     }
 
     /**
-     * Records a step's start or end. An end that arrives without its start still makes the row (started then); a
-     * start after the end keeps the end.
+     * Records step starts and ends, each step at most once, in one statement. An end that arrives without its start
+     * still makes the row (started then); a start after the end keeps the end.
      */
-    public Uni<Void> upsertStepRun(long sub, long subProcess, long parent, long parentRun, String state,
-                                   OffsetDateTime at) {
+    public Uni<Void> upsertStepRuns(List<StepRun> steps) {
+        if (steps.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         return update("""
                         INSERT INTO step_run (sub_instance_exec_id, sub_process_id, parent_process_id,
                             parent_instance_exec_id, started_at, state, ended_at)
-                        VALUES (:sub, :subProcess, :parent, :parentRun, :at, :state, :ended)
+                        SELECT s.sub, s.sub_process, s.parent, s.parent_run, s.started, s.state, s.ended
+                          FROM unnest(CAST(:sub AS bigint[]), CAST(:subProcess AS bigint[]), CAST(:parent AS bigint[]),
+                                      CAST(:parentRun AS bigint[]), CAST(CAST(:started AS text[]) AS timestamptz[]),
+                                      CAST(:state AS text[]), CAST(CAST(:ended AS text[]) AS timestamptz[]))
+                               AS s(sub, sub_process, parent, parent_run, started, state, ended)
                         ON CONFLICT (sub_instance_exec_id) DO UPDATE
                         SET state = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.state ELSE EXCLUDED.state END,
                             ended_at = CASE WHEN EXCLUDED.state = 'RUNNING' THEN step_run.ended_at
                                             ELSE GREATEST(EXCLUDED.ended_at, step_run.started_at) END""",
-                Params.of("sub", sub).and("subProcess", subProcess).and("parent", parent).and("parentRun", parentRun)
-                        .and("at", at).and("state", state).and("ended", "RUNNING".equals(state) ? null : at))
+                Params.of("sub", longs(steps, StepRun::subInstanceExecId))
+                        .and("subProcess", longs(steps, StepRun::subProcessId))
+                        .and("parent", longs(steps, StepRun::parentProcessId))
+                        .and("parentRun", longs(steps, StepRun::parentInstanceExecId))
+                        .and("started", times(steps, StepRun::startedAt)).and("state", texts(steps, StepRun::state))
+                        .and("ended", times(steps, StepRun::endedAt)))
                 .replaceWithVoid();
     }
 
@@ -153,23 +175,58 @@ public class ProcessLineageRepository extends SqlRepository {
                 ProcessLineageRepository::stepRun);
     }
 
-    public Uni<Void> insertEnqueue(long queue, long batch, Long source, long consumer, String marking,
-                                   OffsetDateTime at) {
+    /** Records batch offers in one statement; an offer already recorded stays as it is. */
+    public Uni<Void> insertEnqueues(List<Enqueue> enqueues) {
+        if (enqueues.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         return update("""
                         INSERT INTO batch_enqueue (queue_id, source_batch_id, source_process_id,
                             consumer_process_id, batch_marking, enqueued_at)
-                        VALUES (:queue, :batch, :source, :consumer, :marking, :at) ON CONFLICT DO NOTHING""",
-                Params.of("queue", queue).and("batch", batch).and("source", source).and("consumer", consumer)
-                        .and("marking", marking).and("at", at))
+                        SELECT e.queue, e.batch, e.source, e.consumer, e.marking, e.at
+                          FROM unnest(CAST(:queue AS bigint[]), CAST(:batch AS bigint[]), CAST(:source AS bigint[]),
+                                      CAST(:consumer AS bigint[]), CAST(:marking AS text[]),
+                                      CAST(CAST(:at AS text[]) AS timestamptz[]))
+                               AS e(queue, batch, source, consumer, marking, at)
+                        ON CONFLICT DO NOTHING""",
+                Params.of("queue", longs(enqueues, Enqueue::queueId))
+                        .and("batch", longs(enqueues, Enqueue::sourceBatchId))
+                        .and("source", longs(enqueues, Enqueue::sourceProcessId))
+                        .and("consumer", longs(enqueues, Enqueue::consumerProcessId))
+                        .and("marking", texts(enqueues, Enqueue::batchMarking))
+                        .and("at", times(enqueues, Enqueue::enqueuedAt)))
                 .replaceWithVoid();
     }
 
-    public Uni<Void> insertConsumption(long parent, long target, long source, OffsetDateTime at) {
+    /** Records consumed source batches in one statement; one already recorded stays as it is. */
+    public Uni<Void> insertConsumptions(List<Consumption> consumptions) {
+        if (consumptions.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         return update("""
                         INSERT INTO batch_consumption (parent_process_id, target_batch_id, source_batch_id, archived_at)
-                        VALUES (:parent, :target, :source, :at) ON CONFLICT DO NOTHING""",
-                Params.of("parent", parent).and("target", target).and("source", source).and("at", at))
+                        SELECT c.parent, c.target, c.source, c.at
+                          FROM unnest(CAST(:parent AS bigint[]), CAST(:target AS bigint[]), CAST(:source AS bigint[]),
+                                      CAST(CAST(:at AS text[]) AS timestamptz[])) AS c(parent, target, source, at)
+                        ON CONFLICT DO NOTHING""",
+                Params.of("parent", longs(consumptions, Consumption::parentProcessId))
+                        .and("target", longs(consumptions, Consumption::targetBatchId))
+                        .and("source", longs(consumptions, Consumption::sourceBatchId))
+                        .and("at", times(consumptions, Consumption::archivedAt)))
                 .replaceWithVoid();
+    }
+
+    private static <T> Long[] longs(List<T> rows, Function<T, Long> column) {
+        return rows.stream().map(column).toArray(Long[]::new);
+    }
+
+    private static <T> String[] texts(List<T> rows, Function<T, String> column) {
+        return rows.stream().map(column).toArray(String[]::new);
+    }
+
+    /** Times travel as ISO text: the driver binds no array of timestamps from Hibernate's. */
+    private static <T> String[] times(List<T> rows, Function<T, OffsetDateTime> column) {
+        return rows.stream().map(column).map(t -> t == null ? null : t.toInstant().toString()).toArray(String[]::new);
     }
 
     private static Run run(Row r) {

@@ -19,6 +19,10 @@ import io.batchyard.events.queue.BatchesArchived;
 import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.process.ProcessLineage.Enqueue;
 import io.batchyard.lineage.process.ProcessLineage.ProcessEdge;
+import io.batchyard.lineage.process.ProcessLineage.Run;
+import io.batchyard.lineage.process.ProcessLineage.StepRun;
+import io.batchyard.lineage.process.ProjectionFold.Consumption;
+import io.batchyard.lineage.process.ProjectionFold.Write;
 import io.batchyard.persistence.InOrder;
 import io.batchyard.schemas.Events;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
@@ -27,12 +31,14 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -67,12 +73,13 @@ public class ProcessLineageService {
         if (!aboutLineage(event)) {
             return Uni.createFrom().voidItem();
         }
-        return ledger.once(CONSUMER, event, () -> project(event)).replaceWithVoid();
+        return ledger.once(CONSUMER, event, () -> project(RecordBatch.of(List.of(event)), List.of(true)))
+                .replaceWithVoid();
     }
 
     /**
-     * Applies a polled batch in one transaction: one ledger statement for its lineage events, then each first-time
-     * one's projection in the batch's order. A batch that fails with poison is applied again one event at a time
+     * Applies a polled batch in one transaction: one ledger statement for its lineage events, then the first-time
+     * ones' projection ({@link #project}). A batch that fails with poison is applied again one event at a time
      * ({@link #apply}) by the consumer.
      */
     @WithTransaction
@@ -81,7 +88,9 @@ public class ProcessLineageService {
         if (lineageEvents.size() == 0) {
             return Uni.createFrom().voidItem();
         }
-        return ledger.onceAll(CONSUMER, lineageEvents, this::project).replaceWithVoid();
+        // Nothing is written per event while the ledger records them: which ones are first-time is all it answers.
+        return ledger.onceAll(CONSUMER, lineageEvents, event -> Uni.createFrom().voidItem())
+                .chain(first -> project(lineageEvents, first));
     }
 
     private static boolean aboutLineage(SpecificRecord event) {
@@ -90,41 +99,85 @@ public class ProcessLineageService {
                 || event instanceof BatchEnqueued || event instanceof BatchesArchived;
     }
 
-    private Uni<Void> project(SpecificRecord event) {
-        OffsetDateTime at = OffsetDateTime.ofInstant(Events.headerOf(event).getOccurredAt(), ZoneOffset.UTC);
-        if (event instanceof JobStarted e) {
-            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(),
-                    e.getTargetBatchMarking(), "RUNNING", at, null)
-                    .chain(() -> changed(e.getInstanceExecId(), false, "RUNNING", at, null));
-        } else if (event instanceof JobHalted e) {
-            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), e.getBatchMarking(),
-                    "SUCCESS", null, at).chain(() -> changed(e.getInstanceExecId(), false, "SUCCESS", at, null));
-        } else if (event instanceof JobFailed e) {
-            return lineage.upsertRun(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "FAILED", null,
-                    at).chain(() -> changed(e.getInstanceExecId(), false, "FAILED", at, e.getErrorText()));
-        } else if (event instanceof StepStarted e) {
-            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
-                    e.getParentInstanceExecId(), "RUNNING", at)
-                    .chain(() -> changed(e.getSubInstanceExecId(), true, "RUNNING", at, null));
-        } else if (event instanceof StepHalted e) {
-            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
-                    e.getParentInstanceExecId(), "SUCCESS", at)
-                    .chain(() -> changed(e.getSubInstanceExecId(), true, "SUCCESS", at, null));
-        } else if (event instanceof StepFailed e) {
-            return lineage.upsertStepRun(e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
-                    e.getParentInstanceExecId(), "FAILED", at)
-                    .chain(() -> changed(e.getSubInstanceExecId(), true, "FAILED", at, null));
-        } else if (event instanceof BatchEnqueued e) {
-            return lineage.insertEnqueue(e.getQueueId(), e.getSourceBatchId(), e.getSourceProcessId(),
-                    e.getConsumerProcessId(), e.getBatchMarking(), at);
-        }
-        BatchesArchived e = (BatchesArchived) event;
-        return InOrder.each(e.getSourceBatchIds(), source -> lineage.insertConsumption(e.getParentProcessId(),
-                e.getTargetBatchId(), source, at));
+    /** A first-time event: its position in the batch, what it writes and, for a run or step, its transition. */
+    private record Applied(int index, Write write, RunTransitions.Transition transition) {
     }
 
-    private Uni<Void> changed(long run, boolean step, String state, OffsetDateTime at, String error) {
-        return transitions.changed(new RunTransitions.Transition(run, step, state, at, error));
+    /**
+     * Projects the events {@code first} marks: at most one statement per table for their rows, folded per run and
+     * step run ({@link ProjectionFold}), then each one's transition in the batch's order, in its record's scope. A
+     * run or step run the fold leaves to be written one event at a time gets each row just before its transition.
+     */
+    private Uni<Void> project(RecordBatch<SpecificRecord> events, List<Boolean> first) {
+        List<Applied> applied = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            if (first.get(i)) {
+                applied.add(applied(i, events.get(i)));
+            }
+        }
+        ProjectionFold.Plan plan = ProjectionFold.plan(applied.stream().map(Applied::write).toList(),
+                transitions.readsProjection());
+        return lineage.upsertStepRuns(plan.steps())
+                .chain(() -> lineage.upsertRuns(plan.runs()))
+                .chain(() -> lineage.insertEnqueues(plan.enqueues()))
+                .chain(() -> lineage.insertConsumptions(plan.consumptions()))
+                .chain(() -> InOrder.each(IntStream.range(0, applied.size()).boxed().toList(), position ->
+                        transition(events, applied.get(position), plan.oneByOne().contains(position))));
+    }
+
+    /**
+     * A run or step event's transition, in its record's scope, after its row: written before, or now when it is
+     * written on its own (only run and step run rows ever are). Offers and archives have none.
+     */
+    private Uni<Void> transition(RecordBatch<SpecificRecord> events, Applied event, boolean alone) {
+        if (event.transition() == null) {
+            return Uni.createFrom().voidItem();
+        }
+        Write w = event.write();
+        return events.around(event.index(), () -> (!alone ? Uni.createFrom().voidItem()
+                : w.run() != null ? lineage.upsertRuns(List.of(w.run())) : lineage.upsertStepRuns(List.of(w.step())))
+                .chain(() -> transitions.changed(event.transition())));
+    }
+
+    private static Applied applied(int index, SpecificRecord event) {
+        OffsetDateTime at = OffsetDateTime.ofInstant(Events.headerOf(event).getOccurredAt(), ZoneOffset.UTC);
+        if (event instanceof JobStarted e) {
+            return run(index, new Run(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(),
+                    e.getTargetBatchMarking(), "RUNNING", at, null), at, null);
+        } else if (event instanceof JobHalted e) {
+            return run(index, new Run(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(),
+                    e.getBatchMarking(), "SUCCESS", null, at), at, null);
+        } else if (event instanceof JobFailed e) {
+            return run(index, new Run(e.getInstanceExecId(), e.getProcessId(), e.getTargetBatchId(), null, "FAILED",
+                    null, at), at, e.getErrorText());
+        } else if (event instanceof StepStarted e) {
+            return step(index, e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "RUNNING", at);
+        } else if (event instanceof StepHalted e) {
+            return step(index, e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "SUCCESS", at);
+        } else if (event instanceof StepFailed e) {
+            return step(index, e.getSubInstanceExecId(), e.getSubProcessId(), e.getParentProcessId(),
+                    e.getParentInstanceExecId(), "FAILED", at);
+        } else if (event instanceof BatchEnqueued e) {
+            return new Applied(index, Write.of(new Enqueue(e.getQueueId(), e.getSourceBatchId(),
+                    e.getSourceProcessId(), e.getConsumerProcessId(), e.getBatchMarking(), at)), null);
+        }
+        BatchesArchived e = (BatchesArchived) event;
+        return new Applied(index, Write.of(e.getSourceBatchIds().stream().map(source -> new Consumption(
+                e.getParentProcessId(), e.getTargetBatchId(), source, at)).toList()), null);
+    }
+
+    private static Applied run(int index, Run row, OffsetDateTime at, String error) {
+        return new Applied(index, Write.of(row),
+                new RunTransitions.Transition(row.instanceExecId(), false, row.state(), at, error));
+    }
+
+    /** A step's row as its event upserts it: started then, and ended then unless it starts. */
+    private static Applied step(int index, long sub, long subProcess, long parent, long parentRun, String state,
+                                OffsetDateTime at) {
+        return new Applied(index, Write.of(new StepRun(sub, subProcess, parent, parentRun, state, at,
+                "RUNNING".equals(state) ? null : at)), new RunTransitions.Transition(sub, true, state, at, null));
     }
 
     /**

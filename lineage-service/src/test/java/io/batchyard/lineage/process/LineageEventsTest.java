@@ -6,8 +6,10 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.batchyard.eventing.ProcessedEventLedger;
+import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
+import io.batchyard.events.execution.StepHalted;
 import io.batchyard.events.execution.StepStarted;
 import io.batchyard.events.lineage.LineageParsed;
 import io.batchyard.events.lineage.QueryRegistered;
@@ -230,6 +232,79 @@ class LineageEventsTest {
         assertThat(letter.header("dead-letter-reason")).isEqualTo("neither a registry record nor a single-object encoded one");
         assertThat(meters.find(ProcessedEventLedger.DUPLICATES).counters().stream().mapToDouble(Counter::count).sum()
                 - duplicates).isEqualTo(1);
+    }
+
+    /**
+     * A poll's run and batch events are written folded, one statement per table: a step run that starts and ends and
+     * a job that starts and halts in one batch are stored as applying them one after the other leaves them, next to a
+     * job that fails without a target batch; so are offers and an archive of two source batches polled together.
+     */
+    @Test
+    void aBatchWhoseRunsStartAndEndIsStoredAsAppliedOneByOne() throws Exception {
+        long p = 9500;
+        JobStarted start = JobStarted.newBuilder().setHeader(Events.header("test", 9501L, null)).setProcessId(p)
+                .setInstanceExecId(9501).setTargetBatchId(95001).setTargetBatchMarking("2024-09-01").build();
+        StepStarted stepStart = StepStarted.newBuilder().setHeader(Events.header("test", 9511L, null))
+                .setParentProcessId(9510).setSubProcessId(9512).setSubInstanceExecId(9513)
+                .setParentInstanceExecId(9511).build();
+        StepHalted stepEnd = StepHalted.newBuilder().setHeader(Events.header("test", 9511L, null))
+                .setParentProcessId(9510).setSubProcessId(9512).setSubInstanceExecId(9513)
+                .setParentInstanceExecId(9511).build();
+        JobHalted halt = JobHalted.newBuilder().setHeader(Events.header("test", 9501L, null)).setProcessId(p)
+                .setInstanceExecId(9501).setTargetBatchId(95001).setBatchMarking("2024-09-01").build();
+        BatchEnqueued offered = BatchEnqueued.newBuilder().setHeader(Events.header("test", 9501L, null))
+                .setQueueId(9520).setSourceBatchId(95001).setSourceProcessId(p).setConsumerProcessId(9512)
+                .setBatchMarking("2024-09-01").build();
+        // Columns without a value travel as nulls within the statements' arrays.
+        JobFailed otherFailed = JobFailed.newBuilder().setHeader(Events.header("test", 9502L, null)).setProcessId(p)
+                .setInstanceExecId(9502).setErrorText("boom").build();
+        BatchEnqueued offeredBySomeone = BatchEnqueued.newBuilder().setHeader(Events.header("test", 9501L, null))
+                .setQueueId(9521).setSourceBatchId(95003).setConsumerProcessId(9512).build();
+        BatchesArchived archived = BatchesArchived.newBuilder().setHeader(Events.header("test", 9511L, null))
+                .setParentProcessId(9510).setTargetBatchId(95101).setSourceBatchIds(List.of(95001L, 95002L)).build();
+        try (EventPublisher publisher = new EventPublisher(kafka)) {
+            publisher.publishTogether(Topics.EXECUTION_LIFECYCLE, p,
+                    List.of(start, stepStart, otherFailed, stepEnd, halt));
+            publisher.publishTogether(Topics.QUEUE_BATCHES, 9510, List.of(offered, archived, offeredBySomeone));
+        }
+        Infrastructure.Database db = BatchyardTestStack.database();
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', state, target_batch_id, batch_marking, %s, %s) FROM process_run
+                     WHERE instance_exec_id = 9501""".formatted(millis("started_at"), millis("ended_at"))))
+                    .containsExactly("SUCCESS 95001 2024-09-01 " + occurred(start) + " " + occurred(halt));
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', state, target_batch_id IS NULL, batch_marking IS NULL, %s) FROM process_run
+                     WHERE instance_exec_id = 9502""".formatted(millis("ended_at"))))
+                    .containsExactly("FAILED t t " + occurred(otherFailed));
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', state, sub_process_id, parent_process_id, parent_instance_exec_id, %s, %s)
+                      FROM step_run WHERE sub_instance_exec_id = 9513""".formatted(millis("started_at"),
+                    millis("ended_at"))))
+                    .containsExactly("SUCCESS 9512 9510 9511 " + occurred(stepStart) + " " + occurred(stepEnd));
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', source_batch_id, source_process_id, consumer_process_id, batch_marking, %s)
+                      FROM batch_enqueue WHERE queue_id = 9520""".formatted(millis("enqueued_at"))))
+                    .containsExactly("95001 9500 9512 2024-09-01 " + occurred(offered));
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', source_batch_id, source_process_id IS NULL, batch_marking IS NULL)
+                      FROM batch_enqueue WHERE queue_id = 9521"""))
+                    .containsExactly("95003 t t");
+            assertThat(db.firstColumn("""
+                    SELECT concat_ws(' ', parent_process_id, source_batch_id, %s) FROM batch_consumption
+                     WHERE target_batch_id = 95101 ORDER BY source_batch_id""".formatted(millis("archived_at"))))
+                    .containsExactly("9510 95001 " + occurred(archived), "9510 95002 " + occurred(archived));
+        });
+        assertThat(List.of(processedAt(stepStart), processedAt(otherFailed), processedAt(stepEnd), processedAt(halt)))
+                .as("one transaction").containsOnly(processedAt(start));
+    }
+
+    private static String millis(String column) {
+        return "CAST(extract(epoch FROM " + column + ") * 1000 AS bigint)";
+    }
+
+    private static long occurred(org.apache.avro.specific.SpecificRecord event) {
+        return Events.headerOf(event).getOccurredAt().toEpochMilli();
     }
 
     private static void awaitProducedBySuccess(long batch) {

@@ -139,22 +139,28 @@ public class ClaimService {
             }
             return Uni.createFrom().item(rows);
         }).chain(rows -> {
-            Optional<Long> claimedTarget = rows.values().stream().flatMap(List::stream).filter(QueueRow::claimed)
-                    .map(QueueRow::targetBatchId).findFirst();
+            List<QueueRow> all = rows.values().stream().flatMap(List::stream).toList();
+            Optional<Long> claimedTarget = all.stream().filter(QueueRow::claimed).map(QueueRow::targetBatchId)
+                    .findFirst();
             boolean retry = claimedTarget.isPresent();
             Uni<Long> target;
+            // The answer lists the claimed rows as read above: the claim changes only their target and state, which
+            // the answer does not show, so they are not read a second time.
+            List<QueueRow> claimedRows;
             if (retry) {
                 long t = claimedTarget.get();
                 target = queue.reaccess(t).chain(() -> batches.bindToRun(t, instanceExecId)).replaceWith(t);
+                claimedRows = all.stream().filter(r -> r.targetBatchId() != null && r.targetBatchId() == t).toList();
             } else {
                 List<BatchCut.Claim> chosen = sourceBatchIds == null ? BatchCut.select(steps, rows, maxBatch)
                         : BatchCut.selectNamed(steps, rows, sourceBatchIds, maxBatch);
-                target = batches.createTarget(instanceExecId).call(t -> queue.claim(
-                        chosen.stream().flatMap(c -> c.queueIds().stream()).toList(),
+                Set<Long> chosenIds = chosen.stream().flatMap(c -> c.queueIds().stream()).collect(Collectors.toSet());
+                target = batches.createTarget(instanceExecId).call(t -> queue.claim(chosenIds,
                         chosen.stream().filter(BatchCut.Claim::access).flatMap(c -> c.queueIds().stream()).toList(), t));
+                claimedRows = all.stream().filter(r -> chosenIds.contains(r.queueId())).toList();
             }
             return target.call(t -> claims.insert(new Claim(instanceExecId, parentId, t, retry, backfillId)))
-                    .chain(t -> result(t, retry, stepIds));
+                    .chain(t -> answer(t, retry, claimedRows));
         });
     }
 
@@ -163,27 +169,30 @@ public class ClaimService {
                 .toList()).orElse(List.of()));
     }
 
-    /** E3: one row per claimed queue row, ordered by step and source batch, with the source batches' files. */
+    /** The answer to a claim made before: the rows its target holds now. */
     private Uni<ClaimResult> result(long target, boolean retry, List<Long> stepIds) {
-        return queue.rowsOf(stepIds).chain(all -> {
-            List<QueueRow> claimed = all.stream()
-                    .filter(r -> r.targetBatchId() != null && r.targetBatchId() == target)
-                    .sorted(Comparator.comparingLong(QueueRow::processId).thenComparingLong(QueueRow::sourceBatchId))
-                    .toList();
-            List<Long> sources = claimed.stream().map(QueueRow::sourceBatchId).distinct().toList();
-            return batches.pathsOf(sources).chain(files -> batches.producers(sources).map(producers -> {
-                List<ClaimedRow> out = new ArrayList<>();
-                for (QueueRow r : claimed) {
-                    List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
-                    out.add(new ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
-                            target, r.sourceProcessId(), producers.get(r.sourceBatchId()),
-                            paths.isEmpty() ? null : String.join(",", paths),
-                            paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
-                                    .collect(Collectors.joining(","))));
-                }
-                return new ClaimResult(target, retry, out);
-            }));
-        });
+        return queue.rowsOf(stepIds).chain(all -> answer(target, retry, all.stream()
+                .filter(r -> r.targetBatchId() != null && r.targetBatchId() == target).toList()));
+    }
+
+    /** E3: one row per claimed queue row, ordered by step and source batch, with the source batches' files. */
+    private Uni<ClaimResult> answer(long target, boolean retry, List<QueueRow> rows) {
+        List<QueueRow> claimed = rows.stream()
+                .sorted(Comparator.comparingLong(QueueRow::processId).thenComparingLong(QueueRow::sourceBatchId))
+                .toList();
+        List<Long> sources = claimed.stream().map(QueueRow::sourceBatchId).distinct().toList();
+        return batches.pathsOf(sources).chain(files -> batches.producers(sources).map(producers -> {
+            List<ClaimedRow> out = new ArrayList<>();
+            for (QueueRow r : claimed) {
+                List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
+                out.add(new ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
+                        target, r.sourceProcessId(), producers.get(r.sourceBatchId()),
+                        paths.isEmpty() ? null : String.join(",", paths),
+                        paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
+                                .collect(Collectors.joining(","))));
+            }
+            return new ClaimResult(target, retry, out);
+        }));
     }
 
     private static Map<Long, List<QueueRow>> byStep(List<QueueRow> rows) {

@@ -65,21 +65,28 @@ public class ConsumptionQueueRepository extends SqlRepository {
     }
 
     /**
-     * InitStep: the step's rows of this run get their start time. Rows are matched by the run's target batch, so a
-     * late event of an earlier run never touches a later run's rows. (A step that is not enqueued has only its
-     * placeholder row, which the claim bound to the target too.)
+     * InitStep, HaltStep and TermStep: each step's rows of a run get their start time, or their end time and
+     * Processed (there is no Failed batch state), in one statement for all the marks. Rows are matched by the run's
+     * target batch, so a late event of an earlier run never touches a later run's rows. (A step that is not enqueued
+     * has only its placeholder row, which the claim bound to the target too.) The marks name each step and run once.
      */
-    public Uni<Integer> markStarted(long stepId, long targetBatchId) {
-        return update("UPDATE consumption_queue SET start_ts = now() WHERE process_id = :step AND target_batch_id = :target",
-                Params.of("step", stepId).and("target", targetBatchId));
-    }
-
-    /** HaltStep/TermStep: the step's rows of this run end as Processed (there is no Failed batch state). */
-    public Uni<Integer> markProcessed(long stepId, long targetBatchId) {
+    public Uni<Integer> mark(List<StepMarks.Mark> marks) {
+        if (marks.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
         return update("""
-                        UPDATE consumption_queue SET end_ts = now(), batch_state = 1
-                        WHERE process_id = :step AND target_batch_id = :target""",
-                Params.of("step", stepId).and("target", targetBatchId));
+                        UPDATE consumption_queue q
+                           SET start_ts = CASE WHEN m.started THEN now() ELSE q.start_ts END,
+                               end_ts = CASE WHEN m.ended THEN now() ELSE q.end_ts END,
+                               batch_state = CASE WHEN m.ended THEN 1 ELSE q.batch_state END
+                          FROM unnest(CAST(:steps AS bigint[]), CAST(:targets AS bigint[]),
+                                      CAST(:started AS boolean[]), CAST(:ended AS boolean[]))
+                               AS m(step_id, target_batch_id, started, ended)
+                         WHERE q.process_id = m.step_id AND q.target_batch_id = m.target_batch_id""",
+                Params.of("steps", marks.stream().map(StepMarks.Mark::stepId).toArray(Long[]::new))
+                        .and("targets", marks.stream().map(StepMarks.Mark::targetBatchId).toArray(Long[]::new))
+                        .and("started", marks.stream().map(StepMarks.Mark::started).toArray(Boolean[]::new))
+                        .and("ended", marks.stream().map(StepMarks.Mark::ended).toArray(Boolean[]::new)));
     }
 
     /**

@@ -81,14 +81,9 @@ public class QueueService {
         return queue.reaccess(targetBatchId);
     }
 
-    /** InitStep: the step's rows of the run get their start time. */
-    public Uni<Integer> markStarted(long stepId, long targetBatchId) {
-        return queue.markStarted(stepId, targetBatchId);
-    }
-
-    /** HaltStep/TermStep: the step's rows of the run end as Processed. */
-    public Uni<Integer> markProcessed(long stepId, long targetBatchId) {
-        return queue.markProcessed(stepId, targetBatchId);
+    /** InitStep, HaltStep and TermStep: the marks gathered, in one statement ({@link StepMarks}). */
+    public Uni<Integer> mark(StepMarks marks) {
+        return queue.mark(marks.drain());
     }
 
     /** Moves a completed run's rows to the archive; the rows moved. */

@@ -13,6 +13,7 @@ import io.batchyard.queue.claim.Claim;
 import io.batchyard.queue.batch.QueueEvents;
 import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.consumption.QueueService;
+import io.batchyard.queue.consumption.StepMarks;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.schemas.BatchMarking;
@@ -88,15 +89,19 @@ public class LifecycleService {
     public Uni<Applied> apply(SpecificRecord event) {
         AtomicInteger enqueued = new AtomicInteger();
         LifecycleCheck.Known known = check.nothingKnown();
+        StepMarks marks = new StepMarks();
         return definitions.lockAll(parentsOf(List.of(event)))
-                .chain(() -> ledger.once(CONSUMER, event, () -> effect(known, event, enqueued)))
+                .chain(() -> ledger.once(CONSUMER, event, () -> effect(known, event, enqueued, marks)))
+                .call(() -> queue.mark(marks))
                 .map(first -> new Applied(first, enqueued.get()));
     }
 
     /**
      * Applies a polled batch of lifecycle events in one transaction, in order, and says what each did: one ledger
      * statement for all of them ({@link ProcessedEventLedger#onceAll}), then each first-time event's effect as
-     * {@link #apply} runs it. One event that contradicts its run's claim fails the whole batch and rolls it back;
+     * {@link #apply} runs it. The steps' marks of consecutive step events go to the queue together, in one statement
+     * before the next job event's effect (which may archive those rows) or at the end. One event that contradicts its
+     * run's claim fails the whole batch and rolls it back;
      * the consumer then applies the batch's events one by one ({@link #apply}), so only that one is dead-lettered.
      *
      * @return per event, in the list's order, what applying it did ({@code first} false for a repeat)
@@ -105,9 +110,12 @@ public class LifecycleService {
     public Uni<List<Applied>> applyAll(RecordBatch<SpecificRecord> events) {
         Map<SpecificRecord, AtomicInteger> enqueued = new IdentityHashMap<>();
         events.payloads().forEach(event -> enqueued.put(event, new AtomicInteger()));
+        StepMarks marks = new StepMarks();
         return definitions.lockAll(parentsOf(events.payloads()))
                 .chain(() -> check.prefetch(events.payloads()))
-                .chain(known -> ledger.onceAll(CONSUMER, events, event -> effect(known, event, enqueued.get(event))))
+                .chain(known -> ledger.onceAll(CONSUMER, events,
+                        event -> effect(known, event, enqueued.get(event), marks)))
+                .call(() -> queue.mark(marks))
                 .map(first -> {
                     List<Applied> applied = new ArrayList<>(events.size());
                     for (int i = 0; i < events.size(); i++) {
@@ -136,22 +144,26 @@ public class LifecycleService {
         return parents;
     }
 
-    private Uni<?> effect(LifecycleCheck.Known known, SpecificRecord event, AtomicInteger enqueued) {
+    /** A step event's effect is a mark gathered in {@code marks}; a job event's first writes the marks gathered. */
+    private Uni<?> effect(LifecycleCheck.Known known, SpecificRecord event, AtomicInteger enqueued, StepMarks marks) {
         if (event instanceof StepStarted e) {
             return check.step(known, "StepStarted", e.getParentProcessId(), e.getSubProcessId(),
                     e.getParentInstanceExecId(), e.getTargetBatchId())
-                    .chain(() -> queue.markStarted(e.getSubProcessId(), e.getTargetBatchId()));
+                    .invoke(() -> marks.started(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepHalted e) {
             return check.step(known, "StepHalted", e.getParentProcessId(), e.getSubProcessId(),
                     e.getParentInstanceExecId(), e.getTargetBatchId())
-                    .chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+                    .invoke(() -> marks.ended(e.getSubProcessId(), e.getTargetBatchId()));
         }
         if (event instanceof StepFailed e) {
             // No Failed batch state: the rows end Processed but keep their target, so the next claim retries them.
             return check.step(known, "StepFailed", e.getParentProcessId(), e.getSubProcessId(),
                     e.getParentInstanceExecId(), e.getTargetBatchId())
-                    .chain(() -> queue.markProcessed(e.getSubProcessId(), e.getTargetBatchId()));
+                    .invoke(() -> marks.ended(e.getSubProcessId(), e.getTargetBatchId()));
+        }
+        if (!marks.isEmpty() && (event instanceof JobHalted || event instanceof JobFailed)) {
+            return queue.mark(marks).chain(() -> effect(known, event, enqueued, marks));
         }
         if (event instanceof JobHalted e) {
             return check.halted(known, "JobHalted", e.getProcessId(), e.getInstanceExecId(), e.getTargetBatchId())

@@ -42,8 +42,9 @@ public class TriggerConsumer {
         if (!(event instanceof BatchEnqueued enqueued)) {
             return Uni.createFrom().voidItem();
         }
-        return inputs.onBatch(enqueued).chain(decided -> decided.map(starts::after)
-                .orElse(Uni.createFrom().voidItem()));
+        return inputs.withoutPolicy(enqueued).chain(optedOut -> optedOut.isPresent() ? starts.after(optedOut.get())
+                : inputs.onBatch(enqueued).chain(decided -> decided.map(starts::after)
+                        .orElse(Uni.createFrom().voidItem())));
     }
 
     /**

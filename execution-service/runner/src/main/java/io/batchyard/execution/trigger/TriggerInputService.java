@@ -13,6 +13,7 @@ import io.batchyard.execution.runner.RunnerJob;
 import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -86,6 +87,19 @@ public class TriggerInputService implements RunInputs {
 
     /** An input as recorded: its id, the parent's bucket it feeds, and when its event happened. */
     private record Recorded(long inputId, String bucket, OffsetDateTime arrivedAt, Instant eventAt, String eventId) {
+    }
+
+    /**
+     * The decision for a batch whose parent takes no trigger, from one read, outside a transaction and without a
+     * ledger row: such a batch changes nothing here, so deciding it again on a redelivery changes nothing either. (A
+     * redelivery that comes after the parent was given a policy is an input like a batch arriving then.) Most
+     * batches are of this kind, and this spares each of them a transaction. Empty when the parent has a policy or
+     * the step is unknown: {@link #onBatch} decides.
+     */
+    @WithSession
+    public Uni<Optional<TriggerDecision>> withoutPolicy(BatchEnqueued event) {
+        return policies.parentWithoutPolicy(event.getConsumerProcessId()).map(parent -> parent.map(id ->
+                TriggerDecision.optedOut(id, "parent " + id + " has trigger policy none")));
     }
 
     /** Decides once what a batch enqueued for one of a parent's steps does; empty for a duplicate delivery. */

@@ -62,6 +62,21 @@ public class TriggerPolicyRepository extends SqlRepository {
                 TriggerPolicyRepository::settings);
     }
 
+    /**
+     * The parent a batch enqueued for {@code step} would trigger, when that parent takes no trigger (it has no policy
+     * row, or policy none): one read of the step's definition and its parent's policy. Empty when the step is unknown
+     * here or its parent has a policy.
+     */
+    public Uni<Optional<Long>> parentWithoutPolicy(long step) {
+        return value("""
+                        SELECT s.parent_id FROM (
+                            SELECT COALESCE(d.parent_process_id, d.process_id) AS parent_id
+                              FROM process_definition d WHERE d.process_id = :step) s
+                          LEFT JOIN trigger_policy p ON p.process_id = s.parent_id
+                         WHERE p.policy IS NULL OR p.policy = 'none'""",
+                Long.class, Params.of("step", step));
+    }
+
     /** The settings of these processes that have a row (a producer's grain and zone say how its markings read). */
     public Uni<Map<Long, TriggerSettings>> settingsOf(Collection<Long> processIds) {
         if (processIds.isEmpty()) {
