@@ -8,50 +8,24 @@
 // APPLICATION (id of the test's application), WAITING (a consumer's parent id), BUCKET (the bucket it waits for),
 // ARRIVED and EXPECTED (its inputs), PRODUCER (the producer it waits for), MISSING (one of the keys missing),
 // PAUSED (a paused consumer's parent id), TRIGGER_RUN (its trigger run's id), BATCH (the batch that run consumed).
-const fs = require('fs');
-const path = require('path');
-const { env, launch } = require('./chromium');
+const { env, checkPanel } = require('./chromium');
 
 const WAIT = 30000; // the panel asks every 5 s, once the page has the queues of the application
-const shots = env('SCREENSHOTS');
-fs.mkdirSync(shots, { recursive: true });
 
-async function main() {
-  const browser = await launch();
-  try {
-    const context = await browser.newContext({ extraHTTPHeaders: { Authorization: `Bearer ${env('TOKEN')}` },
-      viewport: { width: 1400, height: 1000 } });
-    const page = await context.newPage();
-    const response = await page.goto(env('DASHBOARD_URL'));
-    if (!response.ok()) throw new Error(`the page answered ${response.status()}`);
-    await page.waitForSelector('#status[data-version]', { timeout: WAIT });
-    await page.waitForSelector(`#app option[value="${env('APPLICATION')}"]`, { state: 'attached', timeout: WAIT });
-    await page.selectOption('#app', env('APPLICATION'));
-    const started = Date.now();
-    try {
-      const waitingRow = `#triggers div[data-trigger="${env('WAITING')}"] tr[data-bucket="${env('BUCKET')}"]`;
-      await page.waitForFunction(([sel, arrived, producer, missing]) => {
-        const row = document.querySelector(sel);
-        return row && row.textContent.includes(arrived) && row.textContent.includes(`${producer}: `)
-          && row.textContent.includes(missing);
-      }, [waitingRow, `${env('ARRIVED')} / ${env('EXPECTED')}`, env('PRODUCER'), env('MISSING')], { timeout: WAIT });
-      const runRow = `#triggers div[data-trigger="${env('PAUSED')}"][data-paused="true"] tr[data-trigger-run="${env('TRIGGER_RUN')}"]`;
-      await page.waitForFunction(([sel, batch]) => {
-        const row = document.querySelector(sel);
-        return row && row.textContent.includes(batch);
-      }, [runRow, env('BATCH')], { timeout: WAIT });
-    } catch (e) {
-      await page.screenshot({ path: path.join(shots, 'failed-triggers.png'), fullPage: true });
-      throw e;
-    }
-    await page.screenshot({ path: path.join(shots, 'triggers.png'), fullPage: true });
-    console.log(JSON.stringify({ triggersShownMs: Date.now() - started }));
-  } finally {
-    await browser.close();
-  }
-}
-
-main().catch((e) => {
-  console.error(`dashboard-triggers: ${e.message.split('\n')[0]}`);
-  process.exit(1);
+checkPanel('triggers', async (page) => {
+  const waitingRow = `#triggers div[data-trigger="${env('WAITING')}"] tr[data-bucket="${env('BUCKET')}"]`;
+  await page.waitForFunction(([sel, arrived, producer, missing]) => {
+    const row = document.querySelector(sel);
+    return row && row.textContent.includes(arrived) && row.textContent.includes(`${producer}: `)
+      && row.textContent.includes(missing);
+  }, [waitingRow, `${env('ARRIVED')} / ${env('EXPECTED')}`, env('PRODUCER'), env('MISSING')], { timeout: WAIT });
+  const runRow = `#triggers div[data-trigger="${env('PAUSED')}"][data-paused="true"] tr[data-trigger-run="${env('TRIGGER_RUN')}"]`;
+  await page.waitForFunction(([sel, batch]) => {
+    const row = document.querySelector(sel);
+    return row && row.textContent.includes(batch);
+  }, [runRow, env('BATCH')], { timeout: WAIT });
+}, async (page) => {
+  await page.waitForSelector('#status[data-version]', { timeout: WAIT });
+  await page.waitForSelector(`#app option[value="${env('APPLICATION')}"]`, { state: 'attached', timeout: WAIT });
+  await page.selectOption('#app', env('APPLICATION'));
 });

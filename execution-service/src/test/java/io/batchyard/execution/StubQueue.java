@@ -124,7 +124,8 @@ public class StubQueue implements QuarkusTestResourceLifecycleManager {
         server.start();
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
         // the launcher hook of Oozie and Airflow parents posts to the stand-in orchestrator; retries are quick here
-        return Map.of("batchyard.queue.url", base,
+        // no lineage-service answers here (a closed port): a preview whose roots name columns is answered 467
+        return Map.of("batchyard.queue.url", base, "batchyard.lineage.url", "http://127.0.0.1:9",
                 "batchyard.trigger.launcher.kind", "http",
                 "batchyard.trigger.launcher.url", base + StubOrchestrator.PATH,
                 "batchyard.trigger.launcher.attempts", "3",

@@ -56,10 +56,16 @@ final class BackfillCommands {
         @Option(names = "--no-cascade", description = "only the roots, not what consumed their output")
         boolean noCascade;
 
+        @Option(names = "--column", split = ",", paramLabel = "DB.TABLE.COLUMN",
+                description = "the only columns of the roots' output that changed: jobs their column lineage does"
+                        + " not reach are left out (pruned)")
+        List<String> columns;
+
         @Override
         int run(BatchyardClient client, Output out) {
             Map<String, Object> body = new LinkedHashMap<>();
-            body.put("roots", roots.stream().map(pid -> Map.of("processId", pid)).toList());
+            body.put("roots", roots.stream().map(pid -> columns == null ? Map.of("processId", pid)
+                    : Map.of("processId", pid, "columns", columns)).toList());
             if (batches != null) {
                 body.put("batchIds", batches);
             }
@@ -167,8 +173,12 @@ final class BackfillCommands {
     /** The plan's summary, then one row per entry in the order they run. */
     static List<String> planLines(JsonNode plan) {
         List<String> lines = new ArrayList<>();
-        lines.add("plan " + plan.path("planId").asText() + ": " + plan.path("entries").size() + " entries in "
-                + plan.path("levels").asInt() + " levels, estimated " + plan.path("estimatedMs").asLong() + " ms"
+        int pruned = 0;
+        for (JsonNode e : plan.path("entries")) {
+            pruned += e.path("pruned").isTextual() ? 1 : 0;
+        }
+        lines.add("plan " + plan.path("planId").asText() + ": " + plan.path("entries").size() + " entries"
+                + (pruned > 0 ? " (" + pruned + " pruned)" : "") + " in " + plan.path("levels").asInt() + " levels, estimated " + plan.path("estimatedMs").asLong() + " ms"
                 + (plan.path("entriesWithoutEstimate").asInt() > 0
                         ? " (" + plan.path("entriesWithoutEstimate").asInt() + " without estimate)" : ""));
         List<Object[]> rows = new ArrayList<>();
@@ -178,11 +188,17 @@ final class BackfillCommands {
                 chain.add(link.path("processId").asText());
             }
             rows.add(new Object[] {e.path("entryNo").asInt(), e.path("level").asInt(), e.path("processId").asLong(),
-                    text(e.path("bucket")), text(e.path("replacedRunId")), e.path("status").asText(),
+                    text(e.path("bucket")), text(e.path("replacedRunId")),
+                    e.path("status").asText() + (e.path("pruned").isTextual() ? " PRUNED" : ""),
                     joined(e.path("inputBatchIds")), String.join(" > ", chain), text(e.path("estimatedMs"))});
         }
         lines.add(Table.of("ENTRY", "LEVEL", "PROCESS", "BUCKET", "REPLACES_RUN", "STATUS", "INPUTS", "REASON",
                 "ESTIMATE_MS").rows(rows).render());
+        for (JsonNode e : plan.path("entries")) {
+            if (e.path("pruned").isTextual()) {
+                lines.add("entry " + e.path("entryNo").asInt() + " pruned: " + e.path("pruned").asText());
+            }
+        }
         return lines;
     }
 
@@ -205,7 +221,10 @@ final class BackfillCommands {
                 + b.path("onFailure").asText() + ")");
         Map<Integer, Integer> perLevel = new TreeMap<>();
         for (JsonNode e : answer.path("plan").path("entries")) {
-            perLevel.merge(e.path("level").asInt(), 1, Integer::sum);
+            // a pruned entry never runs: it is in no bar
+            if (!e.path("pruned").isTextual()) {
+                perLevel.merge(e.path("level").asInt(), 1, Integer::sum);
+            }
         }
         // where the entries are, once the backfill ran: ended ones fill the bar
         Map<Integer, JsonNode> progress = new TreeMap<>();

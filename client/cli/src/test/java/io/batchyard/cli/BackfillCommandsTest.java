@@ -95,6 +95,33 @@ class BackfillCommandsTest {
     }
 
     @Test
+    void columnsGoWithEachRootAndAPrunedEntryIsMarkedWithWhyAndLeftOutOfTheBars() throws Exception {
+        String b = entry(2, 1, 2, "100", "[100]", "[{\"processId\":1},{\"processId\":2}]", "600");
+        String pruned = PLAN.replace(b, b.substring(0, b.length() - 1)
+                + ",\"pruned\":\"the column lineage of db.a.x does not reach process 2\"}");
+        assertThat(pruned).isNotEqualTo(PLAN);
+        execution.answer("/backfills/preview", 201, pruned).answer("/backfills/pruned", 200,
+                STARTED.replace(PLAN, pruned));
+        FakeService.Run r = FakeService.run("backfill", "preview", "--root", "1,5", "--batch", "7", "--column",
+                "db.a.x,db.a.y");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(JSON.readTree(execution.requests().get(0).body())).isEqualTo(JSON.readTree("{\"roots\":["
+                + "{\"processId\":1,\"columns\":[\"db.a.x\",\"db.a.y\"]},"
+                + "{\"processId\":5,\"columns\":[\"db.a.x\",\"db.a.y\"]}],\"batchIds\":[7]}"));
+        assertThat(r.out().lines().toList()).containsExactly(
+                "plan " + PLAN_ID + ": 3 entries (1 pruned) in 3 levels, estimated 1200 ms (1 without estimate)",
+                "ENTRY  LEVEL  PROCESS  BUCKET    REPLACES_RUN  STATUS            INPUTS   REASON     ESTIMATE_MS",
+                "1      0      1        20260301  11            COMPLETED         -        1          600",
+                "2      1      2        20260301  12            COMPLETED PRUNED  100      1 > 2      600",
+                "3      2      4        20260301  13            COMPLETED         200,300  1 > 2 > 4  -",
+                "entry 2 pruned: the column lineage of db.a.x does not reach process 2");
+        assertThat(FakeService.run("backfill", "status", "pruned").out().lines().toList()).containsExactly(
+                "backfill " + ID + ": QUEUED (plan " + PLAN_ID + ", concurrency 2, on failure stop)",
+                "level 0 [--------------------] 0/1",
+                "level 2 [--------------------] 0/1");
+    }
+
+    @Test
     void runStatusAndTheMovesPrintTheStateAndEachLevel() throws Exception {
         FakeService.Run run = FakeService.run("backfill", "run", PLAN_ID, "--recompute", "--concurrency", "3",
                 "--on-failure", "continue");

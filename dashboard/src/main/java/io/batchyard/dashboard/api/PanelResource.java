@@ -67,6 +67,14 @@ public class PanelResource {
         return panels.deadlines();
     }
 
+    /** Live backfills and the last ended ones, each with its entries counted per level, and the count of each state. */
+    @GET
+    @Path("backfills")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<PanelService.Backfills> backfills() {
+        return panels.backfills();
+    }
+
     @GET
     @Path("lineage/processes/{pid}")
     @Produces(SVG)

@@ -11,7 +11,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
-/** execution-service's runner and data deadlines, read with the signed-in viewer's own token: the page shows only what they may see. */
+/**
+ * execution-service's runner, data deadlines and backfills, read with the signed-in viewer's own token: the page shows
+ * only what they may see.
+ */
 @RegisterRestClient(configKey = "execution")
 @AccessToken
 @Produces(MediaType.APPLICATION_JSON)
@@ -28,6 +31,10 @@ public interface ExecutionApi {
     @GET
     @Path("deadlines")
     Uni<JsonNode> deadlines(@QueryParam("state") String state, @QueryParam("limit") int limit);
+
+    @GET
+    @Path("backfills")
+    Uni<JsonNode> backfills(@QueryParam("state") String state, @QueryParam("limit") int limit);
 
     @GET
     @Path("processes/{pid}/trigger")

@@ -9,7 +9,9 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,17 +21,22 @@ import java.util.TreeMap;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
- * The panels that are not in the topics: the runner's "why isn't it running", parents' triggers, compaction's
- * partitions and merge jobs, and lineage graphs. Each is read from its service when the page asks, with the viewer's own token, so a viewer
- * sees there exactly what the service lets them see. A service's refusal (403, 404, ...) reaches the page unchanged;
- * a service that does not answer within its client's timeouts (application.properties) is a 503 with code 601, never
- * a hung panel.
+ * The panels that are not in the topics: the runner's "why isn't it running", parents' triggers, data deadlines,
+ * backfills, compaction's partitions and merge jobs, and lineage graphs. Each is read from its service when the page
+ * asks, with the viewer's own token, so a viewer sees there exactly what the service lets them see. A service's
+ * refusal (403, 404, ...) reaches the page unchanged; a service that does not answer within its client's timeouts
+ * (application.properties) is a 503 with code 601, never a hung panel.
  */
 @ApplicationScoped
 public class PanelService {
 
     /** Deadlines the deadline panel lists of each state. */
     static final int DEADLINES_SHOWN = 20;
+    /** Live backfills the backfills panel shows (of each state it asks for, and in all), and ended ones. */
+    static final int BACKFILLS_SHOWN = 20;
+    static final int ENDED_BACKFILLS_SHOWN = 5;
+    static final List<String> LIVE_BACKFILLS = List.of("QUEUED", "RUNNING", "PAUSED", "FAILED");
+    static final List<String> ENDED_BACKFILLS = List.of("SUCCEEDED", "CANCELLED");
     /** Partitions and dead merge jobs a compaction panel lists: the services' page size. */
     static final int PAGE = 500;
     static final int DEAD_SHOWN = 20;
@@ -134,6 +141,45 @@ public class PanelService {
                         execution.deadlines("AT_RISK", DEADLINES_SHOWN), execution.deadlines("MISSED", DEADLINES_SHOWN))
                 .asTuple().map(t -> new Deadlines(t.getItem1(), t.getItem2(), t.getItem3()))
                 .onFailure().transform(e -> relayed("execution-service", e));
+    }
+
+    /**
+     * The backfills a viewer may read (those whose plan lists only processes they may read): the live ones, a failed
+     * one among them since it waits for a resume or a cancel, and the last few ended, each list newest first, each
+     * backfill with its entries counted per level; and how many there are of each state.
+     */
+    public record Backfills(Map<String, Long> totals, List<JsonNode> live, List<JsonNode> ended) {
+    }
+
+    public Uni<Backfills> backfills() {
+        List<Uni<JsonNode>> pages = new ArrayList<>();
+        LIVE_BACKFILLS.forEach(state -> pages.add(execution.backfills(state, BACKFILLS_SHOWN)));
+        ENDED_BACKFILLS.forEach(state -> pages.add(execution.backfills(state, ENDED_BACKFILLS_SHOWN)));
+        return Uni.join().all(pages).andFailFast()
+                .map(all -> backfills(all.subList(0, LIVE_BACKFILLS.size()),
+                        all.subList(LIVE_BACKFILLS.size(), all.size())))
+                .onFailure().transform(e -> relayed("execution-service", e));
+    }
+
+    /** The panel from one page per live state and one per ended state, in the order of those lists. */
+    static Backfills backfills(List<JsonNode> livePages, List<JsonNode> endedPages) {
+        Map<String, Long> totals = new LinkedHashMap<>();
+        for (int i = 0; i < livePages.size(); i++) {
+            totals.put(LIVE_BACKFILLS.get(i), livePages.get(i).path("total").asLong());
+        }
+        for (int i = 0; i < endedPages.size(); i++) {
+            totals.put(ENDED_BACKFILLS.get(i), endedPages.get(i).path("total").asLong());
+        }
+        return new Backfills(totals, newest(livePages, BACKFILLS_SHOWN), newest(endedPages, ENDED_BACKFILLS_SHOWN));
+    }
+
+    /** The newest {@code shown} items of these pages together; each page is newest first, so they hold them. */
+    private static List<JsonNode> newest(List<JsonNode> pages, int shown) {
+        List<JsonNode> items = new ArrayList<>();
+        pages.forEach(page -> page.path("items").forEach(items::add));
+        items.sort(Comparator.comparing((JsonNode b) -> OffsetDateTime.parse(b.path("backfill").path("createdAt")
+                .asText()).toInstant()).reversed().thenComparing(b -> b.path("backfill").path("backfillId").asText()));
+        return List.copyOf(items.subList(0, Math.min(shown, items.size())));
     }
 
     public Uni<String> processGraph(long pid) {

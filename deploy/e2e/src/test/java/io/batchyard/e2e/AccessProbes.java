@@ -36,6 +36,10 @@ final class AccessProbes {
             "dashboard: GET /api/panels/deadlines",
             "it lists open deadlines only, and the matrix's own POST /deadlines/{id}/waive closes the fixture's one in"
                     + " an order it does not fix",
+            "dashboard: GET /api/panels/backfills",
+            "it shows the live backfills and the last five ended, and the matrix's own POST"
+                    + " /backfills/{backfillId}/cancel ends the fixture's one in an order it does not fix; its rows are"
+                    + " execution-service's GET /backfills to the viewer's own token, whose visibility is judged",
             "dashboard: GET /api/panels/triggers",
             "it shows only parents with a trigger policy among those asked for, and the fixture's parent has none;"
                     + " the panel asks execution-service with the viewer's own token, which answers a parent the viewer"
@@ -231,6 +235,7 @@ final class AccessProbes {
         for (String action : List.of("pause", "resume", "cancel")) {
             p.add(guarded(s, "POST /backfills/{backfillId}/" + action, () -> fx.backfill, AccessProbes::at));
         }
+        p.add(list(s, "GET /backfills", at().query("limit", 500), "items.backfill.backfillId", () -> fx.backfill));
         p.add(list(s, "GET /deadlines", at().query("processId", fx.parent), "items.deadlineId", () -> fx.deadline));
         p.add(guarded(s, "GET /deadlines/{id}", () -> fx.deadline, AccessProbes::at));
         p.add(guarded(s, "POST /deadlines/{id}/waive", () -> fx.deadline,
@@ -351,6 +356,8 @@ final class AccessProbes {
     private static void lineage(AccessFixtures fx, List<Probe> p) {
         String s = "lineage-service";
         p.add(none(s, "GET /audit", AccessProbes::at));
+        p.add(none(s, "POST /internal/lineage/reach", () -> at().body(Map.of("columns",
+                List.of(fx.targetTable + ".amount")))));
         p.add(guarded(s, "GET /lineage/batches/{batchId}", () -> fx.targetBatch, AccessProbes::at));
         p.add(graph(s, "GET /lineage/columns", () -> fx.targetTable,
                 table -> at().query("table", table).query("column", "amount"), "edges.processId", () -> fx.step));
@@ -382,6 +389,7 @@ final class AccessProbes {
         p.add(list(s, "GET /api/panels/compaction", at(), "tables.table",
                 () -> fx.compactionSchema + "." + fx.compactionTableName));
         p.add(list(s, "GET /api/panels/deadlines", at(), null, null));
+        p.add(list(s, "GET /api/panels/backfills", at(), null, null));
         p.add(guarded(s, "GET /api/panels/lineage/processes/{pid}", () -> fx.parent, AccessProbes::at));
         p.add(graph(s, "GET /api/panels/lineage/tables/{table}", () -> fx.targetTable, AccessProbes::at, null, null));
     }

@@ -1,10 +1,12 @@
 package io.batchyard.e2e;
 
 import static io.batchyard.e2e.BucketTriggers.ok;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.batchyard.e2e.BucketTriggers.Job;
+import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -13,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,23 +43,10 @@ class BackfillEndToEndTest {
 
     @Test
     void aRestatedRootReRunsExactlyTheDiamondBelowItOnceInOrderWithConcurrencyTwo() {
-        Job p = t.producer("day", "UTC");
-        Job a = t.consumer(List.of(p.parent()), BucketTriggers.daily("each", p));
-        Job b = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
-        Job c = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
-        Job d = t.consumer(List.of(b.parent(), c.parent()), BucketTriggers.daily("all", b, c));
-        Map<Long, String> names = Map.of(a.parent(), "A", b.parent(), "B", c.parent(), "C", d.parent(), "D");
-        DAYS.forEach(day -> t.batch(p, day));
-        // the live runs: every job once per day
-        for (Job job : List.of(a, b, c, d)) {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(500))
-                    .until(() -> complete(job.parent()).keySet().containsAll(DAYS));
-        }
-        Map<Long, Map<String, Long>> live = new HashMap<>();
-        for (Job job : List.of(a, b, c, d)) {
-            live.put(job.parent(), complete(job.parent()));
-            assertThat(runs(job.parent())).as("live runs of %s", names.get(job.parent())).hasSize(DAYS.size());
-        }
+        Diamond diamond = diamond(DAYS, jobs -> { });
+        Job a = diamond.a(), b = diamond.b(), c = diamond.c(), d = diamond.d();
+        Map<Long, String> names = diamond.names();
+        Map<Long, Map<String, Long>> live = diamond.live();
 
         // the preview: exactly these twelve, by hand
         JsonPath plan = ok(t.execution().body(Map.of("roots", List.of(Map.of("processId", a.parent())),
@@ -77,12 +67,7 @@ class BackfillEndToEndTest {
         assertThat(plan.getInt("levels")).isEqualTo(3);
 
         // run it, two at a time
-        JsonPath started = ok(t.execution().body(Map.of("planId", plan.getString("planId"), "concurrency", 2))
-                .post("/backfills"), 202).jsonPath();
-        String id = started.getString("backfill.backfillId");
-        JsonPath done = await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(
-                () -> ok(t.execution().get("/backfills/" + id)).jsonPath(),
-                j -> List.of("SUCCEEDED", "FAILED").contains(j.getString("backfill.state")));
+        JsonPath done = runToTheEnd(plan.getString("planId"));
         assertThat(done.getString("backfill.state")).as(done.prettify()).isEqualTo("SUCCEEDED");
         assertThat(done.getInt("progress.succeeded")).isEqualTo(12);
         assertThat(done.getList("progress.levels.succeeded", Integer.class)).containsExactly(3, 6, 3);
@@ -134,6 +119,105 @@ class BackfillEndToEndTest {
         // and no live run followed from the re-made batches
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b, c, d).stream()
                 .allMatch(job -> runs(job.parent()).size() == DAYS.size() + RESTATED.size()));
+    }
+
+    /**
+     * A root restated in one column only: the column lineage (each step's query registered with lineage-service)
+     * says a.x reaches B (its query reads it) and, through B's output, D, but not C, whose query reads a.y. The
+     * preview lists C's entry as pruned, with why; the run re-runs A, B and D, never C, and D consumes B's re-made
+     * batch beside C's batch as it was.
+     */
+    @Test
+    void aRootRestatedInOneColumnLeavesOutTheJobsItsLineageDoesNotReach() {
+        String db = "bf" + System.nanoTime() % 1_000_000_000L;
+        List<String> days = List.of("20260901", "20260902", "20260903");
+        String day = "20260902";
+        Diamond diamond = diamond(days, jobs -> {
+            register(jobs.get(0).step(), "INSERT OVERWRITE TABLE " + db + ".a SELECT s.x AS x, s.y AS y FROM "
+                    + db + ".src s");
+            register(jobs.get(1).step(), "INSERT OVERWRITE TABLE " + db + ".b SELECT a.x AS bx FROM " + db + ".a a");
+            register(jobs.get(2).step(), "INSERT OVERWRITE TABLE " + db + ".c SELECT a.y AS cy FROM " + db + ".a a");
+            register(jobs.get(3).step(), "INSERT OVERWRITE TABLE " + db + ".d SELECT b.bx AS dx, c.cy AS dy FROM "
+                    + db + ".b b JOIN " + db + ".c c ON b.bx = c.cy");
+        });
+        Job a = diamond.a(), b = diamond.b(), c = diamond.c(), d = diamond.d();
+        Map<Long, Map<String, Long>> live = diamond.live();
+
+        JsonPath plan = ok(t.execution().body(Map.of("roots", List.of(Map.of("processId", a.parent(),
+                        "columns", List.of(db + ".a.x"))), "fromBucket", day, "toBucket", day))
+                .post("/backfills/preview"), 201).jsonPath();
+        List<Map<String, Object>> entries = plan.getList("entries");
+        assertThat(entries).hasSize(4);
+        Map<String, Object> entryC = entries.stream().filter(e -> num(e, "processId") == c.parent()).findFirst()
+                .orElseThrow();
+        assertThat(entryC.get("pruned")).isEqualTo("the column lineage of " + db + ".a.x does not reach process "
+                + c.parent());
+        assertThat(entries.stream().filter(e -> e.get("pruned") == null).map(e -> num(e, "processId")))
+                .containsExactlyInAnyOrder(a.parent(), b.parent(), d.parent());
+        Map<String, Object> entryD = entries.stream().filter(e -> num(e, "processId") == d.parent()).findFirst()
+                .orElseThrow();
+        assertThat((List<?>) entryD.get("consumes")).as("D waits for B alone").hasSize(1);
+
+        JsonPath done = runToTheEnd(plan.getString("planId"));
+        assertThat(done.getString("backfill.state")).as(done.prettify()).isEqualTo("SUCCEEDED");
+        assertThat(done.getInt("progress.succeeded")).isEqualTo(3);
+        assertThat(runs(c.parent())).as("C never re-ran").hasSize(days.size());
+        Map<Long, Map<String, Object>> newRuns = new HashMap<>();
+        for (Job job : List.of(a, b, d)) {
+            List<Map<String, Object>> all = runs(job.parent());
+            assertThat(all).hasSize(days.size() + 1);
+            all.stream().filter(r -> !live.get(job.parent()).containsValue(num(r, "instanceExecId")))
+                    .forEach(r -> newRuns.put(num(r, "instanceExecId"), r));
+        }
+        long liveC = ((Number) t.jobRuns(c.parent()).stream().filter(r -> day.equals(r.get("batchMarking")))
+                .findFirst().orElseThrow().get("targetBatchId")).longValue();
+        assertThat(consumed(d.step(), target(newRuns, d.parent(), day)))
+                .containsExactlyInAnyOrder(target(newRuns, b.parent(), day), liveC);
+    }
+
+    /** Starts the plan with concurrency 2 and answers the backfill once it ended. */
+    private static JsonPath runToTheEnd(String planId) {
+        JsonPath started = ok(t.execution().body(Map.of("planId", planId, "concurrency", 2)).post("/backfills"), 202)
+                .jsonPath();
+        String id = started.getString("backfill.backfillId");
+        return await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(
+                () -> ok(t.execution().get("/backfills/" + id)).jsonPath(),
+                j -> List.of("SUCCEEDED", "FAILED").contains(j.getString("backfill.state")));
+    }
+
+    /** The diamond's jobs, their names, and each one's live runs by bucket. */
+    private record Diamond(Job a, Job b, Job c, Job d, Map<Long, String> names, Map<Long, Map<String, Long>> live) {
+    }
+
+    /**
+     * A producer feeding A; A feeding B and C; D joining B and C. {@code before} sees A, B, C, D before any batch
+     * arrives; then every job runs live once per day.
+     */
+    private static Diamond diamond(List<String> days, Consumer<List<Job>> before) {
+        Job p = t.producer("day", "UTC");
+        Job a = t.consumer(List.of(p.parent()), BucketTriggers.daily("each", p));
+        Job b = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
+        Job c = t.consumer(List.of(a.parent()), BucketTriggers.daily("each", a));
+        Job d = t.consumer(List.of(b.parent(), c.parent()), BucketTriggers.daily("all", b, c));
+        Map<Long, String> names = Map.of(a.parent(), "A", b.parent(), "B", c.parent(), "C", d.parent(), "D");
+        before.accept(List.of(a, b, c, d));
+        days.forEach(day -> t.batch(p, day));
+        // the live runs: every job once per day
+        for (Job job : List.of(a, b, c, d)) {
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                    .until(() -> complete(job.parent()).keySet().containsAll(days));
+        }
+        Map<Long, Map<String, Long>> live = new HashMap<>();
+        for (Job job : List.of(a, b, c, d)) {
+            live.put(job.parent(), complete(job.parent()));
+            assertThat(runs(job.parent())).as("live runs of %s", names.get(job.parent())).hasSize(days.size());
+        }
+        return new Diamond(a, b, c, d, names, live);
+    }
+
+    /** A step's query, as its job would register it with lineage-service. */
+    private static void register(long step, String sql) {
+        ok(given().baseUri(stack.lineage.url()).contentType(ContentType.JSON).body(Map.of("queryType", "HIVE", "processId", step, "queryText", sql)).post("/queries"), 201);
     }
 
     private static Map<String, Long> complete(long parent) {

@@ -93,11 +93,15 @@ final class Stack implements AutoCloseable {
         registry = ServiceProcess.spawn("registry-service", "registry-service", env("registry", registryExtra));
         queue = ServiceProcess.spawn("queue-service", "queue-service", env("queue",
                 Map.of("BATCHYARD_COMPACTION_STORE_ROOT", compactionStore().toString())));
-        Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
-        executionExtra.putAll(executionEnv);
-        execution = ServiceProcess.spawn("execution-service", "execution-service", env("execution", executionExtra));
         lineage = withLineage ? ServiceProcess.spawn("lineage-service", "lineage-service", env("lineage", lineageEnv))
                 : null;
+        Map<String, String> executionExtra = new HashMap<>(Map.of("BATCHYARD_QUEUE_URL", queue.url()));
+        if (lineage != null) {
+            // a backfill whose roots name columns asks lineage-service which jobs they reach
+            executionExtra.put("BATCHYARD_LINEAGE_URL", lineage.url());
+        }
+        executionExtra.putAll(executionEnv);
+        execution = ServiceProcess.spawn("execution-service", "execution-service", env("execution", executionExtra));
         queueReplica = replicas ? ServiceProcess.spawn("queue-service", "queue-service-2", env("queue", Map.of()))
                 : null;
         Map<String, String> replicaExtra = new HashMap<>(executionExtra);

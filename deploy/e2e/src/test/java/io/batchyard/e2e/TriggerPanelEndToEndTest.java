@@ -5,15 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.batchyard.e2e.BucketTriggers.Job;
-import io.batchyard.teststack.identity.Identity;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,36 +16,10 @@ import org.junit.jupiter.api.Test;
  * inputs arrived of those expected and the producer's missing hours; a paused consumer shows as paused with its latest
  * trigger run and the batch that run consumed. Screenshots go to target/dashboard-screenshots.
  */
-class TriggerPanelEndToEndTest {
-
-    private static final Path BROWSER_TEST = Path.of("src", "test", "browser").toAbsolutePath();
-    private static final Path CHROMIUM = Path.of(System.getenv().getOrDefault("BATCHYARD_CHROMIUM", "/usr/bin/chromium"));
-    private static Stack stack;
-    private static ServiceProcess dashboard;
-
-    @BeforeAll
-    static void start() {
-        if (!Files.isExecutable(CHROMIUM) || !ExternalCommands.onPath("node") || !ExternalCommands.onPath("npm")) {
-            return;
-        }
-        stack = Stack.shared();
-        dashboard = stack.startDashboard();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (dashboard != null) {
-            dashboard.close();
-        }
-    }
+class TriggerPanelEndToEndTest extends PanelBrowserTest {
 
     @Test
     void aWaitingBucketAndAPausedConsumerWithItsRunShowInTheBrowser() throws Exception {
-        if (stack == null) {
-            System.out.println("[skip] the triggers panel browser test needs Chromium (" + CHROMIUM + ", Debian package "
-                    + "chromium, or BATCHYARD_CHROMIUM) and node/npm; one of them is missing");
-            return;
-        }
         BucketTriggers t = new BucketTriggers(stack, Stack.sharedScriptDir(), "trigger-panel");
         // a daily Berlin consumer of an hourly UTC producer, two hours in: it waits for the other 22
         Job hourly = t.producer("hour", "UTC");
@@ -72,27 +40,18 @@ class TriggerPanelEndToEndTest {
                 .baseUri(dashboard.url()).get("/api/snapshot").then().statusCode(200).extract().jsonPath()
                 .getList("queues.consumerProcessId", Long.class).containsAll(List.of(waiting.step(), paused.step())));
 
-        ExternalCommands.run(BROWSER_TEST, List.of("npm", "ci", "--no-audit", "--no-fund"), Map.of(),
-                Duration.ofMinutes(5));
-        Map<String, String> env = new HashMap<>(Map.of(
-                "DASHBOARD_URL", dashboard.url() + "/",
-                "TOKEN", Identity.get().adminToken(),
-                "CHROMIUM", CHROMIUM.toString(),
-                "SCREENSHOTS", Path.of("target", "dashboard-screenshots").toAbsolutePath().toString(),
+        String out = runScript("dashboard-triggers.js", Map.of(
                 "APPLICATION", String.valueOf(t.app),
                 "WAITING", String.valueOf(waiting.parent()),
                 "BUCKET", "20260610",
                 "ARRIVED", "2",
                 "EXPECTED", "24",
-                "PRODUCER", String.valueOf(hourly.parent())));
-        env.putAll(Map.of(
+                "PRODUCER", String.valueOf(hourly.parent()),
                 "MISSING", hours.get(23),
                 "PAUSED", String.valueOf(paused.parent()),
                 "TRIGGER_RUN", String.valueOf(run.get("id")),
                 "BATCH", String.valueOf(batch)));
-        String out = ExternalCommands.run(BROWSER_TEST, List.of("node", "dashboard-triggers.js"), env,
-                Duration.ofMinutes(2));
         assertThat(out).contains("\"triggersShownMs\"");
-        assertThat(Path.of("target", "dashboard-screenshots", "triggers.png")).exists();
+        assertThat(SCREENSHOTS.resolve("triggers.png")).exists();
     }
 }

@@ -115,6 +115,7 @@ class NetworkPolicyTest {
             expected.add(service + " -> postgres:5432");
         }
         expected.add("execution-service -> queue-service:8080");
+        expected.add("execution-service -> lineage-service:8080");
         for (String panel : List.of("execution-service", "queue-service", "lineage-service")) {
             expected.add("dashboard -> " + panel + ":8080");
         }

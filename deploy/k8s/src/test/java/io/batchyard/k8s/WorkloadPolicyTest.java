@@ -304,7 +304,7 @@ class WorkloadPolicyTest {
         Manifests m = Manifests.of(tree);
         Map<String, List<String>> required = Map.of(
                 "registry-service", List.of("BATCHYARD_SECRETS_KEY"),
-                "execution-service", List.of("BATCHYARD_QUEUE_URL", "BATCHYARD_RUNNER_SCRIPT_DIR",
+                "execution-service", List.of("BATCHYARD_QUEUE_URL", "BATCHYARD_LINEAGE_URL", "BATCHYARD_RUNNER_SCRIPT_DIR",
                         "QUARKUS_OIDC_CLIENT_AUTH_SERVER_URL", "QUARKUS_OIDC_CLIENT_CLIENT_ID",
                         "QUARKUS_OIDC_CLIENT_CREDENTIALS_SECRET"),
                 "queue-service", List.of("BATCHYARD_COMPACTION_STORE_ROOT"),

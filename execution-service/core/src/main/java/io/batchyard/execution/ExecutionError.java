@@ -71,7 +71,11 @@ public enum ExecutionError implements ErrorCode {
     /** Pause, resume or cancel of a backfill whose state does not allow it. */
     ILLEGAL_BACKFILL_TRANSITION(464, 409, "Illegal backfill state transition"),
     /** A plan entry the runner cannot re-run: its process has no run policy, or the entry has no bucket. */
-    BACKFILL_NOT_RUNNABLE(465, 422, "The backfill has entries the runner cannot run");
+    BACKFILL_NOT_RUNNABLE(465, 422, "The backfill has entries the runner cannot run"),
+    /** A root names a column no query of the column lineage read or wrote: nothing could be pruned by it. */
+    UNKNOWN_LINEAGE_COLUMN(466, 422, "No column lineage is known for a root's column"),
+    /** lineage-service did not answer which jobs a root's columns reach. */
+    LINEAGE_UNAVAILABLE(467, 503, "Lineage service unavailable");
 
     private final Spec spec;
 

@@ -42,7 +42,7 @@ public class BackfillEntryRepository extends SqlRepository {
                         INSERT INTO backfill_entry (backfill_id, entry_no, level, process_id, bucket, state)
                         SELECT b.backfill_id, p.entry_no, p.level, p.process_id, p.bucket, 'PENDING'
                         FROM backfill b JOIN backfill_plan_entry p ON p.plan_id = b.plan_id
-                        WHERE b.backfill_id = :id
+                        WHERE b.backfill_id = :id AND p.pruned IS NULL
                         ON CONFLICT (backfill_id, entry_no) DO NOTHING""", Params.of("id", backfillId));
     }
 

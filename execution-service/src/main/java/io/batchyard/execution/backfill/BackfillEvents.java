@@ -36,7 +36,7 @@ public class BackfillEvents {
                 .setHeader(Events.header(PRODUCER, null, null))
                 .setBackfillId(b.backfillId().toString()).setPlanId(plan.planId().toString())
                 .setRootProcessIds(plan.request().roots().stream().map(Root::processId).distinct().toList())
-                .setEntries(plan.entries().size()).setLevels(plan.levels()).setConcurrency(b.concurrency())
+                .setEntries(plan.entriesThatRun().size()).setLevels(plan.levels()).setConcurrency(b.concurrency())
                 .setOnFailure(b.onFailure()).setEstimatedMs(plan.estimatedMs())
                 .build());
     }
@@ -53,18 +53,14 @@ public class BackfillEvents {
 
         /** The counts of a backfill whose entries are in these states (each state's number of entries). */
         static Counts of(Map<EntryState, Long> byState) {
-            long succeeded = byState.getOrDefault(EntryState.SUCCEEDED, 0L);
-            long failed = byState.getOrDefault(EntryState.FAILED, 0L);
-            long skipped = byState.getOrDefault(EntryState.SKIPPED, 0L);
-            long inFlight = byState.getOrDefault(EntryState.STARTING, 0L) + byState.getOrDefault(EntryState.RUNNING, 0L);
-            long all = byState.values().stream().mapToLong(Long::longValue).sum();
-            return new Counts((int) all, (int) succeeded, (int) failed, (int) skipped, (int) inFlight);
+            BackfillProgressView.Level all = BackfillProgressView.Level.of(0, byState);
+            return new Counts(all.entries(), all.succeeded(), all.failed(), all.skipped(), all.running());
         }
     }
 
     /** A move: {@code BackfillFinished} into an end, {@code BackfillProgress} otherwise. */
     Uni<Void> moved(Backfill b, BackfillState to, BackfillPlan plan) {
-        return moved(b, to, plan.entries().size(), Counts.NONE);
+        return moved(b, to, plan.entriesThatRun().size(), Counts.NONE);
     }
 
     /** A move with where the entries are: {@code BackfillFinished} into an end, {@code BackfillProgress} otherwise. */

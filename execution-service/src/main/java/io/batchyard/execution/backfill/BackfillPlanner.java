@@ -48,7 +48,7 @@ public final class BackfillPlanner {
         for (ImpactUnit u : ordered) {
             entries.add(new PlanEntry(numbers.get(u), levels.get(u), u.processId(), buckets.of(u), u.runId(),
                     u.inputBatchIds(), u.status(), u.root(), reason(u, byRun), estimates.get(u.processId()),
-                    consumes(u, byRun, numbers)));
+                    consumes(u, byRun, numbers), null));
         }
         return entries;
     }

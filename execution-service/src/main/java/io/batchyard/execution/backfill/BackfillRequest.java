@@ -22,8 +22,30 @@ public record BackfillRequest(@NotEmpty @Size(max = 1000) List<@Valid @NotNull R
                               @Pattern(regexp = "all|failed|missing") String mode,
                               Boolean cascade) {
 
-    /** A restated process (a parent). */
-    public record Root(@NotNull @Positive Long processId) {
+    /**
+     * A restated process (a parent) and, optionally, the only columns of its output that changed
+     * ({@code db.table.column}): then the entries downstream whose jobs the column lineage of none of them reaches
+     * are pruned. Without columns the whole output changed and nothing downstream of it is pruned.
+     */
+    public record Root(@NotNull @Positive Long processId,
+                       @Size(max = 100) List<@NotNull @Pattern(regexp = COLUMN, message = "a column is named"
+                               + " db.table.column") String> columns) {
+
+        public Root(Long processId) {
+            this(processId, null);
+        }
+
+        public List<String> columnsOrNone() {
+            return columns == null ? List.of() : columns;
+        }
+    }
+
+    /** {@code db.table.column}: three names of letters, digits and underscores. */
+    static final String COLUMN = "[A-Za-z0-9_]{1,128}\\.[A-Za-z0-9_]{1,128}\\.[A-Za-z0-9_]{1,128}";
+
+    /** Whether some root names columns: the plan asks the column lineage which jobs they reach. */
+    public boolean namesColumns() {
+        return roots.stream().anyMatch(r -> !r.columnsOrNone().isEmpty());
     }
 
     public String modeOrDefault() {

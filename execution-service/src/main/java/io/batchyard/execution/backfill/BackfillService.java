@@ -3,6 +3,8 @@ package io.batchyard.execution.backfill;
 import static io.batchyard.api.CommonErrors.APPLICATION_PERMISSION;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
 import io.batchyard.api.access.Caller;
 import io.batchyard.api.access.Permission;
 import io.batchyard.execution.ExecutionError;
@@ -65,13 +67,15 @@ public class BackfillService {
     private final BackfillEvents events;
     private final BackfillEntryRepository entries;
     private final RunPolicyService policies;
+    private final LineageClient lineage;
     private final Timer planTimer;
 
     public BackfillService(ProcessDefinitionRepository definitions, ProcessPermission permission,
                            BucketService buckets, RunService runs, ImpactClient queue, BackfillRepository plans,
                            ServiceClock clock, BackfillEvents events, BackfillEntryRepository entries,
-                           RunPolicyService policies, MeterRegistry meters) {
+                           RunPolicyService policies, LineageClient lineage, MeterRegistry meters) {
         this.entries = entries;
+        this.lineage = lineage;
         this.policies = policies;
         this.definitions = definitions;
         this.permission = permission;
@@ -139,6 +143,17 @@ public class BackfillService {
     }
 
     /**
+     * The backfills {@code caller} may read (each one's plan lists only processes it may read, as {@link #backfill}
+     * requires), newest first, optionally of one state; filtered in the query so that page and total agree.
+     */
+    @WithSession
+    public Uni<Page<BackfillSummary>> list(Caller caller, BackfillState state, PageRequest page) {
+        return permission.readable(caller).chain(applications -> plans
+                .list(state, applications, page.limit(), page.offset())
+                .chain(items -> plans.count(state, applications).map(total -> Page.of(items, total, page))));
+    }
+
+    /**
      * Pause, resume or cancel: needs execute permission on every process of the plan, and a state the table allows
      * (464 otherwise). A move a concurrent one beat changes nothing and is refused the same way.
      */
@@ -155,7 +170,7 @@ public class BackfillService {
                         if (moved != 1) {
                             throw illegal(b, action);
                         }
-                    }).chain(() -> events.moved(b, action.target(), found.plan().entries().size(),
+                    }).chain(() -> events.moved(b, action.target(), found.plan().entriesThatRun().size(),
                             counts(found)));
                 })
                 .chain(found -> readableBackfill(caller, backfillId));
@@ -163,7 +178,7 @@ public class BackfillService {
 
     private static BackfillEvents.Counts counts(Started found) {
         BackfillProgressView p = found.progress();
-        return new BackfillEvents.Counts(found.plan().entries().size(), p.succeeded(), p.failed(), p.skipped(),
+        return new BackfillEvents.Counts(found.plan().entriesThatRun().size(), p.succeeded(), p.failed(), p.skipped(),
                 p.running());
     }
 
@@ -197,7 +212,7 @@ public class BackfillService {
 
     /** Every entry is one the runner can re-run: its process has a run policy, and it has a bucket. */
     private Uni<Void> requireRunnable(BackfillPlan plan) {
-        List<Long> processes = plan.entries().stream().map(PlanEntry::processId).distinct().sorted().toList();
+        List<Long> processes = plan.entriesThatRun().stream().map(PlanEntry::processId).distinct().sorted().toList();
         return InOrder.map(processes, policies::job).invoke(jobs -> {
             List<String> refused = new ArrayList<>();
             for (int i = 0; i < processes.size(); i++) {
@@ -205,7 +220,7 @@ public class BackfillService {
                     refused.add("process " + processes.get(i) + " has no run policy");
                 }
             }
-            plan.entries().stream().filter(e -> e.bucket() == null || e.bucket().isBlank()).limit(20)
+            plan.entriesThatRun().stream().filter(e -> e.bucket() == null || e.bucket().isBlank()).limit(20)
                     .forEach(e -> refused.add("entry " + e.entryNo() + " (process " + e.processId() + ") has no bucket"));
             if (!refused.isEmpty()) {
                 throw ExecutionError.BACKFILL_NOT_RUNNABLE.exception("a backfill re-runs its entries on the runner: "
@@ -214,12 +229,15 @@ public class BackfillService {
         }).replaceWithVoid();
     }
 
-    /** Execute permission on every process of the plan; the refusal names those the caller lacks it on. */
+    /**
+     * Execute permission on every process the plan re-runs (a pruned entry runs nothing); the refusal names those the
+     * caller lacks it on.
+     */
     private Uni<Void> requireExecute(Caller caller, BackfillPlan plan) {
         if (caller.admin()) {
             return Uni.createFrom().voidItem();
         }
-        List<Long> processes = processesOf(plan).stream().sorted().toList();
+        List<Long> processes = processesOf(plan, plan.entriesThatRun()).stream().sorted().toList();
         return InOrder.map(processes, p -> permission.allows(caller, p, Permission.EXECUTE)).invoke(allowed -> {
             List<Long> refused = new ArrayList<>();
             for (int i = 0; i < processes.size(); i++) {
@@ -236,7 +254,12 @@ public class BackfillService {
 
     /** The processes a plan belongs to: its roots, whatever it found, and every process it lists. */
     private static Set<Long> processesOf(BackfillPlan plan) {
-        Set<Long> processes = plan.entries().stream().map(PlanEntry::processId)
+        return processesOf(plan, plan.entries());
+    }
+
+    /** The plan's roots and the processes of {@code entries}. */
+    private static Set<Long> processesOf(BackfillPlan plan, List<PlanEntry> entries) {
+        Set<Long> processes = entries.stream().map(PlanEntry::processId)
                 .collect(Collectors.toCollection(HashSet::new));
         plan.request().roots().forEach(root -> processes.add(root.processId()));
         return processes;
@@ -306,8 +329,18 @@ public class BackfillService {
                 .chain(() -> runs.medianDurations(processes, ESTIMATE_RUNS))
                 .chain(estimates -> runs.markings(runIds).map(markings -> BackfillPlanner.plan(units,
                         RootSelection.buckets(markings), estimates)))
+                .chain(entries -> pruned(request, entries))
                 .map(entries -> BackfillPlan.of(UUID.randomUUID(), selection.fingerprint(answer), request,
                         caller.name(), OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC), entries));
+    }
+
+    /** The entries with those a root's columns cannot change pruned; as they are when no root names columns. */
+    private Uni<List<PlanEntry>> pruned(BackfillRequest request, List<PlanEntry> entries) {
+        if (!request.namesColumns()) {
+            return Uni.createFrom().item(entries);
+        }
+        List<String> columns = request.roots().stream().flatMap(r -> r.columnsOrNone().stream()).distinct().toList();
+        return lineage.reach(columns).map(reach -> ColumnPruning.prune(entries, request.roots(), reach));
     }
 
     /** Each root is a parent the caller may read; otherwise it does not exist (412), named as the caller named it. */

@@ -46,7 +46,7 @@ public record PlanDiff(List<String> added, List<String> removed, boolean fingerp
         Set<String> keys = new LinkedHashSet<>();
         for (PlanEntry e : plan.entries()) {
             keys.add("process " + e.processId() + " bucket " + e.bucket() + " run " + e.replacedRunId() + " "
-                    + e.status() + " inputs " + e.inputBatchIds());
+                    + e.status() + " inputs " + e.inputBatchIds() + (e.runs() ? "" : " pruned"));
         }
         return keys;
     }

@@ -250,6 +250,14 @@ class BackfillApiTest {
                 "batchIds", List.of(5), "mode", "sometimes")).post("/backfills/preview").then().statusCode(400);
         given().get("/backfills/plans/" + java.util.UUID.randomUUID()).then().statusCode(404)
                 .body("code", equalTo(461));
+        // a root's columns are db.table.column; pruning by them needs lineage-service, which does not answer here
+        given().contentType(ContentType.JSON).body(Map.of("roots", List.of(Map.of("processId", w.a(),
+                        "columns", List.of("orders_only"))), "batchIds", List.of(5)))
+                .post("/backfills/preview").then().statusCode(400).body("code", equalTo(1));
+        given().contentType(ContentType.JSON).body(Map.of("roots", List.of(Map.of("processId", w.a(),
+                        "columns", List.of("sales.orders.amount"))), "fromBucket", "20260301", "toBucket", "20260303"))
+                .post("/backfills/preview").then().statusCode(503).body("code", equalTo(467))
+                .body("detail", containsString("lineage-service"));
     }
 
     private static String preview(Map<String, Object> body) {

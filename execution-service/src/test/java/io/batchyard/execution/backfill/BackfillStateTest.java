@@ -37,7 +37,7 @@ class BackfillStateTest {
 
     private static PlanEntry entry(long process, String bucket, Long run) {
         return new PlanEntry(1, 0, process, bucket, run, List.of(5L), run == null ? "MISSING" : "COMPLETED", true,
-                List.of(), null, List.of());
+                List.of(), null, List.of(), null);
     }
 
     private static BackfillPlan plan(String fingerprint, PlanEntry... entries) {

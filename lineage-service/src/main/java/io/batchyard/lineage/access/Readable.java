@@ -8,7 +8,8 @@ import java.util.List;
  */
 public record Readable(boolean everything, List<Long> applications) {
 
-    static final Readable EVERYTHING = new Readable(true, List.of());
+    /** An administrator's reach, and a service's on an internal endpoint (the caller checks its own caller). */
+    public static final Readable EVERYTHING = new Readable(true, List.of());
 
     public Readable {
         applications = List.copyOf(applications);

@@ -4,10 +4,16 @@ import static io.batchyard.lineage.LineageError.UNKNOWN_COLUMN;
 import static io.batchyard.lineage.LineageError.UNKNOWN_TABLE;
 
 import io.batchyard.api.ApiException;
+import io.batchyard.api.CommonErrors;
 import io.batchyard.api.access.Caller;
 import io.batchyard.lineage.access.ProcessAccess;
 import io.batchyard.lineage.access.Readable;
 import io.batchyard.lineage.schema.TableName;
+import io.batchyard.persistence.InOrder;
+import io.batchyard.readmodel.ProcessDefinition;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.schemas.lineage.ColumnReach;
+import io.batchyard.schemas.lineage.Reach;
 import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,11 +41,54 @@ public class ColumnLineageService {
     private final ColumnGraphRepository graph;
     private final ColumnGraphReader reader;
     private final ProcessAccess access;
+    private final ProcessDefinitionRepository definitions;
 
-    public ColumnLineageService(ColumnGraphRepository graph, ColumnGraphReader reader, ProcessAccess access) {
+    public ColumnLineageService(ColumnGraphRepository graph, ColumnGraphReader reader, ProcessAccess access,
+                                ProcessDefinitionRepository definitions) {
         this.graph = graph;
         this.reader = reader;
         this.access = access;
+        this.definitions = definitions;
+    }
+
+    /**
+     * For each {@code db.table.column}, the jobs (parent processes) a change of it reaches: those whose queries made
+     * a relation anywhere downstream of it, to {@link #IMPACT_DEPTH} hops, over every process's queries (the caller
+     * is a service that checks its own caller's permissions). A step's query counts for its parent, the unit a
+     * backfill re-runs. A column no relation names is not known.
+     */
+    @WithSession
+    public Uni<Reach> reach(List<String> columns) {
+        return InOrder.map(columns, this::reach).map(Reach::new);
+    }
+
+    private Uni<ColumnReach> reach(String qualified) {
+        int dot = qualified.lastIndexOf('.');
+        if (dot <= 0 || dot == qualified.length() - 1) {
+            throw CommonErrors.INVALID_REQUEST.exception(
+                    "a column is named db.table.column: " + qualified);
+        }
+        String key = TableName.parse(qualified.substring(0, dot)).qualified() + "."
+                + TableName.column(qualified.substring(dot + 1));
+        return graph.byKey(key).chain(start -> {
+            if (start.isEmpty()) {
+                return Uni.createFrom().item(new ColumnReach(qualified, false, List.of()));
+            }
+            return reader.walk(List.of(start.get().id()), Direction.DOWNSTREAM, IMPACT_DEPTH, Readable.EVERYTHING)
+                    .chain(g -> jobsOf(g.edges().stream().map(ColumnGraph.Edge::processId)
+                            .collect(Collectors.toCollection(TreeSet::new))))
+                    .map(jobs -> new ColumnReach(qualified, true, jobs));
+        });
+    }
+
+    /** Each process as its job: a step's parent, a parent itself (one the registry never announced, as it is). */
+    private Uni<List<Long>> jobsOf(Set<Long> processIds) {
+        return definitions.findAll(processIds).map(found -> {
+            Map<Long, Long> parents = found.stream().filter(d -> d.parentProcessId() != null)
+                    .collect(Collectors.toMap(ProcessDefinition::processId, ProcessDefinition::parentProcessId));
+            return processIds.stream().map(id -> parents.getOrDefault(id, id))
+                    .collect(Collectors.toCollection(TreeSet::new)).stream().toList();
+        });
     }
 
     /** The graph around {@code table.column}. */

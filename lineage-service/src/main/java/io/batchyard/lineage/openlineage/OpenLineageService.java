@@ -116,6 +116,12 @@ public class OpenLineageService implements RunTransitions {
                 .orElseGet(() -> Uni.createFrom().voidItem()));
     }
 
+    /** With push off, {@link #changed} queues nothing and reads nothing. */
+    @Override
+    public boolean readsProjection() {
+        return !settings.transports().isEmpty();
+    }
+
     /** Appends the run's event to the outbox, keyed by its run id, so that the run's events are delivered in order. */
     private Uni<Void> enqueue(long run, Moment moment) {
         return event(run, moment).chain(found -> found.map(e -> {

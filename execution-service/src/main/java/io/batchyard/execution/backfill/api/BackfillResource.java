@@ -1,23 +1,30 @@
 package io.batchyard.execution.backfill.api;
 
+import io.batchyard.api.EnumParams;
+import io.batchyard.api.Page;
+import io.batchyard.api.PageRequest;
 import io.batchyard.api.Roles;
 import io.batchyard.api.access.Caller;
+import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.backfill.BackfillPlan;
 import io.batchyard.execution.backfill.BackfillRequest;
 import io.batchyard.execution.backfill.BackfillService;
 import io.batchyard.execution.backfill.BackfillStart;
 import io.batchyard.execution.backfill.BackfillState;
+import io.batchyard.execution.backfill.BackfillSummary;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -57,6 +64,15 @@ public class BackfillResource {
     public Uni<Response> start(@Valid @NotNull BackfillStart start) {
         return backfills.start(Caller.of(identity), start).map(started -> Response
                 .accepted(started).location(URI.create("/backfills/" + started.backfill().backfillId())).build());
+    }
+
+    @GET
+    @Operation(summary = "Backfills whose plan lists only processes the caller may read, newest first, each with its"
+            + " roots and its entries counted in all and per level; state is QUEUED, RUNNING, PAUSED, SUCCEEDED,"
+            + " FAILED or CANCELLED")
+    public Uni<Page<BackfillSummary>> list(@QueryParam("state") String state, @Valid @BeanParam PageRequest page) {
+        return backfills.list(Caller.of(identity), EnumParams.optional("state", state, BackfillState.class,
+                ExecutionError.INVALID_BACKFILL), page);
     }
 
     @GET

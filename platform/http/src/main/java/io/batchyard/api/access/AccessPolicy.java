@@ -153,6 +153,7 @@ public final class AccessPolicy {
                 rule("GET /admin/clock", ADMIN, NONE),
                 rule("PUT /admin/clock", ADMIN, NONE),
                 rule("GET /audit", ADMIN, NONE),
+                rule("GET /backfills", VIEWER, FILTERED),
                 rule("POST /backfills", OPERATOR, EXECUTE),
                 rule("GET /backfills/plans/{planId}", VIEWER, READ),
                 rule("POST /backfills/preview", VIEWER, READ),
@@ -258,6 +259,7 @@ public final class AccessPolicy {
     private static List<Rule> lineage() {
         return List.of(
                 rule("GET /audit", ADMIN, NONE),
+                rule("POST /internal/lineage/reach", SERVICE, NONE),
                 rule("GET /lineage/batches/{batchId}", VIEWER, READ),
                 rule("GET /lineage/columns", VIEWER, FILTERED),
                 rule("GET /lineage/processes/{processId}", VIEWER, READ),
@@ -284,6 +286,7 @@ public final class AccessPolicy {
                 rule("GET /api/panels/triggers", VIEWER, FILTERED),
                 rule("GET /api/panels/compaction", VIEWER, FILTERED),
                 rule("GET /api/panels/deadlines", VIEWER, FILTERED),
+                rule("GET /api/panels/backfills", VIEWER, FILTERED),
                 rule("GET /api/panels/lineage/processes/{pid}", VIEWER, READ),
                 rule("GET /api/panels/lineage/tables/{table}", VIEWER, FILTERED));
     }
