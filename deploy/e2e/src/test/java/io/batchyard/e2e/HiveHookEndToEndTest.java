@@ -50,6 +50,9 @@ class HiveHookEndToEndTest {
         conf.put("batchyard.lineage.instanceExecId", String.valueOf(run));
         conf.put(HookSettings.BOOTSTRAP_SERVERS, stack.kafka());
         conf.put(HookSettings.REGISTRY_URL, stack.infra.schemaRegistryUrl());
+        // The hook's 5 s default bounds a Hive query's wait; the first send here also registers the schema and fetches
+        // the topic's metadata on a machine that runs other suites beside this one, so it gets longer.
+        conf.put(HookSettings.SEND_TIMEOUT_MS, "30000");
         String db = "hook" + System.nanoTime() % 1_000_000;
         String insert = "INSERT OVERWRITE TABLE daily SELECT day, sum(amount) AS total FROM raw GROUP BY day";
         String select = "SELECT day FROM daily WHERE total > 10";
