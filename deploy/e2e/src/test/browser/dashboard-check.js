@@ -125,7 +125,9 @@ async function main() {
     await page.screenshot({ path: path.join(shots, 'panels.png'), fullPage: true });
 
     // The burst: ask the test for it, then keep asking the page something while it arrives; each answer must come
-    // within a second, and the burst's last run must show up among the finished runs.
+    // within ANSWER_MS, and the burst's last run must show up among the finished runs. A page that handled the burst
+    // on its main thread in one go would not answer for seconds; on a loaded 2-core CI machine a question's round trip
+    // to the renderer alone has taken over a second, so the bound is 3 s (the slowest answer is printed).
     const signals = env('SIGNALS');
     fs.writeFileSync(path.join(signals, 'burst-ready'), 'ready');
     const waitedFrom = Date.now();
@@ -136,11 +138,13 @@ async function main() {
     const lastRun = env('BURST_LAST_RUN');
     const burstFrom = Date.now();
     let slowest = 0;
+    const ANSWER_MS = 3000;
     for (;;) {
       const asked = Date.now();
       const shown = await Promise.race([
         page.evaluate((id) => !!document.querySelector(`#finished tr[data-run="${id}"][data-state="halted"]`), lastRun),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('the page did not answer within 1 s during the burst')), 1000)),
+        new Promise((_, reject) => setTimeout(
+          () => reject(new Error(`the page did not answer within ${ANSWER_MS} ms during the burst`)), ANSWER_MS)),
       ]);
       slowest = Math.max(slowest, Date.now() - asked);
       if (shown) break;

@@ -186,6 +186,15 @@ public class DeadlineRepository extends SqlRepository {
                         r -> DeadlineState.valueOf(r.getString("state")), r -> r.getLong("n"))));
     }
 
+    /**
+     * The soonest due time of an open deadline, through the due index; empty when none has one (no deadline, or only
+     * RUNTIME deadlines whose run has not begun).
+     */
+    public Uni<Optional<OffsetDateTime>> nextDue() {
+        return first("SELECT due_at FROM deadline_instance WHERE state IN " + OPEN + " AND due_at IS NOT NULL"
+                + " ORDER BY due_at LIMIT 1", Params.none(), r -> r.getTime("due_at"));
+    }
+
     /** The oldest due time of an open deadline that is due by {@code now}: how far the checker lags. */
     public Uni<Optional<OffsetDateTime>> oldestUnfired(OffsetDateTime now) {
         return first("SELECT due_at FROM deadline_instance WHERE state IN " + OPEN + " AND due_at <= :now"

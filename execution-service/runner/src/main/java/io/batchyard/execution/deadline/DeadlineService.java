@@ -209,6 +209,12 @@ public class DeadlineService {
         return deadlines.countByState();
     }
 
+    /** The soonest due time of an open deadline; empty when none has one. */
+    @WithSession
+    public Uni<Optional<OffsetDateTime>> nextDue() {
+        return deadlines.nextDue();
+    }
+
     @WithSession
     public Uni<Duration> checkerLag(OffsetDateTime now) {
         return deadlines.oldestUnfired(now).map(oldest -> oldest.map(t -> Duration.between(t, now))

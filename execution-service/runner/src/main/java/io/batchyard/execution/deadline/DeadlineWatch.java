@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -30,7 +31,9 @@ import org.jboss.logging.Logger;
  * (their bucket's run did what they promise: MET, RECOVERED) or fired (MISSED), in batches until none is left, so a
  * deadline fires within that interval of its time, and a restart's first pass fires everything that fell while the
  * service was down. That pass runs on a Vert.x timer of its own: Quarkus's scheduler looks at its triggers once a
- * second, so an interval below a second there would still fire only once a second. Every check (1 s) every open
+ * second, so an interval below a second there would still fire only once a second. A tick reads nothing while the
+ * soonest due time it knows of is still ahead ({@link #nextDue}): an idle service then costs its database nothing
+ * between checks. Every check (1 s) every open
  * deadline is settled. The buckets that became expected get their deadlines (SET) on a schedule of their own, a
  * lookahead ahead: many parents given deadlines at once must not hold
  * back the firing of deadlines that exist already. Estimates (AT_RISK) are renewed on their own, slower interval.
@@ -64,6 +67,13 @@ public class DeadlineWatch {
     private final Vertx vertx;
     /** One firing pass at a time: a tick that comes while the last pass still runs is skipped. */
     private final AtomicBoolean firing = new AtomicBoolean();
+    /**
+     * The soonest due time of an open deadline as last read, {@link OffsetDateTime#MAX} when none has one, null when
+     * not known (a pass then runs). A firing pass sets it from what is left after it; a check, a materialising pass
+     * and a definition change only bring it forward, so a deadline created or started meanwhile is never waited past.
+     * A deadline another replica creates is seen by the next check at the latest, and that replica fires it anyway.
+     */
+    private final AtomicReference<OffsetDateTime> nextDue = new AtomicReference<>();
     private volatile long fireTimer = -1;
 
     public DeadlineWatch(DeadlineService deadlines, DeadlineConfig config, ServiceClock clock, RunnerDrain drain,
@@ -85,7 +95,7 @@ public class DeadlineWatch {
     @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduledCheck() {
-        return quietly(() -> settle(clock.now()), "check");
+        return quietly(() -> settle(clock.now()).call(this::bringNextDueForward), "check");
     }
 
     /** Starts the firing pass's timer (none while the watch is off: every pass would do nothing). */
@@ -106,7 +116,8 @@ public class DeadlineWatch {
      * gives a scheduled method: the pass's transactions need a context of their own.
      */
     private void fireTick() {
-        if (!firing.compareAndSet(false, true)) {
+        OffsetDateTime next = nextDue.get();
+        if (next != null && clock.now().isBefore(next) || !firing.compareAndSet(false, true)) {
             return;
         }
         Context context = VertxContext.createNewDuplicatedContext(vertx.getOrCreateContext());
@@ -120,13 +131,20 @@ public class DeadlineWatch {
      * when nothing is due (an index probe), so it runs often and a deadline fires within the fire interval of its time.
      */
     Uni<Void> scheduledFire() {
-        return quietly(() -> settleDueAndFire(clock.now()), "fire");
+        return quietly(() -> settleDueAndFire(clock.now()).call(() -> deadlines.nextDue()
+                .invoke(due -> nextDue.set(due.orElse(OffsetDateTime.MAX)))), "fire");
+    }
+
+    /** Lowers {@link #nextDue} to the soonest due time now stored, if that is sooner. */
+    private Uni<Void> bringNextDueForward() {
+        return deadlines.nextDue().invoke(due -> due.ifPresent(d -> nextDue.accumulateAndGet(d,
+                (known, read) -> known == null || read.isBefore(known) ? read : known))).replaceWithVoid();
     }
 
     @Scheduled(every = "${batchyard.deadlines.check-interval:PT1S}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> scheduledMaterialise() {
-        return quietly(() -> materialise(clock.now(), 0), "materialise");
+        return quietly(() -> materialise(clock.now(), 0).call(this::bringNextDueForward), "materialise");
     }
 
     @Scheduled(every = "${batchyard.deadlines.estimate-interval:PT15S}",
