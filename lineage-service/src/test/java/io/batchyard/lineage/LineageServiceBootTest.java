@@ -14,7 +14,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.batchyard.teststack.Infrastructure;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +32,7 @@ class LineageServiceBootTest {
                 .then().statusCode(200).body("status", equalTo("UP"));
         long tables;
         Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              ResultSet rs = c.createStatement().executeQuery(
                      "SELECT count(*) FROM information_schema.tables WHERE table_name IN ('outbox_event', 'processed_event')")) {
             rs.next();

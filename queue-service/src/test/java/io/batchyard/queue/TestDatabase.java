@@ -3,7 +3,6 @@ package io.batchyard.queue;
 import io.batchyard.teststack.BatchyardTestStack;
 import io.batchyard.teststack.Infrastructure;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,6 +61,6 @@ public final class TestDatabase {
     /** A connection of the test's own, e.g. to hold a lock while the service waits for it. */
     public static Connection connect() throws SQLException {
         Infrastructure.Database db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }

@@ -8,7 +8,6 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -45,7 +44,7 @@ class PlatformUpgradeTest {
             Flyway.configure().dataSource(db.jdbcUrl(), db.user(), db.password())
                     .locations("classpath:db/eventing", "classpath:db/audit", "classpath:db/migration")
                     .outOfOrder(true).load().migrate();
-            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+            try (Connection c = db.connect();
                  Statement s = c.createStatement()) {
                 // Quarkus recorded each script with the folder it found it in on the class path
                 s.execute("UPDATE flyway_schema_history SET script = CASE WHEN script LIKE 'V0\\_7%'"
@@ -89,7 +88,7 @@ class PlatformUpgradeTest {
     private static List<String> rows(String sql) throws SQLException {
         Infrastructure.Database db = BatchyardTestStack.database();
         List<String> values = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
             while (r.next()) {
                 values.add(r.getString(1));

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -272,7 +271,7 @@ class BdreImportEndToEndTest {
      */
     private static void load(Infrastructure.Database db, String prefix, String tag, String... files)
             throws IOException, SQLException {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              Statement s = c.createStatement()) {
             for (String file : files) {
                 String sql = Files.readString(FIXTURES.resolve(file), StandardCharsets.UTF_8).replace("{{ID}}", prefix)

@@ -74,9 +74,14 @@ public final class Infrastructure {
             return query < 0 ? url : url.substring(0, query);
         }
 
+        /** A JDBC connection of its own to this database (see {@link Infrastructure#connect}). */
+        public Connection connect() throws SQLException {
+            return Infrastructure.connect(jdbcUrl, user, password);
+        }
+
         /** Runs one statement on a connection of its own, for a test that sets up or changes the database. */
         public void execute(String sql) throws SQLException {
-            try (Connection c = connect(jdbcUrl, user, password);
+            try (Connection c = connect();
                  Statement s = c.createStatement()) {
                 s.execute(sql);
             }
@@ -85,7 +90,7 @@ public final class Infrastructure {
         /** The first column of every row of {@code sql}, as text, on a connection of its own. */
         public List<String> firstColumn(String sql) throws SQLException {
             List<String> values = new ArrayList<>();
-            try (Connection c = connect(jdbcUrl, user, password);
+            try (Connection c = connect();
                  Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
                 while (r.next()) {
                     values.add(r.getString(1));

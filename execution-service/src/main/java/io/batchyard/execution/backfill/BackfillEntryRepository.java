@@ -25,16 +25,19 @@ public class BackfillEntryRepository extends SqlRepository {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<PlanEntry.Consumed>> CONSUMES = new TypeReference<>() {
     };
-    private static final String COLUMNS = """
+    /** An entry row ({@code e}) with its plan entry: the select list, then the joins that follow {@code e}. */
+    private static final String SELECT = """
             SELECT e.backfill_id, e.entry_no, e.level, e.process_id, e.bucket, e.state,
               array_to_string(e.source_batch_ids, ',') AS source_batch_ids, e.source_batch_ids IS NULL AS ordinary,
               e.instance_exec_id, e.target_batch_id, e.message, e.started_at, e.ended_at,
               CAST(p.consumes AS text) AS consumes, array_to_string(p.input_batch_ids, ',') AS input_batch_ids,
               p.status AS replaced_status
-            FROM backfill_entry e
+            """;
+    private static final String PLAN_JOINS = """
             JOIN backfill b ON b.backfill_id = e.backfill_id
             JOIN backfill_plan_entry p ON p.plan_id = b.plan_id AND p.entry_no = e.entry_no
             """;
+    private static final String COLUMNS = SELECT + "FROM backfill_entry e\n" + PLAN_JOINS;
 
     /** The plan's entries as PENDING rows of the backfill, unless it has them already (a resume keeps them). */
     public Uni<Integer> materialise(UUID backfillId) {
@@ -113,8 +116,8 @@ public class BackfillEntryRepository extends SqlRepository {
                           WHERE e.backfill_id = chosen.backfill_id AND e.process_id = :p AND e.bucket IN (:buckets)
                             AND e.state IN ('STARTING', 'RUNNING')
                           RETURNING e.backfill_id, e.entry_no)
-                        """ + COLUMNS.replace("FROM backfill_entry e", "FROM taken t JOIN backfill_entry e"
-                        + " ON e.backfill_id = t.backfill_id AND e.entry_no = t.entry_no")
+                        """ + SELECT + "FROM taken t JOIN backfill_entry e"
+                        + " ON e.backfill_id = t.backfill_id AND e.entry_no = t.entry_no\n" + PLAN_JOINS
                         + " ORDER BY e.entry_no",
                 Params.of("p", processId).and("buckets", buckets), BackfillEntryRepository::row)
                 // The statement's snapshot shows the rows as they were before its own update.

@@ -213,13 +213,10 @@ public class BackfillService {
     /** Every entry is one the runner can re-run: its process has a run policy, and it has a bucket. */
     private Uni<Void> requireRunnable(BackfillPlan plan) {
         List<Long> processes = plan.entriesThatRun().stream().map(PlanEntry::processId).distinct().sorted().toList();
-        return InOrder.map(processes, policies::job).invoke(jobs -> {
+        return policies.withPolicy(processes).invoke(withPolicy -> {
             List<String> refused = new ArrayList<>();
-            for (int i = 0; i < processes.size(); i++) {
-                if (jobs.get(i).isEmpty()) {
-                    refused.add("process " + processes.get(i) + " has no run policy");
-                }
-            }
+            processes.stream().filter(p -> !withPolicy.contains(p))
+                    .forEach(p -> refused.add("process " + p + " has no run policy"));
             plan.entriesThatRun().stream().filter(e -> e.bucket() == null || e.bucket().isBlank()).limit(20)
                     .forEach(e -> refused.add("entry " + e.entryNo() + " (process " + e.processId() + ") has no bucket"));
             if (!refused.isEmpty()) {

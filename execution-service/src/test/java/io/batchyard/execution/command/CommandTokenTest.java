@@ -24,7 +24,6 @@ import io.batchyard.teststack.RegistrySerdes;
 import io.batchyard.teststack.identity.Identity;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -184,6 +183,6 @@ class CommandTokenTest {
 
     private static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }

@@ -28,7 +28,6 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -350,7 +349,7 @@ class LifecycleApiTest {
         initJob(p, 1).statusCode(200);
         for (String call : List.of("init", "halt")) {
             Infrastructure.Database db = BatchyardTestStack.database();
-            try (Connection holder = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            try (Connection holder = db.connect()) {
                 holder.setAutoCommit(false);
                 try (PreparedStatement lock = holder.prepareStatement(
                         "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
@@ -369,7 +368,7 @@ class LifecycleApiTest {
     }
 
     private static boolean waitingForALockOnTheStepRead(Infrastructure.Database db) throws SQLException {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              PreparedStatement waiting = c.prepareStatement("""
                      SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
                      AND wait_event_type = 'Lock' AND query LIKE '%parent_locked%'""");

@@ -16,7 +16,6 @@ import io.batchyard.teststack.ProcessTrees;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -321,7 +320,7 @@ class RunnerPolicyTest extends RunnerTestSupport {
 
     private static List<String> query(String sql) {
         Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              PreparedStatement statement = c.prepareStatement(sql);
              java.sql.ResultSet rs = statement.executeQuery()) {
             List<String> out = new ArrayList<>();

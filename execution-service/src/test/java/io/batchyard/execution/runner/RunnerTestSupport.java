@@ -5,7 +5,6 @@ import io.batchyard.teststack.Infrastructure;
 import jakarta.inject.Inject;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
@@ -46,7 +45,7 @@ abstract class RunnerTestSupport {
     /** Test setup straight in the database, over plain JDBC. */
     static void execute(String sql, Object... params) {
         Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              PreparedStatement statement = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 statement.setObject(i + 1, params[i]);

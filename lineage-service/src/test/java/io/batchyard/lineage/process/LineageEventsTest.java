@@ -33,7 +33,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
@@ -314,7 +313,7 @@ class LineageEventsTest {
 
     private static String processedAt(org.apache.avro.specific.SpecificRecord event) throws Exception {
         Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              var s = c.prepareStatement("SELECT processed_at::text FROM processed_event"
                      + " WHERE consumer = 'lineage-process' AND event_id = ?")) {
             s.setObject(1, Events.eventId(event));
@@ -372,7 +371,7 @@ class LineageEventsTest {
                 .body("consumedBy.instanceExecId", equalTo(List.of(602)));
         long consumed;
         Infrastructure.Database db = BatchyardTestStack.database();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = db.connect();
              ResultSet rs = c.createStatement().executeQuery(
                      "SELECT count(*) FROM batch_consumption WHERE target_batch_id = 6002")) {
             rs.next();

@@ -18,7 +18,6 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -164,6 +163,6 @@ class AuditBoundsTest {
 
     private static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }

@@ -30,7 +30,6 @@ import io.batchyard.registry.RegistryTest;
 import io.batchyard.teststack.BatchyardTestStack;
 import io.restassured.http.ContentType;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -324,6 +323,6 @@ class ProcessApiTest extends ProcessEventsTestSupport {
 
     private static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }

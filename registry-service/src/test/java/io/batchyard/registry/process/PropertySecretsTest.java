@@ -21,7 +21,6 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -186,6 +185,6 @@ class PropertySecretsTest {
 
     private static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }

@@ -12,7 +12,6 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -107,7 +106,7 @@ class ServerApiTest {
 
     static Connection connect() throws SQLException {
         var db = BatchyardTestStack.database();
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 
     /** A server's body with no secret; names are cut to the column's 45 characters. */

@@ -18,9 +18,11 @@ import io.quarkus.hibernate.reactive.panache.common.WithSession;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Run policies of stand-alone parents, their bucket ledgers and the site's bucket keys: one transaction per call.
@@ -177,6 +179,11 @@ public class RunPolicyService {
     /** The parent's run policy, if it has one; in the caller's session and transaction. */
     public Uni<Optional<RunnerJob>> job(long pid) {
         return jobs.find(pid);
+    }
+
+    /** Which of these parents have a run policy, in one read; in the caller's session and transaction. */
+    public Uni<Set<Long>> withPolicy(Collection<Long> pids) {
+        return jobs.withPolicy(pids).map(Set::copyOf);
     }
 
     /** The key defined under /runner/bucket-keys, if any (case-insensitive); in the caller's session. */

@@ -8,6 +8,7 @@ import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -87,6 +88,15 @@ public class RunnerJobRepository extends SqlRepository {
                     SELECT 1 FROM bucket_status b WHERE b.process_id = j.process_id AND""" + " "
                 + BucketEligibility.condition("j.retry_failed", "j.max_attempts") + ")) ORDER BY j.process_id",
                 Long.class, Params.of("now", clock.now()));
+    }
+
+    /** Which of {@code processIds} have a run policy, in one read. */
+    public Uni<List<Long>> withPolicy(Collection<Long> processIds) {
+        if (processIds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return values("SELECT process_id FROM runner_job WHERE process_id IN (:ps) ORDER BY process_id", Long.class,
+                Params.of("ps", List.copyOf(processIds)));
     }
 
     public Uni<Boolean> delete(long processId) {

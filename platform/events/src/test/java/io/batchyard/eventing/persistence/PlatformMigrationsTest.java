@@ -7,7 +7,6 @@ import io.batchyard.teststack.Infrastructure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -206,6 +205,6 @@ class PlatformMigrationsTest {
     }
 
     private Connection connection() throws SQLException {
-        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        return db.connect();
     }
 }
