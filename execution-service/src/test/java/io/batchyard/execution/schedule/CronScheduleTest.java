@@ -20,6 +20,17 @@ class CronScheduleTest {
     }
 
     @Test
+    void theNextFireIsTheFirstOneStrictlyAfter() {
+        CronSchedule everyMinute = CronSchedule.parse("* * * * *", "UTC");
+        assertThat(everyMinute.nextFire(Instant.parse("2024-03-01T07:00:00Z")).orElseThrow().toInstant())
+                .isEqualTo(Instant.parse("2024-03-01T07:01:00Z"));
+        CronSchedule daily = CronSchedule.parse("30 2 * * *", "Europe/Berlin");
+        Instant after = Instant.parse("2024-03-01T00:00:00Z");
+        assertThat(daily.nextFire(after).orElseThrow())
+                .isEqualTo(daily.firesBetween(after, Instant.parse("2024-03-05T00:00:00Z")).get(0));
+    }
+
+    @Test
     void badExpressionsAndZonesAreExplained() {
         assertThatThrownBy(() -> CronSchedule.parse("61 * * * *", "UTC")).hasMessageContaining("five-field");
         assertThatThrownBy(() -> CronSchedule.parse("* * *", "UTC")).hasMessageContaining("five-field");

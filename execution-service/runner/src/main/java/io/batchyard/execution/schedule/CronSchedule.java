@@ -43,6 +43,11 @@ public final class CronSchedule {
         }
     }
 
+    /** The first fire time after {@code after}; empty when the expression never fires again. */
+    public Optional<ZonedDateTime> nextFire(Instant after) {
+        return execution.nextExecution(after.atZone(zone));
+    }
+
     /** Fire times in (after, upTo], oldest first. */
     public List<ZonedDateTime> firesBetween(Instant after, Instant upTo) {
         List<ZonedDateTime> out = new ArrayList<>();
