@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -74,9 +75,14 @@ public final class Infrastructure {
             return query < 0 ? url : url.substring(0, query);
         }
 
-        /** A JDBC connection of its own to this database (see {@link Infrastructure#connect}). */
+        /**
+         * A JDBC connection of its own to this database: PostgreSQL's through its driver directly (see
+         * {@link Infrastructure#connect}); another engine's, such as a {@link MariaDbServer} database, through
+         * DriverManager, whose driver is on the test's own class path.
+         */
         public Connection connect() throws SQLException {
-            return Infrastructure.connect(jdbcUrl, user, password);
+            return jdbcUrl.startsWith("jdbc:postgresql:") ? Infrastructure.connect(jdbcUrl, user, password)
+                    : DriverManager.getConnection(jdbcUrl, user, password);
         }
 
         /** Runs one statement on a connection of its own, for a test that sets up or changes the database. */
