@@ -1,6 +1,7 @@
 package io.batchyard.execution.lifecycle;
 
 import io.batchyard.eventing.Outbox;
+import io.batchyard.eventing.StagedEvent;
 import io.batchyard.events.execution.JobFailed;
 import io.batchyard.events.execution.JobHalted;
 import io.batchyard.events.execution.JobStarted;
@@ -11,6 +12,7 @@ import io.batchyard.schemas.Events;
 import io.batchyard.schemas.Topics;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Lifecycle events, appended to the outbox in the lifecycle call's transaction (the returned Uni is chained in it);
@@ -27,21 +29,42 @@ public class LifecycleEvents {
         this.outbox = outbox;
     }
 
-    Uni<Void> jobStarted(Run run, String targetBatchMarking, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobStarted.newBuilder()
-                .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
-                .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
-                .setTargetBatchId(run.targetBatchId()).setTargetBatchMarking(targetBatchMarking)
-                .setLastRecoverableSpId(run.lastRecoverableSpId()).setRetry(run.retry())
-                .build());
+    /** {@code JobStarted} of the run InitJob is about to insert, for the statement that inserts it. */
+    StagedEvent stageJobStarted(long processId, long runId, Long targetBatchId, String targetBatchMarking,
+                                Long lastRecoverableSpId, boolean retry, String correlation) {
+        return outbox.stage(Topics.EXECUTION_LIFECYCLE, processId, jobStartedEvent(processId, runId, targetBatchId,
+                targetBatchMarking, lastRecoverableSpId, retry, correlation));
+    }
+
+    private static JobStarted jobStartedEvent(long processId, long runId, Long targetBatchId, String targetBatchMarking,
+                                              Long lastRecoverableSpId, boolean retry, String correlation) {
+        return JobStarted.newBuilder()
+                .setHeader(Events.header(PRODUCER, runId, correlation))
+                .setProcessId(processId).setInstanceExecId(runId)
+                .setTargetBatchId(targetBatchId).setTargetBatchMarking(targetBatchMarking)
+                .setLastRecoverableSpId(lastRecoverableSpId).setRetry(retry)
+                .build();
     }
 
     Uni<Void> jobHalted(Run run, String marking, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), JobHalted.newBuilder()
-                .setHeader(Events.header(PRODUCER, run.instanceExecId(), correlation))
-                .setProcessId(run.processId()).setInstanceExecId(run.instanceExecId())
-                .setTargetBatchId(run.targetBatchId()).setBatchMarking(marking)
-                .build());
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, run.processId(), jobHaltedEvent(run.processId(),
+                run.instanceExecId(), run.targetBatchId(), marking, correlation));
+    }
+
+    /** {@code JobHalted} of the running run HaltJob read before its statement ({@link RunRepository.StagedJobEvent}). */
+    RunRepository.StagedJobEvent stageJobHalted(long processId, long runId, Long targetBatchId, String marking,
+                                                String correlation) {
+        return new RunRepository.StagedJobEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, processId,
+                jobHaltedEvent(processId, runId, targetBatchId, marking, correlation)), runId, targetBatchId);
+    }
+
+    private static JobHalted jobHaltedEvent(long processId, long runId, Long targetBatchId, String marking,
+                                            String correlation) {
+        return JobHalted.newBuilder()
+                .setHeader(Events.header(PRODUCER, runId, correlation))
+                .setProcessId(processId).setInstanceExecId(runId)
+                .setTargetBatchId(targetBatchId).setBatchMarking(marking)
+                .build();
     }
 
     /** The reason is read from the run as stored, so the event says exactly what {@code GET /runs/{id}} says. */
@@ -55,29 +78,58 @@ public class LifecycleEvents {
     }
 
     Uni<Void> stepStarted(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepStarted.newBuilder()
-                .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
-                .setParentProcessId(parentId).setSubProcessId(step.processId())
-                .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())
-                .setTargetBatchId(step.targetBatchId())
-                .build());
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.RUNNING, parentId,
+                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
+                correlation));
     }
 
     Uni<Void> stepHalted(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepHalted.newBuilder()
-                .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
-                .setParentProcessId(parentId).setSubProcessId(step.processId())
-                .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())
-                .setTargetBatchId(step.targetBatchId())
-                .build());
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.SUCCESS, parentId,
+                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
+                correlation));
     }
 
     Uni<Void> stepFailed(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, StepFailed.newBuilder()
-                .setHeader(Events.header(PRODUCER, step.parentInstanceExecId(), correlation))
-                .setParentProcessId(parentId).setSubProcessId(step.processId())
-                .setSubInstanceExecId(step.instanceExecId()).setParentInstanceExecId(step.parentInstanceExecId())
-                .setTargetBatchId(step.targetBatchId())
-                .build());
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.FAILED, parentId,
+                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
+                correlation));
+    }
+
+    /**
+     * The event of a step's run entering {@code state} (RUNNING: StepStarted, SUCCESS: StepHalted, FAILED:
+     * StepFailed), staged from the values the call read before its statement; the statement writes it only if the run
+     * it moves carries them ({@link RunRepository.StagedStepEvent}).
+     */
+    RunRepository.StagedStepEvent stageStep(ExecState state, long parentId, long stepId, long runId, Long parentRunId,
+                                            Long targetBatchId, String correlation) {
+        return new RunRepository.StagedStepEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, parentId,
+                stepEvent(state, parentId, stepId, runId, parentRunId, targetBatchId, correlation)), runId, parentRunId,
+                targetBatchId);
+    }
+
+    /** The reference's three step events carry the same fields; {@code state} says which one. */
+    private static SpecificRecord stepEvent(ExecState state, long parentId, long stepId, long runId, Long parentRunId,
+                                            Long targetBatchId, String correlation) {
+        return switch (state) {
+            case RUNNING -> StepStarted.newBuilder()
+                    .setHeader(Events.header(PRODUCER, parentRunId, correlation))
+                    .setParentProcessId(parentId).setSubProcessId(stepId)
+                    .setSubInstanceExecId(runId).setParentInstanceExecId(parentRunId)
+                    .setTargetBatchId(targetBatchId)
+                    .build();
+            case SUCCESS -> StepHalted.newBuilder()
+                    .setHeader(Events.header(PRODUCER, parentRunId, correlation))
+                    .setParentProcessId(parentId).setSubProcessId(stepId)
+                    .setSubInstanceExecId(runId).setParentInstanceExecId(parentRunId)
+                    .setTargetBatchId(targetBatchId)
+                    .build();
+            case FAILED -> StepFailed.newBuilder()
+                    .setHeader(Events.header(PRODUCER, parentRunId, correlation))
+                    .setParentProcessId(parentId).setSubProcessId(stepId)
+                    .setSubInstanceExecId(runId).setParentInstanceExecId(parentRunId)
+                    .setTargetBatchId(targetBatchId)
+                    .build();
+            default -> throw new IllegalArgumentException("no step event for a run entering " + state);
+        };
     }
 }

@@ -22,6 +22,7 @@ import io.batchyard.persistence.InOrder;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
 import io.batchyard.readmodel.ProcessDefinitionRepository.Guarded;
+import io.batchyard.readmodel.ProcessDefinitionRepository.GuardedWith;
 import io.batchyard.schemas.BatchMarking;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.smallrye.mutiny.Uni;
@@ -128,16 +129,17 @@ public class LifecycleService {
                         .collect(Collectors.toMap(ProcessDefinition::processId, Function.identity()))).orElse(null);
                 // The id is drawn before the claim because the queue records which run claimed the batch.
                 long ie = reads.nextId();
-                return queue.claim(pid, ie, maxBatch, completedTarget, sourceBatchIds, backfillId)
-                        .chain(claim -> runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable,
-                                        "InitJob")
-                                .chain(run -> {
-                                    Map<String, String> outputs = InitJobOutput.of(ie, claim.targetBatchId(),
-                                            lastRecoverable, claim.rows());
-                                    return events.jobStarted(run, outputs.get("target-batch-marking"), correlation)
-                                            .replaceWith(new JobStart(ie, claim.targetBatchId(), lastRecoverable,
-                                                    claim.retry(), outputs, claim.rows()));
-                                }));
+                return queue.claim(pid, ie, maxBatch, completedTarget, sourceBatchIds, backfillId).chain(claim -> {
+                    Map<String, String> outputs = InitJobOutput.of(ie, claim.targetBatchId(), lastRecoverable,
+                            claim.rows());
+                    // Every field of JobStarted is known now, so the statement that inserts the run writes it too.
+                    return runs.start(ie, pid, null, claim.targetBatchId(), claim.retry(), lastRecoverable, "InitJob",
+                                    Optional.of(events.stageJobStarted(pid, ie, claim.targetBatchId(),
+                                            outputs.get("target-batch-marking"), lastRecoverable, claim.retry(),
+                                            correlation)))
+                            .replaceWith(new JobStart(ie, claim.targetBatchId(), lastRecoverable, claim.retry(),
+                                    outputs, claim.rows()));
+                });
             });
         });
     }
@@ -149,15 +151,21 @@ public class LifecycleService {
 
     private Uni<StepStart> startStep(Caller caller, long sid, String correlation) {
         Supplier<ApiException> invalid = () -> INVALID_SUB_PROCESS.exception("Invalid sub-process. sub_pid =" + sid);
-        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded, invalid))
-                .chain(found -> {
+        return definitions.findGuardedLockingParent(sid, runs.stepCallRuns(true)).chain(read -> {
+            Optional<ProcessDefinition> found = mayExecute(caller, read.map(GuardedWith::guarded), invalid);
             ProcessDefinition step = found.filter(s -> !s.isParent()).orElseThrow(invalid);
             if (step.deleted()) {
                 throw INVALID_SUB_PROCESS.exception("This is a deleted sub-process. pid =" + sid);
             }
             long parentId = step.parentProcessId();
+            RunRepository.StepCallRuns seen = read.get().alongside();
+            // The event is staged from what the definition's read saw, so that the statement that starts the run
+            // writes it too; the read may be stale, and then the statement writes none and it is appended here.
+            Optional<RunRepository.StagedStepEvent> staged = Optional.ofNullable(seen.parentRunId())
+                    .map(parentRun -> events.stageStep(ExecState.RUNNING, parentId, sid, seen.nextId(), parentRun,
+                            seen.parentTargetBatchId(), correlation));
             // One statement checks that the parent runs and the step does not, and starts the step only then.
-            return runs.startStep(parentId, sid, "InitStep").chain(move -> {
+            return runs.startStep(parentId, sid, seen.nextId(), "InitStep", staged).chain(move -> {
                 if (!move.parentRunning()) {
                     throw PARENT_NOT_RUNNING.exception("The parent process is not under execution, sub_pid=" + sid);
                 }
@@ -166,8 +174,8 @@ public class LifecycleService {
                             + sid);
                 }
                 Run run = move.run().orElseThrow();
-                return events.stepStarted(parentId, run, correlation)
-                        .replaceWith(new StepStart(run.instanceExecId(), sid));
+                return (move.eventWritten() ? Uni.createFrom().voidItem() : events.stepStarted(parentId, run,
+                        correlation)).replaceWith(new StepStart(run.instanceExecId(), sid));
             });
         });
     }
@@ -193,17 +201,25 @@ public class LifecycleService {
     private Uni<Long> endStep(Caller caller, long sid, String invalid, String parentNotRunning, ExecState end,
                               String cause, String correlation) {
         Supplier<ApiException> unknown = () -> INVALID_SUB_PROCESS.exception(invalid);
-        return definitions.findGuardedLockingParent(sid).map(guarded -> mayExecute(caller, guarded, unknown))
-                .chain(found -> {
+        return definitions.findGuardedLockingParent(sid, runs.stepCallRuns(false)).chain(read -> {
+            Optional<ProcessDefinition> found = mayExecute(caller, read.map(GuardedWith::guarded), unknown);
             ProcessDefinition step = found.filter(s -> !s.isParent()).orElseThrow(unknown);
             long parentId = step.parentProcessId();
+            RunRepository.StepCallRuns seen = read.get().alongside();
+            // Staged as InitStep's event is, from the step's running run as the definition's read saw it.
+            Optional<RunRepository.StagedStepEvent> staged = Optional.ofNullable(seen.stepRunId())
+                    .map(stepRun -> events.stageStep(end, parentId, sid, stepRun, seen.stepParentRunId(),
+                            seen.stepTargetBatchId(), correlation));
             // One statement checks that the parent and the step run, and ends the step's run only then.
-            return runs.endStep(parentId, sid, end, cause).chain(move -> {
+            return runs.endStep(parentId, sid, end, cause, staged).chain(move -> {
                 if (!move.parentRunning()) {
                     throw PARENT_NOT_RUNNING.exception(parentNotRunning);
                 }
                 Run ended = move.run().orElseThrow(() ->
                         SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
+                if (move.eventWritten()) {
+                    return Uni.createFrom().voidItem();
+                }
                 return end == ExecState.SUCCESS
                         ? events.stepHalted(parentId, ended, correlation)
                         : events.stepFailed(parentId, ended, correlation);
@@ -218,10 +234,16 @@ public class LifecycleService {
 
     private Uni<Run> endJob(Caller caller, long pid, String batchMarking, String correlation) {
         String marking = BatchMarking.normalise(batchMarking);
-        return definitions.lockGuardedWithSteps(pid)
-                .invoke(job -> requireParent(job.parent().map(Guarded::definition), pid))
-                .map(job -> liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps()))
-                .chain(steps -> runs.endJob(pid, ids(steps), marking, "HaltJob").chain(end -> {
+        return definitions.lockGuardedWithSteps(pid, runs.jobCallRun()).chain(read -> {
+            ProcessDefinitionRepository.GuardedJob job = read.job();
+            requireParent(job.parent().map(Guarded::definition), pid);
+            List<ProcessDefinition> steps = liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps());
+            // JobHalted is staged from the running run the parent's read saw, so that the statement that halts the
+            // run writes it too; when that read was stale, the statement writes none and it is appended below.
+            Optional<RunRepository.StagedJobEvent> staged = Optional.ofNullable(read.alongside().runId())
+                    .map(runId -> events.stageJobHalted(pid, runId, read.alongside().targetBatchId(), marking,
+                            correlation));
+            return runs.endJob(pid, ids(steps), marking, "HaltJob", staged).chain(end -> {
                     // The statement moved the run only if these checks hold; they are applied again here to answer
                     // which one failed.
                     List<Run> running = end.running();
@@ -242,8 +264,10 @@ public class LifecycleService {
                     }
                     Run halted = end.halted().orElseThrow(() -> CONCURRENT_CHANGE.exception("run "
                             + run.instanceExecId() + " changed concurrently"));
-                    return events.jobHalted(halted, marking, correlation).replaceWith(halted);
-                }));
+                    return end.eventWritten() ? Uni.createFrom().item(halted)
+                            : events.jobHalted(halted, marking, correlation).replaceWith(halted);
+                });
+        });
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.batchyard.execution.lifecycle;
 
+import io.batchyard.eventing.StagedEvent;
 import io.batchyard.execution.ExecutionError;
 import io.batchyard.execution.recovery.LastRecoverableStep;
 import io.batchyard.execution.runs.FailureReason;
@@ -8,6 +9,8 @@ import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.persistence.Where;
+import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.readmodel.ProcessDefinitionRepository.Alongside;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -84,6 +87,15 @@ public class RunRepository extends SqlRepository {
      */
     public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
                           Long lastRecoverable, String cause) {
+        return start(id, processId, parentRun, targetBatchId, retry, lastRecoverable, cause, Optional.empty());
+    }
+
+    /**
+     * {@link #start(Long, long, Long, Long, boolean, Long, String)}, writing {@code event} (every field of which the
+     * caller knew beforehand: it passes the id) to the outbox in the same statement.
+     */
+    public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
+                          Long lastRecoverable, String cause, Optional<StagedEvent> event) {
         return first("""
                         WITH started AS (
                           INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
@@ -93,10 +105,12 @@ public class RunRepository extends SqlRepository {
                           RETURNING %1$s),
                         logged AS (
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
-                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)
-                        SELECT %1$s FROM started""".formatted(COLUMNS),
+                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)%2$s
+                        SELECT %1$s FROM started""".formatted(COLUMNS,
+                        event.map(e -> ",\noutboxed AS (" + e.insertFrom("started") + ")").orElse("")),
                 Params.of("id", id).and("p", processId).and("parent", parentRun).and("target", targetBatchId)
-                        .and("retry", retry).and("lr", lastRecoverable).and("cause", cause), RunRepository::run)
+                        .and("retry", retry).and("lr", lastRecoverable).and("cause", cause)
+                        .and(event.map(StagedEvent::params).orElse(Params.none())), RunRepository::run)
                 .map(Optional::orElseThrow);
     }
 
@@ -151,7 +165,7 @@ public class RunRepository extends SqlRepository {
      * run of each step under the parent's running run, and the job's run as stored afterwards (empty when a check
      * failed and nothing changed).
      */
-    public record JobEnd(List<Run> running, List<Run> latestStepRuns, Optional<Run> halted) {
+    public record JobEnd(List<Run> running, List<Run> latestStepRuns, Optional<Run> halted, boolean eventWritten) {
     }
 
     /**
@@ -197,6 +211,38 @@ public class RunRepository extends SqlRepository {
      * checks to what was read, to answer which one failed.
      */
     public Uni<JobEnd> endJob(long parentId, Collection<Long> stepIds, String marking, String cause) {
+        return endJob(parentId, stepIds, marking, cause, Optional.empty());
+    }
+
+    /**
+     * The parent's running run as a job call reads it with the parent's definition, before its statement; it may be
+     * stale (see {@link ProcessDefinitionRepository#lockGuardedWithSteps(long, Alongside)}).
+     */
+    public record JobCallRun(Long runId, Long targetBatchId) {
+    }
+
+    /** An event staged from {@link JobCallRun}, with the run values it carries, which the statement checks. */
+    public record StagedJobEvent(StagedEvent event, long runId, Long targetBatchId) {
+    }
+
+    /** {@link JobCallRun} as an addition to the parent's definition read. */
+    public Alongside<JobCallRun> jobCallRun() {
+        return new Alongside<>("jr.job_run_id, jr.job_target_batch_id", """
+                LEFT JOIN LATERAL (SELECT instance_exec_id AS job_run_id, target_batch_id AS job_target_batch_id
+                  FROM instance_exec WHERE process_id = process_definition.process_id AND exec_state = 2
+                  ORDER BY instance_exec_id LIMIT 1) jr ON true""", Params.none(),
+                r -> new JobCallRun(r.getLongOrNull("job_run_id"), r.getLongOrNull("job_target_batch_id")));
+    }
+
+    /**
+     * {@link #endJob(long, Collection, String, String)}, writing {@code staged} in the same statement when the run
+     * it halted is the one the event describes; {@link JobEnd#eventWritten} says whether it did.
+     */
+    public Uni<JobEnd> endJob(long parentId, Collection<Long> stepIds, String marking, String cause,
+                              Optional<StagedJobEvent> staged) {
+        String event = staged.map(e -> ",\noutboxed AS (" + e.event().insertFrom("""
+                moved WHERE moved.instance_exec_id = :staged_run
+                  AND moved.target_batch_id IS NOT DISTINCT FROM CAST(:staged_target AS bigint)""") + ")").orElse("");
         return list("""
                         WITH running AS (
                           SELECT %1$s FROM instance_exec
@@ -217,26 +263,32 @@ public class RunRepository extends SqlRepository {
                           RETURNING %1$s),
                         logged AS (
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
-                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)
+                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)%2$s
                         SELECT 'running' AS kind, %1$s FROM running
                         UNION ALL
                         SELECT 'latest_step' AS kind, %1$s FROM latest_step
                         UNION ALL
-                        SELECT 'halted' AS kind, %1$s FROM moved""".formatted(COLUMNS),
+                        SELECT CASE WHEN %3$s THEN 'halted_with_event' ELSE 'halted' END AS kind, %1$s FROM moved"""
+                        .formatted(COLUMNS, event, staged.isPresent() ? "EXISTS (SELECT 1 FROM outboxed)" : "false"),
                 Params.of("parent", parentId).and("steps", stepIds.toArray(Long[]::new)).and("marking", marking)
-                        .and("cause", cause), r -> r).map(rows -> {
+                        .and("cause", cause).and(staged.map(e -> e.event().params().and("staged_run", e.runId())
+                                .and("staged_target", e.targetBatchId())).orElse(Params.none())), r -> r).map(rows -> {
             List<Run> running = new ArrayList<>();
             List<Run> latestSteps = new ArrayList<>();
             Optional<Run> halted = Optional.empty();
+            boolean eventWritten = false;
             for (Row r : rows) {
                 switch (r.getString("kind")) {
                     case "running" -> running.add(run(r));
                     case "latest_step" -> latestSteps.add(run(r));
-                    default -> halted = Optional.of(run(r));
+                    default -> {
+                        halted = Optional.of(run(r));
+                        eventWritten = r.getString("kind").equals("halted_with_event");
+                    }
                 }
             }
             running.sort(Comparator.comparingLong(Run::instanceExecId));
-            return new JobEnd(running, latestSteps, halted);
+            return new JobEnd(running, latestSteps, halted, eventWritten);
         });
     }
 
@@ -244,7 +296,56 @@ public class RunRepository extends SqlRepository {
      * What a step call found and did in its one statement: whether the parent and the step were running before it,
      * and the step's run as stored afterwards (empty when the call's condition did not hold and nothing changed).
      */
-    public record StepMove(boolean parentRunning, boolean stepRunning, Optional<Run> run) {
+    public record StepMove(boolean parentRunning, boolean stepRunning, Optional<Run> run, boolean eventWritten) {
+    }
+
+    /**
+     * What a step call reads of the job's runs with the step's definition, before its statement ({@link #startStep},
+     * {@link #endStep}): the parent's running run and the step's, and for InitStep the id its run will have. The
+     * call stages its event from these; they may be stale (see
+     * {@link ProcessDefinitionRepository#findGuardedLockingParent(long, Alongside)}), which the statement detects.
+     */
+    public record StepCallRuns(Long parentRunId, Long parentTargetBatchId, Long stepRunId, Long stepParentRunId,
+                               Long stepTargetBatchId, Long nextId) {
+    }
+
+    /** An event staged from {@link StepCallRuns}, with the run values it carries, which the statement checks. */
+    public record StagedStepEvent(StagedEvent event, long runId, Long parentRunId, Long targetBatchId) {
+    }
+
+    /** {@link StepCallRuns} as an addition to the step's definition read; {@code drawId}: draw the new run's id too. */
+    public Alongside<StepCallRuns> stepCallRuns(boolean drawId) {
+        return new Alongside<>("""
+                pr.parent_run_id, pr.parent_target_batch_id, sr.step_run_id, sr.step_parent_run_id,
+                  sr.step_target_batch_id,
+                  CASE WHEN CAST(:draw_id AS boolean) THEN nextval('instance_exec_seq') END AS next_id""", """
+                LEFT JOIN LATERAL (SELECT instance_exec_id AS parent_run_id, target_batch_id AS parent_target_batch_id
+                  FROM instance_exec WHERE process_id = process_definition.parent_process_id AND exec_state = 2
+                  ORDER BY instance_exec_id LIMIT 1) pr ON true
+                LEFT JOIN LATERAL (SELECT instance_exec_id AS step_run_id, parent_instance_exec_id AS step_parent_run_id,
+                    target_batch_id AS step_target_batch_id
+                  FROM instance_exec WHERE process_id = process_definition.process_id AND exec_state = 2
+                  ORDER BY instance_exec_id LIMIT 1) sr ON true""", Params.of("draw_id", drawId),
+                r -> new StepCallRuns(r.getLongOrNull("parent_run_id"), r.getLongOrNull("parent_target_batch_id"),
+                        r.getLongOrNull("step_run_id"), r.getLongOrNull("step_parent_run_id"),
+                        r.getLongOrNull("step_target_batch_id"), r.getLongOrNull("next_id")));
+    }
+
+    /**
+     * The {@code WITH} item that writes a staged step event once {@code source}'s run carries exactly the values the
+     * event was staged with, and the answer's column that says whether it did; nothing when no event was staged.
+     */
+    private static String[] stagedStepEvent(Optional<StagedStepEvent> staged, String source) {
+        return staged.map(e -> new String[] {",\noutboxed AS (" + e.event().insertFrom(source + " WHERE "
+                + source + ".instance_exec_id = :staged_run AND " + source
+                + ".parent_instance_exec_id IS NOT DISTINCT FROM CAST(:staged_parent_run AS bigint) AND " + source
+                + ".target_batch_id IS NOT DISTINCT FROM CAST(:staged_target AS bigint)") + ")",
+                "EXISTS (SELECT 1 FROM outboxed)"}).orElse(new String[] {"", "false"});
+    }
+
+    private static Params stagedStepParams(Optional<StagedStepEvent> staged) {
+        return staged.map(e -> e.event().params().and("staged_run", e.runId()).and("staged_parent_run",
+                e.parentRunId()).and("staged_target", e.targetBatchId())).orElse(Params.none());
     }
 
     /**
@@ -254,6 +355,16 @@ public class RunRepository extends SqlRepository {
      * the statement's reads and its insert.
      */
     public Uni<StepMove> startStep(long parentId, long stepId, String cause) {
+        return startStep(parentId, stepId, null, cause, Optional.empty());
+    }
+
+    /**
+     * {@link #startStep(long, long, String)} with the new run's id drawn beforehand ({@code id}; null draws it now),
+     * writing {@code staged} in the same statement when the run it started is the one the event describes.
+     */
+    public Uni<StepMove> startStep(long parentId, long stepId, Long id, String cause,
+                                   Optional<StagedStepEvent> staged) {
+        String[] event = stagedStepEvent(staged, "started");
         return first("""
                         WITH parent_run AS (
                           SELECT instance_exec_id, target_batch_id FROM instance_exec
@@ -263,17 +374,18 @@ public class RunRepository extends SqlRepository {
                         started AS (
                           INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
                             target_batch_id, retry, last_recoverable_sp_id)
-                          SELECT nextval('instance_exec_seq'), :step, parent_run.instance_exec_id, 2,
-                            parent_run.target_batch_id, false, NULL
+                          SELECT COALESCE(CAST(:id AS bigint), nextval('instance_exec_seq')), :step,
+                            parent_run.instance_exec_id, 2, parent_run.target_batch_id, false, NULL
                           FROM parent_run, step_running WHERE step_running.n = 0
                           RETURNING %1$s),
                         logged AS (
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
-                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)
+                          SELECT instance_exec_id, NULL, exec_state, :cause FROM started)%2$s
                         SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
-                          (SELECT n FROM step_running) > 0 AS step_running, started.*
-                        FROM (SELECT 1) AS answer LEFT JOIN started ON true""".formatted(COLUMNS),
-                Params.of("parent", parentId).and("step", stepId).and("cause", cause), RunRepository::stepMove)
+                          (SELECT n FROM step_running) > 0 AS step_running, %3$s AS event_written, started.*
+                        FROM (SELECT 1) AS answer LEFT JOIN started ON true""".formatted(COLUMNS, event[0], event[1]),
+                Params.of("parent", parentId).and("step", stepId).and("id", id).and("cause", cause)
+                        .and(stagedStepParams(staged)), RunRepository::stepMove)
                 .map(Optional::orElseThrow);
     }
 
@@ -283,6 +395,13 @@ public class RunRepository extends SqlRepository {
      * row (see {@link #startStep}).
      */
     public Uni<StepMove> endStep(long parentId, long stepId, ExecState to, String cause) {
+        return endStep(parentId, stepId, to, cause, Optional.empty());
+    }
+
+    /** {@link #endStep(long, long, ExecState, String)}, writing {@code staged} as {@link #startStep} does. */
+    public Uni<StepMove> endStep(long parentId, long stepId, ExecState to, String cause,
+                                 Optional<StagedStepEvent> staged) {
+        String[] event = stagedStepEvent(staged, "moved");
         if (!ExecState.RUNNING.canBecome(to)) {
             return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("a step run cannot go from "
                     + ExecState.RUNNING + " to " + to));
@@ -300,12 +419,12 @@ public class RunRepository extends SqlRepository {
                           RETURNING %1$s),
                         logged AS (
                           INSERT INTO exec_state_history (instance_exec_id, from_state, to_state, cause)
-                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)
+                          SELECT instance_exec_id, 2, exec_state, :cause FROM moved)%2$s
                         SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
-                          EXISTS (SELECT 1 FROM step_run) AS step_running, moved.*
-                        FROM (SELECT 1) AS answer LEFT JOIN moved ON true""".formatted(COLUMNS),
-                Params.of("parent", parentId).and("step", stepId).and("to", to.id).and("cause", cause),
-                RunRepository::stepMove).map(Optional::orElseThrow);
+                          EXISTS (SELECT 1 FROM step_run) AS step_running, %3$s AS event_written, moved.*
+                        FROM (SELECT 1) AS answer LEFT JOIN moved ON true""".formatted(COLUMNS, event[0], event[1]),
+                Params.of("parent", parentId).and("step", stepId).and("to", to.id).and("cause", cause)
+                        .and(stagedStepParams(staged)), RunRepository::stepMove).map(Optional::orElseThrow);
     }
 
     public Uni<Optional<Run>> find(long id) {
@@ -375,7 +494,8 @@ public class RunRepository extends SqlRepository {
 
     private static StepMove stepMove(Row r) {
         return new StepMove(r.getBoolean("parent_running"), r.getBoolean("step_running"),
-                r.get("instance_exec_id") == null ? Optional.empty() : Optional.of(run(r)));
+                r.get("instance_exec_id") == null ? Optional.empty() : Optional.of(run(r)),
+                r.getBoolean("event_written"));
     }
 
     private static Run run(Row r) {

@@ -367,14 +367,117 @@ class LifecycleApiTest {
         post("/jobs/" + p + "/halt").statusCode(200);
     }
 
-    private static boolean waitingForALockOnTheStepRead(Infrastructure.Database db) throws SQLException {
+    /**
+     * A call reads the job's runs with the definition, before its lock is granted, and stages its event from them.
+     * Here the lock's holder changes those runs before it lets go, as another call of the job could: each call must
+     * still send the event of the run it actually moved.
+     */
+    @Test
+    void aCallWhoseFirstReadWentStaleWhileItWaitedSendsTheEventOfTheRunItMoved() throws Exception {
+        long p = id(), s1 = id(), s2 = id();
+        register(bootstrap, ProcessTrees.parent(p).next(s1).step(s1, s -> s.next(s2)).step(s2, s -> s.next(p)));
+        Infrastructure.Database db = BatchyardTestStack.database();
+        try (EventProbe events = EventProbe.on(bootstrap, Topics.EXECUTION_LIFECYCLE)) {
+            long job = initJob(p, 1).statusCode(200).extract().jsonPath().getLong("instanceExecId");
+            long firstStepRun = post("/steps/" + s1 + "/init").statusCode(200).extract().jsonPath()
+                    .getLong("subInstanceExecId");
+
+            // HaltStep read s1's first run; the holder ends it and starts another before the call gets the lock.
+            long secondStepRun = whileTheCallWaits(db, p, "/steps/" + s1 + "/halt", holder ->
+                    replaceRunningRun(holder, s1, firstStepRun, job));
+            assertThat(events.await(StepHalted.class, e -> e.getSubProcessId() == s1, WAIT).event()
+                    .getSubInstanceExecId()).isEqualTo(secondStepRun);
+            given().get("/runs/" + secondStepRun).then().statusCode(200).body("run.state", equalTo("SUCCESS"));
+
+            // InitStep read the job's first run; the holder replaces it, so the step starts under the second one.
+            long secondJob = whileTheCallWaits(db, p, "/steps/" + s2 + "/init", holder ->
+                    replaceRunningRun(holder, p, job, null));
+            assertThat(events.await(StepStarted.class, e -> e.getSubProcessId() == s2, WAIT).event()
+                    .getParentInstanceExecId()).isEqualTo(secondJob);
+            post("/steps/" + s2 + "/halt").statusCode(200);
+
+            // HaltJob read the second run; the holder replaces it by a third, which is the one halted.
+            long thirdJob = whileTheCallWaits(db, p, "/jobs/" + p + "/halt", holder -> {
+                try (PreparedStatement end = holder.prepareStatement("""
+                        UPDATE instance_exec SET exec_state = 3, end_ts = now() WHERE process_id = ? AND exec_state = 2""")) {
+                    end.setLong(1, s2);
+                    end.executeUpdate();
+                }
+                return replaceRunningRun(holder, p, secondJob, null);
+            });
+            var halted = events.await(JobHalted.class, e -> e.getProcessId() == p, WAIT).event();
+            assertThat(halted.getInstanceExecId()).isEqualTo(thirdJob);
+            assertThat(halted.getTargetBatchId()).isEqualTo(thirdJob + 1_000_000);
+        }
+    }
+
+    private interface Holder {
+        long change(Connection holder) throws SQLException;
+    }
+
+    /** Holds the parent's lock while {@code path} is called, makes the holder's change, and lets the call through. */
+    private static long whileTheCallWaits(Infrastructure.Database db, long parent, String path, Holder change)
+            throws Exception {
+        try (Connection holder = db.connect()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement(
+                    "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
+                lock.setLong(1, parent);
+                lock.executeQuery().close();
+            }
+            var call = CompletableFuture.supplyAsync(() -> post(path).extract().statusCode());
+            await().atMost(WAIT).until(() -> waitingForALock(db, "%process_definition%"));
+            long changed = change.change(holder);
+            holder.commit();
+            assertThat(call.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as(path).isEqualTo(200);
+            return changed;
+        }
+    }
+
+    /**
+     * Ends {@code run} of {@code process} and inserts another running run in its place (under {@code parentRun}, for
+     * a step; a job's gets a target batch of its id + 1,000,000); returns the new run's id.
+     */
+    private static long replaceRunningRun(Connection holder, long process, long run, Long parentRun)
+            throws SQLException {
+        try (PreparedStatement end = holder.prepareStatement(
+                "UPDATE instance_exec SET exec_state = 3, end_ts = now() WHERE instance_exec_id = ?")) {
+            end.setLong(1, run);
+            end.executeUpdate();
+        }
+        try (PreparedStatement start = holder.prepareStatement("""
+                INSERT INTO instance_exec (instance_exec_id, process_id, parent_instance_exec_id, exec_state,
+                  target_batch_id)
+                SELECT n, ?, ?, 2, CASE WHEN CAST(? AS bigint) IS NULL THEN n + 1000000
+                  ELSE (SELECT target_batch_id FROM instance_exec WHERE instance_exec_id = ?) END
+                FROM (SELECT nextval('instance_exec_seq') AS n) s
+                RETURNING instance_exec_id""")) {
+            start.setLong(1, process);
+            start.setObject(2, parentRun);
+            start.setObject(3, parentRun);
+            start.setObject(4, parentRun);
+            try (ResultSet rs = start.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Exactly one statement like {@code query} waits for a lock in the service's database. */
+    private static boolean waitingForALock(Infrastructure.Database db, String query) throws SQLException {
         try (Connection c = db.connect();
              PreparedStatement waiting = c.prepareStatement("""
                      SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-                     AND wait_event_type = 'Lock' AND query LIKE '%parent_locked%'""");
-             ResultSet rs = waiting.executeQuery()) {
-            return rs.next() && rs.getLong(1) == 1;
+                     AND wait_event_type = 'Lock' AND query LIKE ?""")) {
+            waiting.setString(1, query);
+            try (ResultSet rs = waiting.executeQuery()) {
+                return rs.next() && rs.getLong(1) == 1;
+            }
         }
+    }
+
+    private static boolean waitingForALockOnTheStepRead(Infrastructure.Database db) throws SQLException {
+        return waitingForALock(db, "%parent_locked%");
     }
 
     static ValidatableResponse initJob(long p, Integer maxBatch) {

@@ -40,6 +40,14 @@ public class Outbox {
     }
 
     /**
+     * The row {@link #append} would write, for a statement that writes it together with its state change
+     * ({@link StagedEvent}); nothing is written until that statement runs.
+     */
+    public StagedEvent stage(String topic, Object key, SpecificRecord event) {
+        return new StagedEvent(row(topic, key, event));
+    }
+
+    /**
      * Appends many events of one topic in as few statements as the list allows (one multi-row INSERT per
      * {@link OutboxRepository#ROWS_PER_INSERT}), in the list's order. For work that changes many objects in one
      * transaction, where one round trip per event would cost more than the change itself.

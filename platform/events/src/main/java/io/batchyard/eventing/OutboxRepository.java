@@ -78,6 +78,25 @@ public class OutboxRepository extends SqlRepository {
         return update(sql.toString(), params);
     }
 
+    /**
+     * The body of a {@code WITH} item that inserts one row, built ahead, once per row of {@code source}; see
+     * {@link StagedEvent}. The notify trigger fires for it as for any insert.
+     */
+    static String insertSelect(String source) {
+        return """
+                INSERT INTO outbox_event (event_id, topic, record_key, event_type, payload, traceparent)
+                SELECT CAST(:outbox_event_id AS uuid), :outbox_topic, :outbox_key, :outbox_type, :outbox_payload,
+                  CAST(:outbox_traceparent AS text)
+                FROM %s
+                RETURNING position""".formatted(source);
+    }
+
+    static Params insertSelectParams(OutboxEvent row) {
+        return Params.of("outbox_event_id", row.eventId.toString()).and("outbox_topic", row.topic)
+                .and("outbox_key", row.recordKey).and("outbox_type", row.eventType).and("outbox_payload", row.payload)
+                .and("outbox_traceparent", row.traceparent);
+    }
+
     /** True when this session now holds the relay lock; false while another session holds it. */
     Uni<Boolean> tryRelayLock(SqlConnection session) {
         return session.preparedQuery("SELECT pg_try_advisory_lock($1) AS locked").execute(Tuple.of(RELAY_LOCK))

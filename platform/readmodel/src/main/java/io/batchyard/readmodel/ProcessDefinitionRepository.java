@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.batchyard.api.access.ApplicationAccess;
 import io.batchyard.persistence.Params;
 import io.batchyard.persistence.Row;
+import io.batchyard.persistence.RowMapper;
 import io.batchyard.persistence.SqlRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,10 +39,14 @@ public class ProcessDefinitionRepository extends SqlRepository {
               array_to_string(process_definition.next_process_ids, ',') AS next_process_ids, process_definition.deleted,
               process_definition.workflow_type_id, CAST(process_definition.properties AS text) AS properties""";
     private static final String COLUMNS = "SELECT " + FIELDS + " FROM process_definition";
-    private static final String GUARDED = "SELECT " + FIELDS + """
-            , a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission, a.others_permission
-            FROM process_definition LEFT JOIN application_access a
-              ON a.application_id = process_definition.application_id AND NOT a.deleted""";
+    private static final String ACCESS_FIELDS = """
+            , a.application_id, a.owner_user, a.owner_group, a.owner_permission, a.group_permission, a.others_permission""";
+    private static final String WITH_ACCESS = " FROM process_definition LEFT JOIN application_access a"
+            + " ON a.application_id = process_definition.application_id AND NOT a.deleted";
+    private static final String GUARDED = "SELECT " + FIELDS + ACCESS_FIELDS + WITH_ACCESS;
+    /** Locks the parent of the step that is the outer row; the subquery names its table "p" to keep the two apart. */
+    private static final String LOCKING_PARENT = " LEFT JOIN LATERAL (SELECT 1 AS parent_locked FROM process_definition p"
+            + " WHERE p.process_id = process_definition.parent_process_id FOR UPDATE) parent ON true";
 
     /** A parent and its live steps (ordered by id). */
     public record Tree(ProcessDefinition parent, List<ProcessDefinition> steps) {
@@ -116,17 +121,83 @@ public class ProcessDefinitionRepository extends SqlRepository {
                 });
     }
 
+    /** {@link GuardedJob} and what an {@link Alongside} read of the parent with it. */
+    public record GuardedJobWith<T>(GuardedJob job, T alongside) {
+    }
+
+    /**
+     * {@link #lockGuardedWithSteps(long)}, reading {@code alongside} of the parent in the same statement, as of the
+     * statement's start like the steps (so it may be stale: see {@link #findGuardedLockingParent(long, Alongside)}).
+     * With no parent, the alongside columns are read as nulls.
+     */
+    public <T> Uni<GuardedJobWith<T>> lockGuardedWithSteps(long processId, Alongside<T> alongside) {
+        // The alongside joins name "process_definition": here an unlocked second read of the parent's row, joined to
+        // the parent's answer row only (the steps' rows get nulls).
+        return list("""
+                        WITH parent AS (%1$s WHERE process_definition.process_id = :id FOR UPDATE OF process_definition),
+                        job AS (
+                          SELECT 0 AS is_step, parent.* FROM parent
+                          UNION ALL
+                          SELECT 1 AS is_step, steps.* FROM (%1$s
+                            WHERE process_definition.parent_process_id = :id AND NOT process_definition.deleted) AS steps
+                          WHERE EXISTS (SELECT 1 FROM parent))
+                        SELECT job.*, %2$s FROM (SELECT 1) AS answer
+                        LEFT JOIN job ON true
+                        LEFT JOIN process_definition ON process_definition.process_id = :id
+                          AND (job.is_step = 0 OR job.is_step IS NULL)
+                        %3$s
+                        ORDER BY job.is_step, job.process_id""".formatted(GUARDED, alongside.columns(),
+                        alongside.joins()), Params.of("id", processId).and(alongside.params()), r -> r)
+                .map(rows -> {
+                    Optional<Guarded> parent = Optional.empty();
+                    List<ProcessDefinition> steps = new ArrayList<>();
+                    T read = alongside.mapper().map(rows.get(0));
+                    for (Row r : rows) {
+                        if (r.get("is_step") == null) {
+                            continue;
+                        }
+                        if (r.getInt("is_step") == 0) {
+                            parent = Optional.of(guarded(r));
+                            read = alongside.mapper().map(r);
+                        } else {
+                            steps.add(map(r));
+                        }
+                    }
+                    return new GuardedJobWith<>(new GuardedJob(parent, steps), read);
+                });
+    }
+
     /**
      * A step's definition and its application's permissions, its parent's row locked in the same statement (as
      * {@link #lock} would): what a step's lifecycle call reads first and then waits on. Nothing is locked when the
      * process is unknown or has no parent.
      */
     public Uni<Optional<Guarded>> findGuardedLockingParent(long processId) {
-        // The lateral subquery names the table it locks "p", so "process_definition" inside it is the outer step row.
-        return guarded(GUARDED + """
-                 LEFT JOIN LATERAL (SELECT 1 AS parent_locked FROM process_definition p
-                   WHERE p.process_id = process_definition.parent_process_id FOR UPDATE) parent ON true
-                WHERE process_definition.process_id = :id""", processId);
+        return guarded(GUARDED + LOCKING_PARENT + " WHERE process_definition.process_id = :id", processId);
+    }
+
+    /**
+     * What another table says of a process, read in the statement that reads the definition: {@code joins} (LATERAL
+     * joins on {@code process_definition}'s columns), the {@code columns} they add to the select list, their
+     * parameters, and how to read those columns of the row.
+     */
+    public record Alongside<T>(String columns, String joins, Params params, RowMapper<T> mapper) {
+    }
+
+    /** A definition with its permissions, and what an {@link Alongside} read with it. */
+    public record GuardedWith<T>(Guarded guarded, T alongside) {
+    }
+
+    /**
+     * {@link #findGuardedLockingParent(long)}, reading {@code alongside} in the same statement. The lock is granted
+     * during the statement, but what the statement reads of other rows is as of its start: a read of rows that calls
+     * holding the lock change may be stale, and a caller must check it against what its next statement finds.
+     */
+    public <T> Uni<Optional<GuardedWith<T>>> findGuardedLockingParent(long processId, Alongside<T> alongside) {
+        return first("SELECT " + FIELDS + ACCESS_FIELDS + ", " + alongside.columns() + WITH_ACCESS + LOCKING_PARENT
+                        + " " + alongside.joins() + " WHERE process_definition.process_id = :id",
+                Params.of("id", processId).and(alongside.params()),
+                r -> new GuardedWith<>(guarded(r), alongside.mapper().map(r)));
     }
 
     /**
