@@ -61,8 +61,11 @@ import org.jboss.logging.Logger;
  * is only the fallback for a notification that was missed (a connection lost and taken again), so a miss delays rows
  * but never loses them, and it is how often a standby tries to take over.
  *
- * <p>No transaction is open across a broker round trip: a pass reads the next rows with one statement, sends them,
- * waits for the acks and marks the acknowledged rows with one more statement.
+ * <p>No transaction is open across a broker round trip: a pass reads the next rows with one statement, sends them
+ * and waits for the acks. The acknowledged rows are marked by the next pass's read, in the same statement, when a
+ * commit wakes the relay within {@code batchyard.outbox.mark-delay} (50 ms); otherwise by a statement of their own
+ * when that delay ends. Under load a pass so costs one statement instead of two; a relay that dies in the delay
+ * leaves its last rows unmarked, to be sent again like rows whose mark failed.
  *
  * <p>Rows keep the event as Avro single-object bytes, which name their writer schema; the relay writes each in the
  * schema registry's wire format ({@link EventSerializer}), so a row written before an upgrade is published in
@@ -96,6 +99,12 @@ public class OutboxRelay {
     private final int batchSize;
     private final Duration sendTimeout;
     private final Duration linger;
+    private final Duration markDelay;
+    /**
+     * Rows the broker acknowledged whose mark waits for the next pass's read, which makes it (see
+     * {@link OutboxRepository#unpublished}); touched only by the thread that runs passes.
+     */
+    private final List<Long> acknowledged = new ArrayList<>();
 
     private final Counter published;
     private final Tracer tracer;
@@ -111,7 +120,8 @@ public class OutboxRelay {
                        @ConfigProperty(name = "batchyard.outbox.poll-interval", defaultValue = "PT1S") Duration pollInterval,
                        @ConfigProperty(name = "batchyard.outbox.batch-size", defaultValue = "500") int batchSize,
                        @ConfigProperty(name = "batchyard.outbox.send-timeout", defaultValue = "PT30S") Duration sendTimeout,
-                       @ConfigProperty(name = "batchyard.outbox.linger", defaultValue = "PT0.005S") Duration linger) {
+                       @ConfigProperty(name = "batchyard.outbox.linger", defaultValue = "PT0.005S") Duration linger,
+                       @ConfigProperty(name = "batchyard.outbox.mark-delay", defaultValue = "PT0.05S") Duration markDelay) {
         this.pool = pool;
         this.repository = repository;
         this.broker = broker;
@@ -121,6 +131,7 @@ public class OutboxRelay {
         this.batchSize = batchSize;
         this.sendTimeout = sendTimeout;
         this.linger = linger;
+        this.markDelay = markDelay;
         this.tracer = tracer;
         this.published = Counter.builder(PUBLISHED).description("Outbox rows published to the broker")
                 .register(meters);
@@ -172,6 +183,14 @@ public class OutboxRelay {
                 Thread.currentThread().interrupt();
             }
         }
+        try {
+            if (t == null || !t.isAlive()) {
+                markAcknowledged();
+            }
+        } catch (RuntimeException e) {
+            // Unmarked rows are sent again by the next leader; consumers drop the copies through their ledger.
+            LOG.warnf("outbox relay could not mark its last acknowledged rows before stopping: %s", e.getMessage());
+        }
         SqlConnection session = leader.getAndSet(null);
         if (session != null) {
             release(session);
@@ -219,11 +238,17 @@ public class OutboxRelay {
         while (running) {
             try {
                 lastTurn = System.nanoTime();
-                int relayed = relayOnce();
+                int relayed = relayOnce(true);
                 lastTurn = System.nanoTime();
                 backoffMs = FIRST_BACKOFF_MS;
                 if (relayed < batchSize) {
-                    awaitWakeup();
+                    // Under load the next commit comes soon, and its pass's read marks this pass's rows; when none
+                    // comes within the mark delay, they are marked alone, so an idle outbox shows no stale backlog.
+                    boolean notified = !acknowledged.isEmpty() && awaitWakeup(markDelay);
+                    if (!notified) {
+                        markAcknowledged();
+                        awaitWakeup(pollInterval);
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -257,13 +282,13 @@ public class OutboxRelay {
      * Waits for a notification or the poll interval, whichever comes first. The flag is cleared here, before the next
      * pass reads, so that a commit during that pass leaves it set and causes exactly one more pass.
      */
-    private void awaitWakeup() throws InterruptedException {
-        long deadline = System.nanoTime() + pollInterval.toNanos();
+    private boolean awaitWakeup(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
         idle = true;
         try {
             boolean notified;
             synchronized (wakeups) {
-                long left = pollInterval.toNanos();
+                long left = wait.toNanos();
                 while (!woken && left > 0) {
                     TimeUnit.NANOSECONDS.timedWait(wakeups, left);
                     left = deadline - System.nanoTime();
@@ -279,9 +304,20 @@ public class OutboxRelay {
             synchronized (wakeups) {
                 woken = false;
             }
+            return notified;
         } finally {
             idle = false;
         }
+    }
+
+    /** Marks the acknowledged rows that wait for a pass, with a statement of their own; they stay listed on failure. */
+    private void markAcknowledged() {
+        SqlConnection session = leader.get();
+        if (session == null || acknowledged.isEmpty()) {
+            return;
+        }
+        repository.markPublished(session, List.copyOf(acknowledged)).await().atMost(sendTimeout);
+        acknowledged.clear();
     }
 
     /**
@@ -292,12 +328,17 @@ public class OutboxRelay {
      * never happen on an event-loop thread.
      */
     int relayOnce() {
+        return relayOnce(false);
+    }
+
+    /** {@link #relayOnce()}; {@code deferMark}: leave the acknowledged rows for the next pass's read to mark. */
+    private int relayOnce(boolean deferMark) {
         SqlConnection session = lead();
         if (session == null) {
             return 0;
         }
         try {
-            return relay(session);
+            return relay(session, deferMark);
         } catch (RuntimeException e) {
             // Only the database statements of a pass throw (a broker or registry failure marks the row instead). The
             // connection may be dead without its close handler having fired: a connection PostgreSQL terminated can
@@ -369,8 +410,10 @@ public class OutboxRelay {
      * order, and sends a row only after each earlier row was acknowledged (marked) or sent by itself ahead of it. The
      * same was true of a transaction that died mid-pass under the former transaction-scoped lock.
      */
-    private int relay(SqlConnection session) {
-        List<Pending> rows = repository.unpublished(session, batchSize).await().atMost(sendTimeout);
+    private int relay(SqlConnection session, boolean deferMark) {
+        List<Pending> rows = repository.unpublished(session, batchSize, List.copyOf(acknowledged))
+                .await().atMost(sendTimeout);
+        acknowledged.clear();
         if (rows.isEmpty()) {
             return 0;
         }
@@ -410,7 +453,11 @@ public class OutboxRelay {
                 break;
             }
         }
-        repository.markPublished(session, done).await().atMost(sendTimeout);
+        if (deferMark) {
+            acknowledged.addAll(done);
+        } else {
+            repository.markPublished(session, done).await().atMost(sendTimeout);
+        }
         published.increment(done.size());
         return done.size();
     }

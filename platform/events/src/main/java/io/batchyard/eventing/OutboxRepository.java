@@ -118,11 +118,26 @@ public class OutboxRepository extends SqlRepository {
                 .replaceWithVoid();
     }
 
-    Uni<List<Pending>> unpublished(SqlConnection session, int limit) {
-        return session.preparedQuery("""
+    /**
+     * The next {@code limit} unpublished rows in outbox order. {@code acknowledged}: rows a pass before sent and the
+     * broker acknowledged, marked published by this same statement (and so not among the rows it answers); a pass
+     * under load then costs one statement instead of two.
+     */
+    Uni<List<Pending>> unpublished(SqlConnection session, int limit, List<Long> acknowledged) {
+        var query = acknowledged.isEmpty()
+                ? session.preparedQuery("""
                         SELECT position, event_id, topic, record_key, event_type, payload, traceparent
                         FROM outbox_event WHERE published_at IS NULL ORDER BY position LIMIT $1""")
-                .execute(Tuple.of(limit))
+                        .execute(Tuple.of(limit))
+                : session.preparedQuery("""
+                        WITH marked AS (
+                          UPDATE outbox_event SET published_at = now(), attempts = attempts + 1
+                          WHERE position = ANY($2))
+                        SELECT position, event_id, topic, record_key, event_type, payload, traceparent
+                        FROM outbox_event WHERE published_at IS NULL AND position <> ALL($2)
+                        ORDER BY position LIMIT $1""")
+                        .execute(Tuple.of(limit, acknowledged.toArray(Long[]::new)));
+        return query
                 .map(rows -> {
                     List<Pending> pending = new ArrayList<>(rows.size());
                     rows.forEach(r -> pending.add(new Pending(r.getLong("position"), r.getUUID("event_id"),

@@ -110,11 +110,14 @@ final class EventingFixture {
      * A relay whose own loop runs (woken by commits, polling every {@code pollInterval} as a fallback), the way the
      * service runs it.
      */
+    /** The service's default: how long acknowledged rows may wait for the next pass's read to mark them. */
+    static final Duration MARK_DELAY = Duration.ofMillis(50);
+
     static OutboxRelay running(Pool pool, String bootstrap, Duration pollInterval) {
         MeterRegistry meters = new SimpleMeterRegistry();
         OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
                 Infrastructure.get().schemaRegistryUrl(), true, pollInterval, 500,
-                Duration.ofSeconds(5), Duration.ofMillis(5));
+                Duration.ofSeconds(5), Duration.ofMillis(5), MARK_DELAY);
         METERS.put(relay, meters);
         relay.startRelaying();
         return relay;
@@ -123,7 +126,8 @@ final class EventingFixture {
     private static OutboxRelay configured(Pool pool, String bootstrap, Duration sendTimeout) {
         MeterRegistry meters = new SimpleMeterRegistry();
         OutboxRelay relay = new OutboxRelay(pool, new OutboxRepository(), meters, TRACER, broker(bootstrap),
-                Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout, Duration.ZERO);
+                Infrastructure.get().schemaRegistryUrl(), true, Duration.ofMillis(50), 500, sendTimeout, Duration.ZERO,
+                MARK_DELAY);
         METERS.put(relay, meters);
         return relay;
     }
