@@ -5,11 +5,14 @@ import static io.batchyard.queue.access.Visibility.visible;
 
 import io.batchyard.api.ChosenIds;
 import io.batchyard.persistence.Params;
+import io.batchyard.persistence.Row;
 import io.batchyard.persistence.SqlRepository;
 import io.batchyard.queue.access.Visibility;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,27 +125,36 @@ public class BatchRepository extends SqlRepository {
                   AND source_process_id IS NOT NULL""".formatted(batch);
     }
 
-    /** Paths of each batch's files, in registration order. */
-    public Uni<Map<Long, List<String>>> pathsOf(Collection<Long> batchIds) {
-        if (batchIds.isEmpty()) {
-            return Uni.createFrom().item(Map.of());
-        }
-        return list("SELECT batch_id, path FROM file WHERE batch_id IN (:ids) ORDER BY file_id",
-                Params.of("ids", batchIds), r -> Map.entry(r.getLong("batch_id"), r.getString("path")))
-                .map(rows -> rows.stream().collect(Collectors.groupingBy(Map.Entry::getKey,
-                        Collectors.mapping(Map.Entry::getValue, Collectors.toList()))));
+    /** What a claim's answer says of each source batch: its files' paths (in file order) and the run that made it. */
+    public record Sources(Map<Long, List<String>> paths, Map<Long, Long> producers) {
     }
 
-    /** The run that produced each batch (absent for the placeholder and file batches). */
-    public Uni<Map<Long, Long>> producers(Collection<Long> batchIds) {
+    /**
+     * The files and producers of these batches in one statement: a batch without files has no paths, and the
+     * placeholder and file batches have no producer.
+     */
+    public Uni<Sources> sources(Collection<Long> batchIds) {
         if (batchIds.isEmpty()) {
-            return Uni.createFrom().item(Map.of());
+            return Uni.createFrom().item(new Sources(Map.of(), Map.of()));
         }
         return list("""
-                        SELECT batch_id, source_instance_exec_id FROM batch WHERE batch_id IN (:ids)
-                          AND source_instance_exec_id IS NOT NULL""",
-                Params.of("ids", batchIds),
-                r -> Map.entry(r.getLong("batch_id"), r.getLong("source_instance_exec_id")))
-                .map(rows -> rows.stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+                        SELECT b.batch_id, b.source_instance_exec_id, f.path FROM batch b
+                        LEFT JOIN file f ON f.batch_id = b.batch_id
+                        WHERE b.batch_id IN (:ids) ORDER BY f.file_id""",
+                Params.of("ids", batchIds), r -> r).map(rows -> {
+            Map<Long, List<String>> paths = new HashMap<>();
+            Map<Long, Long> producers = new HashMap<>();
+            for (Row r : rows) {
+                long batch = r.getLong("batch_id");
+                if (r.get("path") != null) {
+                    paths.computeIfAbsent(batch, b -> new ArrayList<>()).add(r.getString("path"));
+                }
+                Long producer = r.getLongOrNull("source_instance_exec_id");
+                if (producer != null) {
+                    producers.put(batch, producer);
+                }
+            }
+            return new Sources(paths, producers);
+        });
     }
 }

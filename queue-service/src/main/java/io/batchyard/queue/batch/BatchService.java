@@ -258,13 +258,8 @@ public class BatchService {
         return batches.markFailed(batchId, failedRun);
     }
 
-    /** The file paths of each batch, in registration order. */
-    public Uni<Map<Long, List<String>>> pathsOf(Collection<Long> batchIds) {
-        return batches.pathsOf(batchIds);
-    }
-
-    /** The run that produced each batch (absent for the placeholder and file batches). */
-    public Uni<Map<Long, Long>> producers(Collection<Long> batchIds) {
-        return batches.producers(batchIds);
+    /** The files and producers of these batches (see {@link BatchRepository#sources}). */
+    public Uni<BatchRepository.Sources> sources(Collection<Long> batchIds) {
+        return batches.sources(batchIds);
     }
 }

@@ -10,6 +10,7 @@ import io.batchyard.queue.consumption.QueueRow;
 import io.batchyard.queue.consumption.QueueService;
 import io.batchyard.readmodel.ProcessDefinition;
 import io.batchyard.readmodel.ProcessDefinitionRepository;
+import io.batchyard.readmodel.ProcessDefinitionRepository.Guarded;
 import io.batchyard.schemas.claim.ClaimResult;
 import io.batchyard.schemas.claim.ClaimedRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -88,18 +89,19 @@ public class ClaimService {
 
     private Uni<ClaimResult> claimOnce(long parentId, long instanceExecId, Integer maxBatch,
                                        Long completedTargetBatchId, Set<Long> sourceBatchIds, UUID backfillId) {
-        return definitions.lock(parentId).chain(parent -> claims.find(instanceExecId).chain(previous -> {
+        // The parent's row is locked and its live steps read in one statement.
+        return definitions.lockGuardedWithSteps(parentId).chain(job -> claims.find(instanceExecId).chain(previous -> {
+            Optional<ProcessDefinition> parent = job.parent().map(Guarded::definition);
             if (previous.isPresent()) {
-                return stepIds(parentId).chain(stepIds ->
-                        result(previous.get().targetBatchId(), previous.get().retry(), stepIds));
+                List<Long> stepIds = parent.filter(ProcessDefinition::isParent).map(p -> job.steps()).orElse(List.of())
+                        .stream().map(ProcessDefinition::processId).toList();
+                return result(previous.get().targetBatchId(), previous.get().retry(), stepIds);
             }
             boolean liveParent = parent.isPresent() && parent.get().isParent() && !parent.get().deleted();
-            // The parent's row was read with its lock: only its steps are left to read.
-            Uni<List<ProcessDefinition>> live = liveParent
-                    ? definitions.stepsOf(parentId) : Uni.createFrom().item(List.of());
-            return live.chain(steps -> archiveCompleted(parentId, completedTargetBatchId)
+            List<ProcessDefinition> steps = liveParent ? job.steps() : List.of();
+            return archiveCompleted(parentId, completedTargetBatchId)
                     .chain(() -> fresh(parentId, instanceExecId, maxBatch, sourceBatchIds, backfillId, liveParent,
-                            steps)));
+                            steps));
         }));
     }
 
@@ -164,11 +166,6 @@ public class ClaimService {
         });
     }
 
-    private Uni<List<Long>> stepIds(long parentId) {
-        return definitions.tree(parentId).map(t -> t.map(tree -> tree.steps().stream().map(ProcessDefinition::processId)
-                .toList()).orElse(List.of()));
-    }
-
     /** The answer to a claim made before: the rows its target holds now. */
     private Uni<ClaimResult> result(long target, boolean retry, List<Long> stepIds) {
         return queue.rowsOf(stepIds).chain(all -> answer(target, retry, all.stream()
@@ -181,18 +178,18 @@ public class ClaimService {
                 .sorted(Comparator.comparingLong(QueueRow::processId).thenComparingLong(QueueRow::sourceBatchId))
                 .toList();
         List<Long> sources = claimed.stream().map(QueueRow::sourceBatchId).distinct().toList();
-        return batches.pathsOf(sources).chain(files -> batches.producers(sources).map(producers -> {
+        return batches.sources(sources).map(read -> {
             List<ClaimedRow> out = new ArrayList<>();
             for (QueueRow r : claimed) {
-                List<String> paths = files.getOrDefault(r.sourceBatchId(), List.of());
+                List<String> paths = read.paths().getOrDefault(r.sourceBatchId(), List.of());
                 out.add(new ClaimedRow(r.queueId(), r.processId(), r.sourceBatchId(), r.batchMarking(),
-                        target, r.sourceProcessId(), producers.get(r.sourceBatchId()),
+                        target, r.sourceProcessId(), read.producers().get(r.sourceBatchId()),
                         paths.isEmpty() ? null : String.join(",", paths),
                         paths.isEmpty() ? null : paths.stream().map(p -> String.valueOf(r.sourceBatchId()))
                                 .collect(Collectors.joining(","))));
             }
             return new ClaimResult(target, retry, out);
-        }));
+        });
     }
 
     private static Map<Long, List<QueueRow>> byStep(List<QueueRow> rows) {
