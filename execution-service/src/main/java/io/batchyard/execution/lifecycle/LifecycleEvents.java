@@ -15,8 +15,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Lifecycle events, appended to the outbox in the lifecycle call's transaction (the returned Uni is chained in it);
- * key = the parent id, so a run's events stay ordered.
+ * Lifecycle events, staged for the statement that makes the call's state change ({@code stage…}) or appended to the
+ * outbox in the lifecycle call's transaction (the returned Uni is chained in it); key = the parent id, so a run's
+ * events stay ordered.
  */
 @ApplicationScoped
 public class LifecycleEvents {
@@ -51,11 +52,11 @@ public class LifecycleEvents {
                 run.instanceExecId(), run.targetBatchId(), marking, correlation));
     }
 
-    /** {@code JobHalted} of the running run HaltJob read before its statement ({@link RunRepository.StagedJobEvent}). */
-    RunRepository.StagedJobEvent stageJobHalted(long processId, long runId, Long targetBatchId, String marking,
+    /** {@code JobHalted} of the running run HaltJob read before its statement ({@link RunRepository.StagedRunEvent}). */
+    RunRepository.StagedRunEvent stageJobHalted(long processId, long runId, Long targetBatchId, String marking,
                                                 String correlation) {
-        return new RunRepository.StagedJobEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, processId,
-                jobHaltedEvent(processId, runId, targetBatchId, marking, correlation)), runId, targetBatchId);
+        return new RunRepository.StagedRunEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, processId,
+                jobHaltedEvent(processId, runId, targetBatchId, marking, correlation)), runId, null, targetBatchId);
     }
 
     private static JobHalted jobHaltedEvent(long processId, long runId, Long targetBatchId, String marking,
@@ -77,32 +78,23 @@ public class LifecycleEvents {
                 .build());
     }
 
-    Uni<Void> stepStarted(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.RUNNING, parentId,
-                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
-                correlation));
-    }
-
-    Uni<Void> stepHalted(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.SUCCESS, parentId,
-                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
-                correlation));
-    }
-
-    Uni<Void> stepFailed(long parentId, Run step, String correlation) {
-        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(ExecState.FAILED, parentId,
-                step.processId(), step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(),
-                correlation));
+    /**
+     * The event of a step's run as stored after it entered {@code state} (RUNNING: StepStarted, SUCCESS: StepHalted,
+     * FAILED: StepFailed), appended by a call whose statement did not write the staged one.
+     */
+    Uni<Void> step(ExecState state, long parentId, Run step, String correlation) {
+        return outbox.append(Topics.EXECUTION_LIFECYCLE, parentId, stepEvent(state, parentId, step.processId(),
+                step.instanceExecId(), step.parentInstanceExecId(), step.targetBatchId(), correlation));
     }
 
     /**
      * The event of a step's run entering {@code state} (RUNNING: StepStarted, SUCCESS: StepHalted, FAILED:
      * StepFailed), staged from the values the call read before its statement; the statement writes it only if the run
-     * it moves carries them ({@link RunRepository.StagedStepEvent}).
+     * it moves carries them ({@link RunRepository.StagedRunEvent}).
      */
-    RunRepository.StagedStepEvent stageStep(ExecState state, long parentId, long stepId, long runId, Long parentRunId,
+    RunRepository.StagedRunEvent stageStep(ExecState state, long parentId, long stepId, long runId, Long parentRunId,
                                             Long targetBatchId, String correlation) {
-        return new RunRepository.StagedStepEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, parentId,
+        return new RunRepository.StagedRunEvent(outbox.stage(Topics.EXECUTION_LIFECYCLE, parentId,
                 stepEvent(state, parentId, stepId, runId, parentRunId, targetBatchId, correlation)), runId, parentRunId,
                 targetBatchId);
     }

@@ -161,7 +161,7 @@ public class LifecycleService {
             RunRepository.StepCallRuns seen = read.get().alongside();
             // The event is staged from what the definition's read saw, so that the statement that starts the run
             // writes it too; the read may be stale, and then the statement writes none and it is appended here.
-            Optional<RunRepository.StagedStepEvent> staged = Optional.ofNullable(seen.parentRunId())
+            Optional<RunRepository.StagedRunEvent> staged = Optional.ofNullable(seen.parentRunId())
                     .map(parentRun -> events.stageStep(ExecState.RUNNING, parentId, sid, seen.nextId(), parentRun,
                             seen.parentTargetBatchId(), correlation));
             // One statement checks that the parent runs and the step does not, and starts the step only then.
@@ -174,8 +174,9 @@ public class LifecycleService {
                             + sid);
                 }
                 Run run = move.run().orElseThrow();
-                return (move.eventWritten() ? Uni.createFrom().voidItem() : events.stepStarted(parentId, run,
-                        correlation)).replaceWith(new StepStart(run.instanceExecId(), sid));
+                return (move.eventWritten() ? Uni.createFrom().voidItem()
+                        : events.step(ExecState.RUNNING, parentId, run, correlation))
+                        .replaceWith(new StepStart(run.instanceExecId(), sid));
             });
         });
     }
@@ -207,7 +208,7 @@ public class LifecycleService {
             long parentId = step.parentProcessId();
             RunRepository.StepCallRuns seen = read.get().alongside();
             // Staged as InitStep's event is, from the step's running run as the definition's read saw it.
-            Optional<RunRepository.StagedStepEvent> staged = Optional.ofNullable(seen.stepRunId())
+            Optional<RunRepository.StagedRunEvent> staged = Optional.ofNullable(seen.stepRunId())
                     .map(stepRun -> events.stageStep(end, parentId, sid, stepRun, seen.stepParentRunId(),
                             seen.stepTargetBatchId(), correlation));
             // One statement checks that the parent and the step run, and ends the step's run only then.
@@ -217,12 +218,8 @@ public class LifecycleService {
                 }
                 Run ended = move.run().orElseThrow(() ->
                         SUB_PROCESS_NOT_RUNNING.exception("This sub process is not running ! sub_pid=" + sid));
-                if (move.eventWritten()) {
-                    return Uni.createFrom().voidItem();
-                }
-                return end == ExecState.SUCCESS
-                        ? events.stepHalted(parentId, ended, correlation)
-                        : events.stepFailed(parentId, ended, correlation);
+                return move.eventWritten() ? Uni.createFrom().voidItem()
+                        : events.step(end, parentId, ended, correlation);
             }).replaceWith(sid);
         });
     }
@@ -240,7 +237,7 @@ public class LifecycleService {
             List<ProcessDefinition> steps = liveSteps(mayExecute(caller, job.parent(), invalidParent(pid)), job.steps());
             // JobHalted is staged from the running run the parent's read saw, so that the statement that halts the
             // run writes it too; when that read was stale, the statement writes none and it is appended below.
-            Optional<RunRepository.StagedJobEvent> staged = Optional.ofNullable(read.alongside().runId())
+            Optional<RunRepository.StagedRunEvent> staged = Optional.ofNullable(read.alongside().runId())
                     .map(runId -> events.stageJobHalted(pid, runId, read.alongside().targetBatchId(), marking,
                             correlation));
             return runs.endJob(pid, ids(steps), marking, "HaltJob", staged).chain(end -> {

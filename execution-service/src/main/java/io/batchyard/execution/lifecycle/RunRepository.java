@@ -81,18 +81,10 @@ public class RunRepository extends SqlRepository {
     }
 
     /**
-     * Inserts a running run and its first history row in one statement and returns the run as stored. {@code id}
-     * null takes the next id from the sequence; InitJob passes the one {@link #jobStartReads} drew, because the claim
-     * needs it first.
-     */
-    public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
-                          Long lastRecoverable, String cause) {
-        return start(id, processId, parentRun, targetBatchId, retry, lastRecoverable, cause, Optional.empty());
-    }
-
-    /**
-     * {@link #start(Long, long, Long, Long, boolean, Long, String)}, writing {@code event} (every field of which the
-     * caller knew beforehand: it passes the id) to the outbox in the same statement.
+     * Inserts a running run and its first history row in one statement and returns the run as stored, writing
+     * {@code event} (every field of which the caller knew beforehand: it passes the id) to the outbox in the same
+     * statement. {@code id} null takes the next id from the sequence; InitJob passes the one {@link #jobStartReads}
+     * drew, because the claim needs it first.
      */
     public Uni<Run> start(Long id, long processId, Long parentRun, Long targetBatchId, boolean retry,
                           Long lastRecoverable, String cause, Optional<StagedEvent> event) {
@@ -205,24 +197,10 @@ public class RunRepository extends SqlRepository {
     }
 
     /**
-     * HaltJob in one statement, run after the parent's row is locked: reads {@link JobEnd}'s runs and, when the job
-     * has exactly one running run, none of its steps runs, and no step's latest run under it failed, moves that run
-     * to SUCCESS (with the batch marking, when one is given) and records the move. The caller applies the same
-     * checks to what was read, to answer which one failed.
-     */
-    public Uni<JobEnd> endJob(long parentId, Collection<Long> stepIds, String marking, String cause) {
-        return endJob(parentId, stepIds, marking, cause, Optional.empty());
-    }
-
-    /**
      * The parent's running run as a job call reads it with the parent's definition, before its statement; it may be
      * stale (see {@link ProcessDefinitionRepository#lockGuardedWithSteps(long, Alongside)}).
      */
     public record JobCallRun(Long runId, Long targetBatchId) {
-    }
-
-    /** An event staged from {@link JobCallRun}, with the run values it carries, which the statement checks. */
-    public record StagedJobEvent(StagedEvent event, long runId, Long targetBatchId) {
     }
 
     /** {@link JobCallRun} as an addition to the parent's definition read. */
@@ -235,14 +213,15 @@ public class RunRepository extends SqlRepository {
     }
 
     /**
-     * {@link #endJob(long, Collection, String, String)}, writing {@code staged} in the same statement when the run
-     * it halted is the one the event describes; {@link JobEnd#eventWritten} says whether it did.
+     * HaltJob in one statement, run after the parent's row is locked: reads {@link JobEnd}'s runs and, when the job
+     * has exactly one running run, none of its steps runs, and no step's latest run under it failed, moves that run
+     * to SUCCESS (with the batch marking, when one is given), records the move and writes {@code staged} when the run
+     * it halted is the one the event describes ({@link JobEnd#eventWritten}). The caller applies the same checks to
+     * what was read, to answer which one failed.
      */
     public Uni<JobEnd> endJob(long parentId, Collection<Long> stepIds, String marking, String cause,
-                              Optional<StagedJobEvent> staged) {
-        String event = staged.map(e -> ",\noutboxed AS (" + e.event().insertFrom("""
-                moved WHERE moved.instance_exec_id = :staged_run
-                  AND moved.target_batch_id IS NOT DISTINCT FROM CAST(:staged_target AS bigint)""") + ")").orElse("");
+                              Optional<StagedRunEvent> staged) {
+        StagedSql event = StagedSql.of(staged, "moved");
         return list("""
                         WITH running AS (
                           SELECT %1$s FROM instance_exec
@@ -269,10 +248,9 @@ public class RunRepository extends SqlRepository {
                         SELECT 'latest_step' AS kind, %1$s FROM latest_step
                         UNION ALL
                         SELECT CASE WHEN %3$s THEN 'halted_with_event' ELSE 'halted' END AS kind, %1$s FROM moved"""
-                        .formatted(COLUMNS, event, staged.isPresent() ? "EXISTS (SELECT 1 FROM outboxed)" : "false"),
+                        .formatted(COLUMNS, event.with(), event.written()),
                 Params.of("parent", parentId).and("steps", stepIds.toArray(Long[]::new)).and("marking", marking)
-                        .and("cause", cause).and(staged.map(e -> e.event().params().and("staged_run", e.runId())
-                                .and("staged_target", e.targetBatchId())).orElse(Params.none())), r -> r).map(rows -> {
+                        .and("cause", cause).and(event.params()), r -> r).map(rows -> {
             List<Run> running = new ArrayList<>();
             List<Run> latestSteps = new ArrayList<>();
             Optional<Run> halted = Optional.empty();
@@ -309,8 +287,12 @@ public class RunRepository extends SqlRepository {
                                Long stepTargetBatchId, Long nextId) {
     }
 
-    /** An event staged from {@link StepCallRuns}, with the run values it carries, which the statement checks. */
-    public record StagedStepEvent(StagedEvent event, long runId, Long parentRunId, Long targetBatchId) {
+    /**
+     * An event staged from what a call read before its statement ({@link StepCallRuns}, {@link JobCallRun}), with the
+     * values of the run it describes: its id, its parent run (null for a job's run) and its target batch. The
+     * statement writes the event only if the run it moves carries exactly these.
+     */
+    public record StagedRunEvent(StagedEvent event, long runId, Long parentRunId, Long targetBatchId) {
     }
 
     /** {@link StepCallRuns} as an addition to the step's definition read; {@code drawId}: draw the new run's id too. */
@@ -332,39 +314,34 @@ public class RunRepository extends SqlRepository {
     }
 
     /**
-     * The {@code WITH} item that writes a staged step event once {@code source}'s run carries exactly the values the
-     * event was staged with, and the answer's column that says whether it did; nothing when no event was staged.
+     * A staged event as parts of the statement that moves the run: the {@code WITH} item that writes it once the run
+     * {@code source} yields carries exactly the staged values, the answer's expression that says whether it did, and
+     * their parameters; with nothing staged, no item and {@code false}.
      */
-    private static String[] stagedStepEvent(Optional<StagedStepEvent> staged, String source) {
-        return staged.map(e -> new String[] {",\noutboxed AS (" + e.event().insertFrom(source + " WHERE "
-                + source + ".instance_exec_id = :staged_run AND " + source
-                + ".parent_instance_exec_id IS NOT DISTINCT FROM CAST(:staged_parent_run AS bigint) AND " + source
-                + ".target_batch_id IS NOT DISTINCT FROM CAST(:staged_target AS bigint)") + ")",
-                "EXISTS (SELECT 1 FROM outboxed)"}).orElse(new String[] {"", "false"});
-    }
+    private record StagedSql(String with, String written, Params params) {
 
-    private static Params stagedStepParams(Optional<StagedStepEvent> staged) {
-        return staged.map(e -> e.event().params().and("staged_run", e.runId()).and("staged_parent_run",
-                e.parentRunId()).and("staged_target", e.targetBatchId())).orElse(Params.none());
+        static StagedSql of(Optional<StagedRunEvent> staged, String source) {
+            return staged.map(e -> new StagedSql(",\noutboxed AS (" + e.event().insertFrom("""
+                            %1$s WHERE %1$s.instance_exec_id = :staged_run
+                              AND %1$s.parent_instance_exec_id IS NOT DISTINCT FROM CAST(:staged_parent_run AS bigint)
+                              AND %1$s.target_batch_id IS NOT DISTINCT FROM CAST(:staged_target AS bigint)"""
+                            .formatted(source)) + ")", "EXISTS (SELECT 1 FROM outboxed)",
+                    e.event().params().and("staged_run", e.runId()).and("staged_parent_run", e.parentRunId())
+                            .and("staged_target", e.targetBatchId())))
+                    .orElse(new StagedSql("", "false", Params.none()));
+        }
     }
 
     /**
      * InitStep in one statement: starts a run of {@code stepId} under its parent's running run (its target batch)
      * when the parent runs and the step does not, with its first history row, and says what it found. Nothing
      * changes otherwise. The caller holds the parent's read-model row, so no other call of this job runs between
-     * the statement's reads and its insert.
-     */
-    public Uni<StepMove> startStep(long parentId, long stepId, String cause) {
-        return startStep(parentId, stepId, null, cause, Optional.empty());
-    }
-
-    /**
-     * {@link #startStep(long, long, String)} with the new run's id drawn beforehand ({@code id}; null draws it now),
-     * writing {@code staged} in the same statement when the run it started is the one the event describes.
+     * the statement's reads and its insert. {@code id}: the new run's id, drawn beforehand (null draws it now);
+     * {@code staged} is written when the run started is the one the event describes.
      */
     public Uni<StepMove> startStep(long parentId, long stepId, Long id, String cause,
-                                   Optional<StagedStepEvent> staged) {
-        String[] event = stagedStepEvent(staged, "started");
+                                   Optional<StagedRunEvent> staged) {
+        StagedSql event = StagedSql.of(staged, "started");
         return first("""
                         WITH parent_run AS (
                           SELECT instance_exec_id, target_batch_id FROM instance_exec
@@ -383,25 +360,20 @@ public class RunRepository extends SqlRepository {
                           SELECT instance_exec_id, NULL, exec_state, :cause FROM started)%2$s
                         SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
                           (SELECT n FROM step_running) > 0 AS step_running, %3$s AS event_written, started.*
-                        FROM (SELECT 1) AS answer LEFT JOIN started ON true""".formatted(COLUMNS, event[0], event[1]),
+                        FROM (SELECT 1) AS answer LEFT JOIN started ON true""".formatted(COLUMNS, event.with(), event.written()),
                 Params.of("parent", parentId).and("step", stepId).and("id", id).and("cause", cause)
-                        .and(stagedStepParams(staged)), RunRepository::stepMove)
+                        .and(event.params()), RunRepository::stepMove)
                 .map(Optional::orElseThrow);
     }
 
     /**
      * HaltStep/TermStep in one statement: ends the running run of {@code stepId} in {@code to} when its parent runs,
      * records the move, and says what it found. Nothing changes otherwise. The caller holds the parent's read-model
-     * row (see {@link #startStep}).
+     * row (see {@link #startStep}); {@code staged} is written as there.
      */
-    public Uni<StepMove> endStep(long parentId, long stepId, ExecState to, String cause) {
-        return endStep(parentId, stepId, to, cause, Optional.empty());
-    }
-
-    /** {@link #endStep(long, long, ExecState, String)}, writing {@code staged} as {@link #startStep} does. */
     public Uni<StepMove> endStep(long parentId, long stepId, ExecState to, String cause,
-                                 Optional<StagedStepEvent> staged) {
-        String[] event = stagedStepEvent(staged, "moved");
+                                 Optional<StagedRunEvent> staged) {
+        StagedSql event = StagedSql.of(staged, "moved");
         if (!ExecState.RUNNING.canBecome(to)) {
             return Uni.createFrom().failure(ExecutionError.ILLEGAL_TRANSITION.exception("a step run cannot go from "
                     + ExecState.RUNNING + " to " + to));
@@ -422,9 +394,9 @@ public class RunRepository extends SqlRepository {
                           SELECT instance_exec_id, 2, exec_state, :cause FROM moved)%2$s
                         SELECT EXISTS (SELECT 1 FROM parent_run) AS parent_running,
                           EXISTS (SELECT 1 FROM step_run) AS step_running, %3$s AS event_written, moved.*
-                        FROM (SELECT 1) AS answer LEFT JOIN moved ON true""".formatted(COLUMNS, event[0], event[1]),
+                        FROM (SELECT 1) AS answer LEFT JOIN moved ON true""".formatted(COLUMNS, event.with(), event.written()),
                 Params.of("parent", parentId).and("step", stepId).and("to", to.id).and("cause", cause)
-                        .and(stagedStepParams(staged)), RunRepository::stepMove).map(Optional::orElseThrow);
+                        .and(event.params()), RunRepository::stepMove).map(Optional::orElseThrow);
     }
 
     public Uni<Optional<Run>> find(long id) {

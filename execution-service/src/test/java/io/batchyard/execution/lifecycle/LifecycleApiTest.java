@@ -349,13 +349,7 @@ class LifecycleApiTest {
         initJob(p, 1).statusCode(200);
         for (String call : List.of("init", "halt")) {
             Infrastructure.Database db = BatchyardTestStack.database();
-            try (Connection holder = db.connect()) {
-                holder.setAutoCommit(false);
-                try (PreparedStatement lock = holder.prepareStatement(
-                        "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
-                    lock.setLong(1, p);
-                    lock.executeQuery().close();
-                }
+            try (Connection holder = lockingParent(db, p)) {
                 var stepCall = CompletableFuture.supplyAsync(() -> post("/steps/" + s1 + "/" + call).extract()
                         .statusCode());
                 await().atMost(WAIT).until(() -> waitingForALockOnTheStepRead(db));
@@ -418,13 +412,7 @@ class LifecycleApiTest {
     /** Holds the parent's lock while {@code path} is called, makes the holder's change, and lets the call through. */
     private static long whileTheCallWaits(Infrastructure.Database db, long parent, String path, Holder change)
             throws Exception {
-        try (Connection holder = db.connect()) {
-            holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                    "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
-                lock.setLong(1, parent);
-                lock.executeQuery().close();
-            }
+        try (Connection holder = lockingParent(db, parent)) {
             var call = CompletableFuture.supplyAsync(() -> post(path).extract().statusCode());
             await().atMost(WAIT).until(() -> waitingForALock(db, "%process_definition%"));
             long changed = change.change(holder);
@@ -432,6 +420,18 @@ class LifecycleApiTest {
             assertThat(call.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as(path).isEqualTo(200);
             return changed;
         }
+    }
+
+    /** A connection in a transaction that holds the lock a lifecycle call of {@code parent} takes first. */
+    private static Connection lockingParent(Infrastructure.Database db, long parent) throws SQLException {
+        Connection holder = db.connect();
+        holder.setAutoCommit(false);
+        try (PreparedStatement lock = holder.prepareStatement(
+                "SELECT process_id FROM process_definition WHERE process_id = ? FOR UPDATE")) {
+            lock.setLong(1, parent);
+            lock.executeQuery().close();
+        }
+        return holder;
     }
 
     /**

@@ -107,18 +107,7 @@ public class ProcessDefinitionRepository extends SqlRepository {
                           WHERE process_definition.parent_process_id = :id AND NOT process_definition.deleted) AS steps
                         WHERE EXISTS (SELECT 1 FROM parent)
                         ORDER BY is_step, process_id""".formatted(GUARDED), Params.of("id", processId), r -> r)
-                .map(rows -> {
-                    Optional<Guarded> parent = Optional.empty();
-                    List<ProcessDefinition> steps = new ArrayList<>();
-                    for (Row r : rows) {
-                        if (r.getInt("is_step") == 0) {
-                            parent = Optional.of(guarded(r));
-                        } else {
-                            steps.add(map(r));
-                        }
-                    }
-                    return new GuardedJob(parent, steps);
-                });
+                .map(ProcessDefinitionRepository::job);
     }
 
     /** {@link GuardedJob} and what an {@link Alongside} read of the parent with it. */
@@ -148,32 +137,26 @@ public class ProcessDefinitionRepository extends SqlRepository {
                         %3$s
                         ORDER BY job.is_step, job.process_id""".formatted(GUARDED, alongside.columns(),
                         alongside.joins()), Params.of("id", processId).and(alongside.params()), r -> r)
-                .map(rows -> {
-                    Optional<Guarded> parent = Optional.empty();
-                    List<ProcessDefinition> steps = new ArrayList<>();
-                    T read = alongside.mapper().map(rows.get(0));
-                    for (Row r : rows) {
-                        if (r.get("is_step") == null) {
-                            continue;
-                        }
-                        if (r.getInt("is_step") == 0) {
-                            parent = Optional.of(guarded(r));
-                            read = alongside.mapper().map(r);
-                        } else {
-                            steps.add(map(r));
-                        }
-                    }
-                    return new GuardedJobWith<>(new GuardedJob(parent, steps), read);
-                });
+                // The parent's row comes first (ordered by is_step) and carries the alongside columns; with no
+                // parent, the one answer row has only nulls.
+                .map(rows -> new GuardedJobWith<>(job(rows), alongside.mapper().map(rows.get(0))));
     }
 
-    /**
-     * A step's definition and its application's permissions, its parent's row locked in the same statement (as
-     * {@link #lock} would): what a step's lifecycle call reads first and then waits on. Nothing is locked when the
-     * process is unknown or has no parent.
-     */
-    public Uni<Optional<Guarded>> findGuardedLockingParent(long processId) {
-        return guarded(GUARDED + LOCKING_PARENT + " WHERE process_definition.process_id = :id", processId);
+    /** A job's rows, the parent's first (is_step 0), then its steps (1); a row without is_step stands for nothing. */
+    private static GuardedJob job(List<Row> rows) {
+        Optional<Guarded> parent = Optional.empty();
+        List<ProcessDefinition> steps = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.get("is_step") == null) {
+                continue;
+            }
+            if (r.getInt("is_step") == 0) {
+                parent = Optional.of(guarded(r));
+            } else {
+                steps.add(map(r));
+            }
+        }
+        return new GuardedJob(parent, steps);
     }
 
     /**
@@ -189,9 +172,11 @@ public class ProcessDefinitionRepository extends SqlRepository {
     }
 
     /**
-     * {@link #findGuardedLockingParent(long)}, reading {@code alongside} in the same statement. The lock is granted
-     * during the statement, but what the statement reads of other rows is as of its start: a read of rows that calls
-     * holding the lock change may be stale, and a caller must check it against what its next statement finds.
+     * A step's definition and its application's permissions, its parent's row locked in the same statement (as
+     * {@link #lock} would), and {@code alongside}: what a step's lifecycle call reads first and then waits on. Nothing
+     * is locked when the process is unknown or has no parent. The lock is granted during the statement, but what the
+     * statement reads of other rows is as of its start: a read of rows that calls holding the lock change may be
+     * stale, and a caller must check it against what its next statement finds.
      */
     public <T> Uni<Optional<GuardedWith<T>>> findGuardedLockingParent(long processId, Alongside<T> alongside) {
         return first("SELECT " + FIELDS + ACCESS_FIELDS + ", " + alongside.columns() + WITH_ACCESS + LOCKING_PARENT
